@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { ApiKeyId, ExportJobId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
+import { EventEnvelope } from "./envelope.ts";
+
+/**
+ * The versioned catalog of domain events. A key is `<Type>.v<version>`; adding a version means
+ * adding a key, never editing an existing schema (consumers may still receive the old one).
+ * Payloads carry ids (`sub`, `tnt_…`), never e-mail addresses or secrets.
+ */
+export const eventCatalog = {
+  // identity-svc
+  "UserSignedUp.v1": z.object({ sub: Sub }),
+  "UserProfileUpdated.v1": z.object({ sub: Sub, fields: z.array(z.enum(["name", "picture_url"])) }),
+  "AccountDeleted.v1": z.object({ sub: Sub, deleted_at: z.iso.datetime({ offset: true }) }),
+  "AccessRevoked.v1": z.object({
+    scope: z.enum(["account", "session", "api_key", "membership"]),
+    sub: Sub.optional(),
+    sid: SessionId.optional(),
+    key_id: ApiKeyId.optional(),
+    tenant_id: TenantId.optional(),
+  }),
+  "TenantCreated.v1": z.object({ tenant_id: TenantId, owner_sub: Sub }),
+  "TenantRenamed.v1": z.object({ tenant_id: TenantId }),
+  "TenantSoftDeleted.v1": z.object({ tenant_id: TenantId, deleted_by: Sub }),
+  "TenantOwnershipTransferred.v1": z.object({ tenant_id: TenantId, from_sub: Sub, to_sub: Sub }),
+  "MembershipAdded.v1": z.object({ tenant_id: TenantId, sub: Sub, role: TenantRole }),
+  "MembershipRoleChanged.v1": z.object({ tenant_id: TenantId, sub: Sub, role: TenantRole }),
+  "MembershipRemoved.v1": z.object({ tenant_id: TenantId, sub: Sub }),
+  "FeatureFlagChanged.v1": z.object({ tenant_id: TenantId, flag: z.string(), enabled: z.boolean() }),
+  "NotificationPreferencesChanged.v1": z.object({ sub: Sub }),
+  "ApiKeyCreated.v1": z.object({ tenant_id: TenantId, key_id: ApiKeyId, scope: z.enum(["read", "write"]) }),
+  "ApiKeyRevoked.v1": z.object({ tenant_id: TenantId, key_id: ApiKeyId }),
+  // privacy-svc
+  "ExportRequested.v1": z.object({ job_id: ExportJobId, sub: Sub }),
+  "ExportCompleted.v1": z.object({ job_id: ExportJobId, sub: Sub, expires_at: z.iso.datetime({ offset: true }) }),
+  // connector-svc
+  "ConnectorConnected.v1": z.object({ tenant_id: TenantId, account_id: z.string().regex(/^\d{12}$/) }),
+  "ConnectorDisconnected.v1": z.object({ tenant_id: TenantId }),
+  // offers-svc
+  "OfferChangeRequested.v1": z.object({ tenant_id: TenantId, change_set_id: z.string(), action: z.string() }),
+  "OfferChangeSucceeded.v1": z.object({ tenant_id: TenantId, change_set_id: z.string(), entity_id: z.string().optional() }),
+  "OfferChangeFailed.v1": z.object({ tenant_id: TenantId, change_set_id: z.string(), error_codes: z.array(z.string()) }),
+  // test-only traffic for the platform's own event-path tests and benchmark
+  "PlatformProbe.v1": z.object({ key: z.string().min(1), seq: z.number().int().nonnegative() }),
+} as const satisfies Record<`${string}.v${number}`, z.ZodType>;
+
+export type EventKey = keyof typeof eventCatalog;
+type TypeOf<K> = K extends `${infer T}.v${number}` ? T : never;
+type VersionOf<K> = K extends `${string}.v${infer V extends number}` ? V : never;
+
+/** A fully typed event: the envelope with `type`, `version` and `data` narrowed by the catalog. */
+export type DomainEvent<K extends EventKey = EventKey> = K extends EventKey
+  ? Omit<EventEnvelope, "type" | "version" | "data"> & {
+      type: TypeOf<K>;
+      version: VersionOf<K>;
+      data: z.infer<(typeof eventCatalog)[K]>;
+    }
+  : never;
+
+export type EventType = TypeOf<EventKey>;
+
+export const eventKey = (type: string, version: number): string => `${type}.v${version}`;
+
+export type ParseEventResult =
+  | { ok: true; event: DomainEvent }
+  | { ok: false; reason: "invalid_envelope" | "unknown_event" | "invalid_data"; issues: z.core.$ZodIssue[] };
+
+/**
+ * Validates an incoming event: the envelope first, then `data` against the catalog entry.
+ * Never throws; the reason tells a consumer what to log before dead-lettering.
+ *
+ * @example
+ * const r = parseEvent(JSON.parse(body));
+ * if (!r.ok) logger.warn({ reason: r.reason }, "rejected event");
+ */
+export function parseEvent(raw: unknown): ParseEventResult {
+  const envelope = EventEnvelope.safeParse(raw);
+  if (!envelope.success) return { ok: false, reason: "invalid_envelope", issues: envelope.error.issues };
+  const key = eventKey(envelope.data.type, envelope.data.version);
+  const schema = (eventCatalog as Record<string, z.ZodType>)[key];
+  if (!schema) return { ok: false, reason: "unknown_event", issues: [] };
+  const data = schema.safeParse(envelope.data.data);
+  if (!data.success) return { ok: false, reason: "invalid_data", issues: data.error.issues };
+  return { ok: true, event: { ...envelope.data, data: data.data } as DomainEvent };
+}

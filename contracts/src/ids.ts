@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/**
+ * Identifiers Flowstate mints carry a readable prefix (`tnt_…`, `evt_…`) so a stray id in a log
+ * says what it is. A `sub` is opaque on purpose: never an e-mail, never derived from one.
+ */
+const prefixed = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10,40}$`), `expected an id of the form ${prefix}_…`);
+
+export const Sub = prefixed("usr");
+export type Sub = z.infer<typeof Sub>;
+export const TenantId = prefixed("tnt");
+export type TenantId = z.infer<typeof TenantId>;
+export const EventId = prefixed("evt");
+export type EventId = z.infer<typeof EventId>;
+export const SessionId = prefixed("ses");
+export const ApiKeyId = prefixed("key");
+export const ExportJobId = prefixed("exp");
+
+/** W3C trace context `traceparent` header value (https://www.w3.org/TR/trace-context/#traceparent-header). */
+export const TraceParent = z.string().regex(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/, "expected a W3C traceparent");
+
+export const TenantRole = z.enum(["owner", "admin", "member"]);
+export type TenantRole = z.infer<typeof TenantRole>;

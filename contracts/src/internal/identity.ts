@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { ApiKeyId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
+
+/**
+ * Internal contract between edge-gateway and identity-svc. These routes live under `/internal/v1`
+ * on identity-svc, are never exposed by the gateway, and require a signed gateway assertion
+ * (see shared/src/auth/identity-assertion.ts) like every other service call.
+ */
+
+/** Who the gateway verified the caller to be; forwarded to services in the signed assertion. */
+export const VerifiedIdentity = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("user"), sub: Sub, sid: SessionId }),
+  z.object({
+    kind: z.literal("api_key"),
+    sub: Sub, // the admin who created the key: its revocation also stops the key
+    key_id: ApiKeyId,
+    tenant_id: TenantId,
+    scope: z.enum(["read", "write"]),
+  }),
+]);
+export type VerifiedIdentity = z.infer<typeof VerifiedIdentity>;
+
+/** Gateway context added for `/v1/tenants/{id}/**` once membership is checked. */
+export const TenantContext = z.object({ tenant_id: TenantId, role: TenantRole });
+export type TenantContext = z.infer<typeof TenantContext>;
+
+/** GET /internal/v1/sessions/{sid}: is this session (and its account) still allowed in? */
+export const SessionState = z.object({
+  sid: SessionId,
+  sub: Sub,
+  active: z.boolean(),
+  /** Access tokens issued before this instant are refused (RFC 3339). */
+  tokens_valid_after: z.iso.datetime({ offset: true }),
+});
+export type SessionState = z.infer<typeof SessionState>;
+
+/** POST /internal/v1/api-keys/verify: body `{key}`, answer 200 ApiKeyState or 404. */
+export const ApiKeyVerifyRequest = z.object({ key: z.string().min(1).max(200) });
+export const ApiKeyState = z.object({
+  key_id: ApiKeyId,
+  tenant_id: TenantId,
+  scope: z.enum(["read", "write"]),
+  created_by: Sub,
+  active: z.boolean(),
+});
+export type ApiKeyState = z.infer<typeof ApiKeyState>;
+
+/** GET /internal/v1/tenants/{id}/members/{sub}: 200 Membership, or 404 when not an active member. */
+export const MembershipState = z.object({ tenant_id: TenantId, sub: Sub, role: TenantRole });
+export type MembershipState = z.infer<typeof MembershipState>;
+
+/**
+ * Synchronous cache invalidation: identity-svc answers every revoking call with this header and
+ * the gateway applies (then strips) it before it relays the answer, so no request it accepts after
+ * the revoking call returns can use stale state. Other gateway instances learn the same through
+ * the `AccessRevoked` event.
+ */
+export const INVALIDATE_HEADER = "flowstate-invalidate";
+export const Invalidation = z.object({
+  scope: z.enum(["account", "session", "api_key", "membership"]),
+  sub: Sub.optional(),
+  sid: SessionId.optional(),
+  key_id: ApiKeyId.optional(),
+  tenant_id: TenantId.optional(),
+});
+export const InvalidationList = z.array(Invalidation).max(100);
+export type Invalidation = z.infer<typeof Invalidation>;

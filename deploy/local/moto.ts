@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+
+/** Asks the kernel for a free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export interface Moto {
+  endpoint: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `moto_server` (the local AWS emulator) on a free loopback port and waits until it answers.
+ * The caller owns the process and must `stop()` it.
+ */
+export async function startMoto(): Promise<Moto> {
+  const port = await freePort();
+  const child = spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null) throw new Error(`moto_server exited early: ${stderr}`);
+    try {
+      const res = await fetch(`${endpoint}/moto-api/`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i === 149) throw new Error(`moto_server did not answer on ${endpoint}: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    endpoint,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -1,0 +1,106 @@
+import { CloudFormationClient } from "@aws-sdk/client-cloudformation";
+import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { IAMClient } from "@aws-sdk/client-iam";
+import { KMSClient } from "@aws-sdk/client-kms";
+import { MarketplaceAgreementClient } from "@aws-sdk/client-marketplace-agreement";
+import { MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
+import { S3Client } from "@aws-sdk/client-s3";
+import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { SESv2Client } from "@aws-sdk/client-sesv2";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { STSClient } from "@aws-sdk/client-sts";
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
+
+/**
+ * Data residency lives here and nowhere else: every client that can touch Flowstate's data is built
+ * in eu-central-1; only the seller-facing Marketplace Catalog and Agreement APIs and the STS call
+ * into the seller's account use us-east-1 (the Catalog API exists only there). There is no region
+ * parameter on purpose, and a caller that smuggles one in is refused.
+ */
+export const DATA_REGION = "eu-central-1";
+export const MARKETPLACE_REGION = "us-east-1";
+
+const dataClients = {
+  cloudformation: CloudFormationClient,
+  eventbridge: EventBridgeClient,
+  iam: IAMClient,
+  kms: KMSClient,
+  s3: S3Client,
+  secretsmanager: SecretsManagerClient,
+  sesv2: SESv2Client,
+  sqs: SQSClient,
+  sts: STSClient,
+} as const;
+
+const marketplaceClients = {
+  "marketplace-catalog": MarketplaceCatalogClient,
+  "marketplace-agreement": MarketplaceAgreementClient,
+  "seller-sts": STSClient,
+} as const;
+
+export type DataClientName = keyof typeof dataClients;
+export type MarketplaceClientName = keyof typeof marketplaceClients;
+type Credentials = AwsCredentialIdentity | AwsCredentialIdentityProvider;
+
+export interface AwsClientOptions {
+  /** Local emulator (moto, LocalStack) for every data client; unset on real AWS. */
+  endpoint?: string | undefined;
+  /** The seller-account sandbox locally; unset on real AWS. */
+  marketplaceEndpoint?: string | undefined;
+  /** Flowstate's own credentials; the default provider chain when unset. */
+  credentials?: Credentials | undefined;
+}
+
+export class ResidencyViolation extends Error {
+  override name = "ResidencyViolation";
+}
+
+function refuseRegion(extra: object | undefined): void {
+  if (extra && "region" in extra) {
+    throw new ResidencyViolation("AWS client regions are fixed by the client factory and cannot be overridden");
+  }
+}
+
+/**
+ * Builds the AWS clients of one process. Data clients are cached (one per name); marketplace
+ * clients are built per call because each carries one tenant's assumed-role credentials.
+ *
+ * @example
+ * const aws = createAwsClients({ endpoint: config.AWS_ENDPOINT_URL });
+ * await aws.data("sqs").send(new ReceiveMessageCommand({ QueueUrl }));
+ * const catalog = aws.marketplace("marketplace-catalog", assumedCredentials);
+ */
+export function createAwsClients(options: AwsClientOptions = {}) {
+  refuseRegion(options);
+  const cache = new Map<DataClientName, unknown>();
+  const common = (endpoint: string | undefined, credentials: Credentials | undefined) => ({
+    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+    ...(credentials ? { credentials } : {}),
+    maxAttempts: 3,
+  });
+
+  return {
+    data<N extends DataClientName>(name: N): InstanceType<(typeof dataClients)[N]> {
+      const hit = cache.get(name);
+      if (hit) return hit as InstanceType<(typeof dataClients)[N]>;
+      const Ctor = dataClients[name] as unknown as new (c: object) => InstanceType<(typeof dataClients)[N]>;
+      if (!Ctor) throw new ResidencyViolation(`unknown data client ${String(name)}`);
+      const client = new Ctor({ region: DATA_REGION, ...common(options.endpoint, options.credentials) });
+      cache.set(name, client);
+      return client;
+    },
+    marketplace<N extends MarketplaceClientName>(
+      name: N,
+      credentials?: Credentials,
+    ): InstanceType<(typeof marketplaceClients)[N]> {
+      const Ctor = marketplaceClients[name] as unknown as new (c: object) => InstanceType<(typeof marketplaceClients)[N]>;
+      if (!Ctor) throw new ResidencyViolation(`${String(name)} is not a marketplace client`);
+      return new Ctor({
+        region: MARKETPLACE_REGION,
+        ...common(options.marketplaceEndpoint, credentials ?? options.credentials),
+      });
+    },
+  };
+}
+
+export type AwsClients = ReturnType<typeof createAwsClients>;
