@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { scanLogs } from "./log-scan.ts";
+
+describe("scanLogs", () => {
+  it("finds a recorded secret in a log line and names the file and line, not the secret", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scan-"));
+    writeFileSync(join(dir, "secrets.txt"), "hunter2-password-xyz\n");
+    writeFileSync(join(dir, "svc-1.jsonl"), '{"msg":"ok"}\n{"msg":"leak hunter2-password-xyz"}\n');
+    const r = scanLogs(dir);
+    assert.deepEqual(r.findings, ["svc-1.jsonl:2: a recorded secret (20 chars)"]);
+  });
+
+  it("flags a JWT-shaped string even when nobody recorded it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scan-"));
+    const jwt = `eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c3JfMTIzIn0.${"a".repeat(40)}`;
+    writeFileSync(join(dir, "svc-2.jsonl"), `{"auth":"${jwt}"}\n`);
+    assert.equal(scanLogs(dir).findings.length, 1);
+  });
+
+  it("passes clean logs", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scan-"));
+    writeFileSync(join(dir, "secrets.txt"), "s3cret-value-1\n");
+    writeFileSync(join(dir, "svc-3.jsonl"), '{"msg":"request","status":200}\n');
+    assert.deepEqual(scanLogs(dir), { files: 1, lines: 1, secrets: 1, findings: [] });
+  });
+});
