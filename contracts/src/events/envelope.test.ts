@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { EventEnvelope } from "./envelope.ts";
+
+const valid = {
+  id: "evt_01JABCDEFGHJKMNPQRST",
+  type: "TenantCreated",
+  version: 1,
+  source: "flowstate.identity-svc",
+  occurred_at: "2026-11-21T10:00:00.000Z",
+  tenant_id: "tnt_0123456789ab",
+  subject: "usr_0123456789ab",
+  trace: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+  data: { anything: true },
+};
+
+describe("EventEnvelope", () => {
+  it("accepts a complete envelope", () => {
+    assert.equal(EventEnvelope.safeParse(valid).success, true);
+  });
+
+  it("accepts an envelope without the optional tenant, subject and trace", () => {
+    const { tenant_id: _t, subject: _s, trace: _tr, ...minimal } = valid;
+    assert.equal(EventEnvelope.safeParse(minimal).success, true);
+  });
+
+  const rejections: [string, Record<string, unknown>][] = [
+    ["an id without the evt_ prefix", { id: "01JABCDEFGHJKMNPQRST" }],
+    ["a lower-case type", { type: "tenantCreated" }],
+    ["version 0", { version: 0 }],
+    ["a fractional version", { version: 1.5 }],
+    ["a source outside flowstate.*", { source: "aws.partnercentral" }],
+    ["occurred_at that is not an ISO date-time", { occurred_at: "yesterday" }],
+    ["a subject that is an e-mail address", { subject: "alice@example.com" }],
+    ["a tenant id without the tnt_ prefix", { tenant_id: "0123456789ab" }],
+    ["a malformed traceparent", { trace: "00-xyz" }],
+  ];
+  for (const [what, patch] of rejections) {
+    it(`rejects ${what}`, () => {
+      assert.equal(EventEnvelope.safeParse({ ...valid, ...patch }).success, false);
+    });
+  }
+});
