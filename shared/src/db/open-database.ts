@@ -1,0 +1,62 @@
+import { MikroORM, type Options } from "@mikro-orm/postgresql";
+import type { Logger } from "pino";
+import { OutboxEvent } from "../outbox/outbox-entity.ts";
+import { assertSchemaName, type Migration, runMigrations } from "./migrate.ts";
+import { platformMigrations } from "./platform-migrations.ts";
+
+export interface OpenDatabaseOptions {
+  /** postgres://user@host:port/db — the DATABASE_URL of the runtime contract. */
+  url: string;
+  /** The service's own schema (`identity`, `privacy`, …); created when missing. */
+  schema: string;
+  /** The service's entities (`defineEntity` / `EntitySchema`); the platform's are added. */
+  entities: NonNullable<Options["entities"]>;
+  /** The service's migrations, in order; applied after the platform's. */
+  migrations: readonly Migration[];
+  logger?: Logger;
+  /** Connection pool bounds; pg's default max is 10. */
+  pool?: { min?: number; max?: number };
+}
+
+export type Database = MikroORM;
+
+/**
+ * Opens the service's database: a MikroORM 7 instance on PostgreSQL whose entities live in
+ * `schema`, after applying (under an advisory lock, see `runMigrations`) the platform tables
+ * (outbox, processed events) and the service's migrations. Use a fork per unit of work
+ * (`orm.em.fork()`); the global EntityManager is not for request code.
+ *
+ * @example
+ * const orm = await openDatabase({ url: config.DATABASE_URL, schema: "identity", entities: [Tenant], migrations, logger });
+ * await orm.em.fork().transactional(async (em) => {
+ *   em.create(Tenant, { id, name });
+ *   enqueueEvent(em, "TenantCreated.v1", { tenant_id: id, owner_sub: sub }, { source: "flowstate.identity" });
+ * });
+ * await orm.close();
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  assertSchemaName(options.schema);
+  const orm = await MikroORM.init({
+    clientUrl: options.url,
+    schema: options.schema,
+    entities: [...options.entities, OutboxEvent],
+    pool: { min: 0, max: 10, ...options.pool },
+    debug: false,
+    // Entities come from the list above only: no folder scanning, no reflection (type stripping).
+    discovery: { warnWhenNoEntities: false },
+  });
+  try {
+    await runMigrations(orm.em, options.schema, [...platformMigrations, ...options.migrations], options.logger);
+  } catch (err) {
+    await orm.close();
+    throw err;
+  }
+  return orm;
+}
+
+/** The schema an ORM opened by `openDatabase` works in. */
+export function schemaOf(orm: Database): string {
+  const schema = orm.config.get("schema");
+  if (!schema) throw new Error("this ORM was not opened by openDatabase (no schema)");
+  return schema;
+}
