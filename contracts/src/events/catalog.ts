@@ -12,6 +12,9 @@ export const eventCatalog = {
   "UserSignedUp.v1": z.object({ sub: Sub }),
   "UserProfileUpdated.v1": z.object({ sub: Sub, fields: z.array(z.enum(["name", "picture_url"])) }),
   "AccountDeleted.v1": z.object({ sub: Sub, deleted_at: z.iso.datetime({ offset: true }) }),
+  "AccountDisabled.v1": z.object({ sub: Sub, disabled_at: z.iso.datetime({ offset: true }) }),
+  /** Someone tried to sign up with this account's e-mail; lets a notifier tell the owner (the API answer hides it). */
+  "SignUpAttemptedForExistingAccount.v1": z.object({ sub: Sub }),
   "AccessRevoked.v1": z.object({
     scope: z.enum(["account", "session", "api_key", "membership"]),
     sub: Sub.optional(),

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { z } from "zod";
+import { routes } from "./routes.ts";
+
+const placeholders = (path: string) => [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+
+describe("the public route registry", () => {
+  it("has unique ids and unique method and path pairs", () => {
+    assert.equal(new Set(routes.map((r) => r.id)).size, routes.length);
+    assert.equal(new Set(routes.map((r) => `${r.method} ${r.path}`)).size, routes.length);
+  });
+
+  it("declares a minimum role on every tenant route and only there, and tenant routes live under /v1/tenants/{id}", () => {
+    for (const r of routes) {
+      assert.equal(r.auth === "tenant", r.minRole !== undefined, r.id);
+      if (r.auth === "tenant") assert.match(r.path, /^\/v1\/tenants\/\{id\}/, r.id);
+      if (r.apiKey) assert.equal(r.auth, "tenant", `${r.id}: API keys are per tenant`);
+    }
+  });
+
+  it("gives every path placeholder a params schema with exactly those keys", () => {
+    for (const r of routes) {
+      const names = placeholders(r.path);
+      if (!names.length) {
+        assert.equal(r.params, undefined, r.id);
+        continue;
+      }
+      assert.ok(r.params instanceof z.ZodObject, r.id);
+      assert.deepEqual(Object.keys(r.params.shape).sort(), [...names].sort(), r.id);
+    }
+  });
+
+  it("documents at least one success answer per route, and no body on GET or DELETE", () => {
+    for (const r of routes) {
+      assert.ok(Object.keys(r.responses).some((s) => Number(s) < 300), r.id);
+      if (r.method === "GET" || r.method === "DELETE") assert.equal(r.body, undefined, r.id);
+    }
+  });
+});
