@@ -1,0 +1,70 @@
+import {
+  CreateEventBusCommand,
+  DescribeEventBusCommand,
+  DescribeRuleCommand,
+  ListTargetsByRuleCommand,
+  PutRuleCommand,
+  PutTargetsCommand,
+} from "@aws-sdk/client-eventbridge";
+import { type ApplyContext, isAwsError, sameJson } from "./common.ts";
+
+/** Ensures the custom event bus exists and returns its ARN. */
+export async function ensureBus(ctx: ApplyContext, name: string): Promise<string> {
+  const eb = ctx.aws.data("eventbridge");
+  try {
+    const bus = await eb.send(new DescribeEventBusCommand({ Name: name }));
+    return bus.Arn!;
+  } catch (err) {
+    if (!isAwsError(err, ["ResourceNotFoundException"])) throw err;
+  }
+  try {
+    const created = await eb.send(new CreateEventBusCommand({ Name: name }));
+    ctx.changes.push(`created event bus ${name}`);
+    return created.EventBusArn!;
+  } catch (err) {
+    if (!isAwsError(err, ["ResourceAlreadyExistsException"])) throw err;
+    return (await eb.send(new DescribeEventBusCommand({ Name: name }))).Arn!;
+  }
+}
+
+export interface RuleSpec {
+  bus: string;
+  name: string;
+  pattern: Record<string, unknown>;
+  description: string;
+}
+
+/**
+ * Ensures the rule exists with this exact pattern, enabled, and returns its ARN. The ARN is known
+ * before the target queue's policy is written, so the policy can name the rule as its only sender.
+ */
+export async function ensureRule(ctx: ApplyContext, spec: RuleSpec): Promise<string> {
+  const eb = ctx.aws.data("eventbridge");
+  try {
+    const rule = await eb.send(new DescribeRuleCommand({ Name: spec.name, EventBusName: spec.bus }));
+    if (rule.State === "ENABLED" && sameJson(rule.EventPattern, spec.pattern)) return rule.Arn!;
+  } catch (err) {
+    if (!isAwsError(err, ["ResourceNotFoundException"])) throw err;
+  }
+  const put = await eb.send(
+    new PutRuleCommand({
+      Name: spec.name,
+      EventBusName: spec.bus,
+      EventPattern: JSON.stringify(spec.pattern),
+      State: "ENABLED",
+      Description: spec.description,
+    }),
+  );
+  ctx.changes.push(`put rule ${spec.name}`);
+  return put.RuleArn!;
+}
+
+/** Ensures the rule targets the queue under target id "sqs" (other targets, e.g. monitoring, are left alone). */
+export async function ensureQueueTarget(ctx: ApplyContext, bus: string, rule: string, queueArn: string): Promise<void> {
+  const eb = ctx.aws.data("eventbridge");
+  const { Targets = [] } = await eb.send(new ListTargetsByRuleCommand({ Rule: rule, EventBusName: bus }));
+  if (Targets.some((t) => t.Id === "sqs" && t.Arn === queueArn)) return;
+  const put = await eb.send(new PutTargetsCommand({ Rule: rule, EventBusName: bus, Targets: [{ Id: "sqs", Arn: queueArn }] }));
+  if (put.FailedEntryCount) throw new Error(`PutTargets failed for rule ${rule}: ${JSON.stringify(put.FailedEntries)}`);
+  ctx.changes.push(`put target of rule ${rule}`);
+}

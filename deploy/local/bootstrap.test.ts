@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { before, describe, test } from "node:test";
+import { DescribeRuleCommand, ListTargetsByRuleCommand, PutEventsCommand } from "@aws-sdk/client-eventbridge";
+import { DescribeKeyCommand } from "@aws-sdk/client-kms";
+import {
+  GetBucketEncryptionCommand,
+  GetBucketLifecycleConfigurationCommand,
+  GetBucketVersioningCommand,
+  GetObjectLockConfigurationCommand,
+  GetPublicAccessBlockCommand,
+} from "@aws-sdk/client-s3";
+import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
+import { GetEmailIdentityCommand } from "@aws-sdk/client-sesv2";
+import { GetQueueAttributesCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { bootstrap, type StackOutputs } from "./bootstrap.ts";
+
+const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
+// A prefix of its own, so this test never meets another test's (or `npm start`'s) resources.
+const prefix = `bt${randomBytes(4).toString("hex")}`;
+const options = { aws, prefix, stage: "dev", mailFrom: `no-reply@${prefix}.flowstate.local` };
+
+describe("the local stack bootstrap", () => {
+  let outputs: StackOutputs;
+  let secondRun: string[];
+  let secretBefore: string | undefined;
+
+  before(async () => {
+    const first = await bootstrap(options);
+    assert.ok(first.changes.length > 0);
+    outputs = first.outputs;
+    const secretId = `${prefix}/dev/internal-auth-key`;
+    secretBefore = (await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+    secondRun = (await bootstrap(options)).changes;
+  });
+
+  test("a second run against an up-to-date stack changes nothing", () => {
+    assert.deepEqual(secondRun, []);
+  });
+
+  test("the internal auth key is a random 256-bit secret that a second run does not overwrite", async () => {
+    const secretId = `${prefix}/dev/internal-auth-key`;
+    const now = await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: secretId }));
+    assert.equal(Buffer.from(now.SecretString!, "base64url").length, 32);
+    assert.equal(now.SecretString, secretBefore);
+  });
+
+  test("the exports bucket is unversioned, SSE-KMS with the data key, expires objects after 7 days and blocks public access", async () => {
+    const s3 = aws.data("s3");
+    const Bucket = outputs.buckets.exports;
+    assert.match(Bucket, new RegExp(`^${prefix}-dev-\\d{12}-exports$`));
+    const versioning = await s3.send(new GetBucketVersioningCommand({ Bucket }));
+    assert.notEqual(versioning.Status, "Enabled");
+    const sse = await s3.send(new GetBucketEncryptionCommand({ Bucket }));
+    const byDefault = sse.ServerSideEncryptionConfiguration?.Rules?.[0]?.ApplyServerSideEncryptionByDefault;
+    assert.equal(byDefault?.SSEAlgorithm, "aws:kms");
+    assert.equal(byDefault?.KMSMasterKeyID, outputs.keyArn);
+    const lifecycle = await s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket }));
+    assert.equal(lifecycle.Rules?.length, 1);
+    assert.equal(lifecycle.Rules?.[0]?.Status, "Enabled");
+    assert.equal(lifecycle.Rules?.[0]?.Expiration?.Days, 7);
+    const block = await s3.send(new GetPublicAccessBlockCommand({ Bucket }));
+    assert.deepEqual(block.PublicAccessBlockConfiguration, {
+      BlockPublicAcls: true,
+      IgnorePublicAcls: true,
+      BlockPublicPolicy: true,
+      RestrictPublicBuckets: true,
+    });
+  });
+
+  test("the audit archive has Object Lock with a COMPLIANCE default retention of 2555 days", async () => {
+    const lock = await aws.data("s3").send(new GetObjectLockConfigurationCommand({ Bucket: outputs.buckets.auditArchive }));
+    assert.equal(lock.ObjectLockConfiguration?.ObjectLockEnabled, "Enabled");
+    assert.equal(lock.ObjectLockConfiguration?.Rule?.DefaultRetention?.Mode, "COMPLIANCE");
+    assert.equal(lock.ObjectLockConfiguration?.Rule?.DefaultRetention?.Days, 2555);
+  });
+
+  test("the snapshots bucket is versioned and encrypted with the data key", async () => {
+    const s3 = aws.data("s3");
+    const Bucket = outputs.buckets.snapshots;
+    assert.equal((await s3.send(new GetBucketVersioningCommand({ Bucket }))).Status, "Enabled");
+    const sse = await s3.send(new GetBucketEncryptionCommand({ Bucket }));
+    assert.equal(sse.ServerSideEncryptionConfiguration?.Rules?.[0]?.ApplyServerSideEncryptionByDefault?.KMSMasterKeyID, outputs.keyArn);
+  });
+
+  test("the data key answers to its alias", async () => {
+    const key = await aws.data("kms").send(new DescribeKeyCommand({ KeyId: `alias/${prefix}-dev-data` }));
+    assert.equal(key.KeyMetadata?.Arn, outputs.keyArn);
+  });
+
+  test("every consumer queue dead-letters after 5 receives and accepts messages only from its rule", async () => {
+    const sqs = aws.data("sqs");
+    for (const service of ["audit-svc", "edge-gateway", "privacy-svc", "connector-svc", "offers-svc"]) {
+      const q = outputs.queues[service]!;
+      assert.ok(q.url.endsWith(`/${prefix}-dev-${service}`));
+      assert.ok(q.dlqUrl.endsWith(`/${prefix}-dev-${service}-dlq`));
+      const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: q.url, AttributeNames: ["All"] }));
+      const redrive = JSON.parse(Attributes!.RedrivePolicy!);
+      assert.equal(redrive.deadLetterTargetArn, q.dlqArn);
+      assert.equal(Number(redrive.maxReceiveCount), 5);
+      const policy = JSON.parse(Attributes!.Policy!);
+      assert.equal(policy.Statement[0].Principal.Service, "events.amazonaws.com");
+      assert.equal(policy.Statement[0].Condition.ArnEquals["aws:SourceArn"], q.ruleArn);
+    }
+  });
+
+  test("each consumer's rule on the domain bus targets its queue with the events it subscribes to", async () => {
+    const eb = aws.data("eventbridge");
+    const bus = `${prefix}-dev-domain`;
+    const rule = await eb.send(new DescribeRuleCommand({ Name: `${prefix}-dev-privacy-svc`, EventBusName: bus }));
+    assert.equal(rule.State, "ENABLED");
+    assert.deepEqual(JSON.parse(rule.EventPattern!).detail.type, ["AccountDeleted", "ExportRequested"]);
+    const targets = await eb.send(new ListTargetsByRuleCommand({ Rule: `${prefix}-dev-privacy-svc`, EventBusName: bus }));
+    assert.deepEqual(
+      targets.Targets?.map((t) => t.Arn),
+      [outputs.queues["privacy-svc"]!.arn],
+    );
+  });
+
+  test("an event published to the bus reaches exactly the consumers subscribed to its type", async () => {
+    const envelope = { id: `evt_${randomBytes(8).toString("hex")}`, type: "AccessRevoked", version: 1, source: "flowstate.identity-svc", data: {} };
+    const put = await aws.data("eventbridge").send(
+      new PutEventsCommand({
+        Entries: [{ EventBusName: outputs.busName, Source: envelope.source, DetailType: "AccessRevoked", Detail: JSON.stringify(envelope) }],
+      }),
+    );
+    assert.equal(put.FailedEntryCount, 0);
+    const sqs = aws.data("sqs");
+    const receive = (service: string, wait: number) =>
+      sqs.send(new ReceiveMessageCommand({ QueueUrl: outputs.queues[service]!.url, WaitTimeSeconds: wait, MaxNumberOfMessages: 10 }));
+    for (const service of ["edge-gateway", "audit-svc"]) {
+      const got = await receive(service, 5);
+      assert.equal(got.Messages?.length, 1, `${service} receives the event`);
+      assert.equal(JSON.parse(got.Messages![0]!.Body!).detail.id, envelope.id);
+    }
+    const privacy = await receive("privacy-svc", 0);
+    assert.equal(privacy.Messages?.length ?? 0, 0);
+  });
+
+  test("the SES sender identity exists", async () => {
+    const identity = await aws.data("sesv2").send(new GetEmailIdentityCommand({ EmailIdentity: options.mailFrom }));
+    assert.equal(identity.IdentityType, "EMAIL_ADDRESS");
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Applies the stack definition (`definition.ts`) to the configured AWS endpoint, idempotently: a
+ * second run against an up-to-date stack reports no change. Run alone with
+ * `node deploy/local/bootstrap.ts` (moto or LocalStack via AWS_ENDPOINT_URL; real AWS without it).
+ */
+import { GetCallerIdentityCommand } from "@aws-sdk/client-sts";
+import { type AwsClients, createAwsClients, DATA_REGION } from "@flowstate/shared/aws/clients";
+import { ensureBucket } from "./apply/buckets.ts";
+import type { ApplyContext } from "./apply/common.ts";
+import { ensureBus, ensureQueueTarget, ensureRule } from "./apply/events.ts";
+import { ensureDataKey } from "./apply/kms.ts";
+import { allowRulePolicy, ensureQueue } from "./apply/queues.ts";
+import { ensureSecret } from "./apply/secrets.ts";
+import { ensureEmailIdentity } from "./apply/ses.ts";
+import { type BucketRole, type ConsumerDefinition, consumers, defineStack, type QueueDefinition } from "./definition.ts";
+import { readStackSettings } from "./settings.ts";
+
+export interface ConsumerQueue {
+  url: string;
+  arn: string;
+  dlqUrl: string;
+  dlqArn: string;
+  ruleArn: string;
+}
+
+export interface StackOutputs {
+  accountId: string;
+  busName: string;
+  busArn: string;
+  keyAlias: string;
+  keyArn: string;
+  queues: Record<string, ConsumerQueue>;
+  buckets: Record<BucketRole, string>;
+  /** Secret name → ARN. */
+  secrets: Record<string, string>;
+  mailFrom: string;
+}
+
+export interface BootstrapOptions {
+  aws: AwsClients;
+  prefix: string;
+  stage: string;
+  mailFrom: string;
+  /** Defaults to the project's consumer list; tests may pass their own. */
+  consumers?: readonly ConsumerDefinition[];
+}
+
+/**
+ * @example
+ * const { outputs, changes } = await bootstrap({ aws: createAwsClients({ endpoint }), prefix: "flowstate", stage: "dev", mailFrom: "no-reply@flowstate.local" });
+ * outputs.queues["audit-svc"].url; // the consumer's queue URL
+ */
+export async function bootstrap(options: BootstrapOptions): Promise<{ outputs: StackOutputs; changes: string[] }> {
+  const ctx: ApplyContext = { aws: options.aws, changes: [] };
+  const identity = await options.aws.data("sts").send(new GetCallerIdentityCommand({}));
+  const accountId = identity.Account!;
+  const def = defineStack({ prefix: options.prefix, stage: options.stage, accountId, mailFrom: options.mailFrom }, options.consumers ?? consumers);
+
+  const [keyArn, busArn] = await Promise.all([ensureDataKey(ctx, def.keyAlias), ensureBus(ctx, def.busName)]);
+  const [, queueList, secretArns] = await Promise.all([
+    Promise.all(def.buckets.map((b) => ensureBucket(ctx, b, keyArn))),
+    Promise.all(def.queues.map((q) => ensureConsumerQueue(ctx, def.busName, accountId, q))),
+    Promise.all(def.secrets.map((s) => ensureSecret(ctx, s, keyArn))),
+    ensureEmailIdentity(ctx, def.mailFrom),
+  ]);
+
+  const outputs: StackOutputs = {
+    accountId,
+    busName: def.busName,
+    busArn,
+    keyAlias: def.keyAlias,
+    keyArn,
+    queues: Object.fromEntries(def.queues.map((q, i) => [q.service, queueList[i]!])),
+    buckets: Object.fromEntries(def.buckets.map((b) => [b.role, b.name])) as Record<BucketRole, string>,
+    secrets: Object.fromEntries(def.secrets.map((s, i) => [s.name, secretArns[i]!])),
+    mailFrom: def.mailFrom,
+  };
+  return { outputs, changes: ctx.changes.sort() };
+}
+
+/** DLQ first (the redrive policy names it), then the rule (the queue policy names it), then the queue and target. */
+async function ensureConsumerQueue(ctx: ApplyContext, bus: string, accountId: string, q: QueueDefinition): Promise<ConsumerQueue> {
+  const dlq = await ensureQueue(ctx, q.dlqName, { MessageRetentionPeriod: String(14 * 24 * 3600) });
+  const ruleArn = await ensureRule(ctx, {
+    bus,
+    name: q.ruleName,
+    pattern: q.eventPattern,
+    description: `Domain events consumed by ${q.service}`,
+  });
+  const queueArn = `arn:aws:sqs:${DATA_REGION}:${accountId}:${q.queueName}`;
+  const queue = await ensureQueue(ctx, q.queueName, {
+    // Long polling by default, so a consumer that forgets WaitTimeSeconds still does not busy-poll.
+    ReceiveMessageWaitTimeSeconds: "20",
+    VisibilityTimeout: "30",
+    MessageRetentionPeriod: String(4 * 24 * 3600),
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: q.maxReceiveCount }),
+    Policy: allowRulePolicy(queueArn, ruleArn),
+  });
+  await ensureQueueTarget(ctx, bus, q.ruleName, queue.arn);
+  return { url: queue.url, arn: queue.arn, dlqUrl: dlq.url, dlqArn: dlq.arn, ruleArn };
+}
+
+if (import.meta.main) {
+  const settings = readStackSettings();
+  const aws = createAwsClients({ endpoint: settings.endpoint });
+  const { outputs, changes } = await bootstrap({ aws, ...settings });
+  for (const change of changes) console.log(`  ${change}`);
+  console.log(changes.length ? `bootstrap: ${changes.length} change(s) applied` : "bootstrap: everything up to date");
+  console.log(JSON.stringify(outputs, null, 2));
+}

@@ -1,0 +1,142 @@
+import type { EventType } from "@flowstate/contracts/events/catalog";
+
+/**
+ * The one declarative definition of Flowstate's own AWS infrastructure (eu-central-1). The
+ * bootstrap (`bootstrap.ts`) applies it idempotently to whatever endpoint is configured: moto
+ * locally, LocalStack under docker-compose, real AWS in production. Nothing here is emulator-only.
+ */
+
+/**
+ * Who consumes which domain events. One EventBridge rule per consumer routes the matching events
+ * into that consumer's own SQS queue (with a DLQ). A new consumer is one line here; a typo in an
+ * event type is a compile error because the names come from the contracts' catalog.
+ */
+export const consumers: ConsumerDefinition[] = [
+  { service: "audit-svc", events: "all" },
+  { service: "edge-gateway", events: ["AccessRevoked"] },
+  { service: "privacy-svc", events: ["ExportRequested", "AccountDeleted"] },
+  { service: "connector-svc", events: ["TenantSoftDeleted"] },
+  { service: "offers-svc", events: ["OfferChangeRequested"] },
+];
+
+export interface ConsumerDefinition {
+  service: string;
+  /** The envelope `type`s routed to this consumer, every version; "all" for every Flowstate event. */
+  events: readonly EventType[] | "all";
+}
+
+export interface StackSettings {
+  prefix: string;
+  stage: string;
+  /** The AWS account the stack lives in; part of bucket names, which are global on AWS. */
+  accountId: string;
+  /** The SES v2 sender identity for outgoing mail. */
+  mailFrom: string;
+}
+
+export interface QueueDefinition {
+  service: string;
+  queueName: string;
+  dlqName: string;
+  maxReceiveCount: number;
+  ruleName: string;
+  eventPattern: Record<string, unknown>;
+}
+
+export type BucketRole = "exports" | "auditArchive" | "snapshots";
+
+export interface BucketDefinition {
+  role: BucketRole;
+  name: string;
+  versioned: boolean;
+  /** Objects expire this many days after creation (S3 lifecycle); none when unset. */
+  expireAfterDays?: number;
+  /** Object Lock default retention; only settable on a bucket created with Object Lock. */
+  objectLock?: { mode: "COMPLIANCE" | "GOVERNANCE"; days: number };
+}
+
+export interface SecretDefinition {
+  name: string;
+  description: string;
+}
+
+export interface StackDefinition {
+  busName: string;
+  keyAlias: string;
+  queues: QueueDefinition[];
+  buckets: BucketDefinition[];
+  secrets: SecretDefinition[];
+  mailFrom: string;
+}
+
+/** Every envelope carries `source: "flowstate.<service>"` (contracts/src/events/envelope.ts). */
+const EVERY_EVENT = { source: [{ prefix: "flowstate." }] };
+
+/**
+ * The outbox relay puts the envelope itself in the EventBridge `Detail`, so a rule matches on
+ * `detail.type`: it holds whatever `DetailType` the relay chooses, and every version of a type.
+ */
+export function eventPattern(events: ConsumerDefinition["events"]): Record<string, unknown> {
+  if (events === "all") return EVERY_EVENT;
+  return { ...EVERY_EVENT, detail: { type: [...new Set(events)].sort() } };
+}
+
+/** How long the exports bucket keeps a finished export (decisions.md: 410 EXPORT_EXPIRED after 7 days). */
+export const EXPORT_RETENTION_DAYS = 7;
+/** Audit records are kept seven years, write-once (2555 days = 7 × 365). */
+export const AUDIT_RETENTION_DAYS = 2555;
+export const MAX_RECEIVE_COUNT = 5;
+
+/** Names shared by the bootstrap, scripts/start.ts and the services' configuration defaults. */
+export function stackNames(s: Pick<StackSettings, "prefix" | "stage">) {
+  const base = `${s.prefix}-${s.stage}`;
+  return {
+    busName: `${base}-domain`,
+    keyAlias: `alias/${base}-data`,
+    queueName: (service: string) => `${base}-${service}`,
+    dlqName: (service: string) => `${base}-${service}-dlq`,
+    internalAuthSecretId: `${s.prefix}/${s.stage}/internal-auth-key`,
+  };
+}
+
+/** Bucket names are global across all AWS accounts, so the account id makes them ours. */
+export function bucketName(s: Pick<StackSettings, "prefix" | "stage" | "accountId">, role: BucketRole): string {
+  const suffix = { exports: "exports", auditArchive: "audit-archive", snapshots: "snapshots" }[role];
+  return `${s.prefix}-${s.stage}-${s.accountId}-${suffix}`;
+}
+
+/**
+ * Resolves the definition for one prefix, stage and account.
+ *
+ * @example
+ * const def = defineStack({ prefix: "flowstate", stage: "dev", accountId: "123456789012", mailFrom: "no-reply@flowstate.local" });
+ * def.queues.find((q) => q.service === "audit-svc")?.queueName; // "flowstate-dev-audit-svc"
+ */
+export function defineStack(s: StackSettings, consumerList: readonly ConsumerDefinition[] = consumers): StackDefinition {
+  const names = stackNames(s);
+  return {
+    busName: names.busName,
+    keyAlias: names.keyAlias,
+    queues: consumerList.map((c) => ({
+      service: c.service,
+      queueName: names.queueName(c.service),
+      dlqName: names.dlqName(c.service),
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+      ruleName: names.queueName(c.service),
+      eventPattern: eventPattern(c.events),
+    })),
+    buckets: [
+      { role: "exports", name: bucketName(s, "exports"), versioned: false, expireAfterDays: EXPORT_RETENTION_DAYS },
+      {
+        role: "auditArchive",
+        name: bucketName(s, "auditArchive"),
+        versioned: true,
+        objectLock: { mode: "COMPLIANCE", days: AUDIT_RETENTION_DAYS },
+      },
+      { role: "snapshots", name: bucketName(s, "snapshots"), versioned: true },
+    ],
+    // identity-svc creates and rotates its own signing keys; only shared secrets live here.
+    secrets: [{ name: names.internalAuthSecretId, description: "HMAC key of the gateway-to-service identity assertion" }],
+    mailFrom: s.mailFrom,
+  };
+}
