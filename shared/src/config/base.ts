@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+/** An optional URL variable; unset or empty means "use the real AWS endpoint". */
+const optionalUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional();
+
+/**
+ * The variables every service shares (preamble "Runtime environment contract"). A plain shape, so
+ * a service can pick what it needs: `z.object({ ...baseEnv, IDENTITY_URL: z.url() })`.
+ * EVENT_BUS_NAME and INTERNAL_AUTH_SECRET_ID stay optional here; `withDerivedDefaults` fills them.
+ */
+export const baseEnv = {
+  STAGE: z.enum(["dev", "prod"]).default("dev"),
+  SERVICE_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,30}$/, "must be lower-case letters, digits and dashes")
+    .default("flowstate"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// URL"),
+  AWS_ENDPOINT_URL: optionalUrl,
+  MARKETPLACE_ENDPOINT_URL: optionalUrl,
+  EVENT_BUS_NAME: z.string().min(1).optional(),
+  INTERNAL_AUTH_SECRET_ID: z.string().min(1).optional(),
+};
+
+/** A listening port with the service's default; 0 asks the OS for a free one. */
+export const portVar = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+type Named = { SERVICE_PREFIX: string; STAGE: string; EVENT_BUS_NAME?: string | undefined; INTERNAL_AUTH_SECRET_ID?: string | undefined };
+
+/** Fills the defaults that depend on other variables: `<prefix>-<stage>-domain`, `<prefix>/<stage>/internal-auth-key`. */
+export function withDerivedDefaults<T extends Named>(env: T): T & { EVENT_BUS_NAME: string; INTERNAL_AUTH_SECRET_ID: string } {
+  return {
+    ...env,
+    EVENT_BUS_NAME: env.EVENT_BUS_NAME ?? `${env.SERVICE_PREFIX}-${env.STAGE}-domain`,
+    INTERNAL_AUTH_SECRET_ID: env.INTERNAL_AUTH_SECRET_ID ?? `${env.SERVICE_PREFIX}/${env.STAGE}/internal-auth-key`,
+  };
+}
+
+/** A consumer's queue and DLQ names: `<prefix>-<stage>-<service>` and `…-dlq` (resolve URLs with GetQueueUrl). */
+export const queueNames = (env: { SERVICE_PREFIX: string; STAGE: string }, service: string) => {
+  const queue = `${env.SERVICE_PREFIX}-${env.STAGE}-${service}`;
+  return { queue, dlq: `${queue}-dlq` };
+};
+
+type Empty = Record<never, never>;
+type ServiceShape<E extends z.ZodRawShape, D extends boolean> = Omit<typeof baseEnv, "DATABASE_URL"> & {
+  PORT: ReturnType<typeof portVar>;
+} & (D extends true ? { DATABASE_URL: typeof baseEnv.DATABASE_URL } : Empty) &
+  E;
+
+/**
+ * The usual service schema: the shared variables, PORT with the service's default, DATABASE_URL
+ * unless `database: false` (the gateway has none), the service's own variables, and the derived
+ * defaults.
+ *
+ * @example
+ * const Config = serviceConfigSchema({ defaultPort: 8081, extra: { JWT_ISSUER: z.url() } });
+ * const config = parseConfig(Config); // config.EVENT_BUS_NAME === "flowstate-dev-domain" by default
+ */
+export function serviceConfigSchema<E extends z.ZodRawShape = Empty, D extends boolean = true>(options: {
+  defaultPort: number;
+  database?: D;
+  extra?: E;
+}) {
+  const { DATABASE_URL, ...rest } = baseEnv;
+  const shape = {
+    ...rest,
+    PORT: portVar(options.defaultPort),
+    ...(options.database === false ? {} : { DATABASE_URL }),
+    ...options.extra,
+  } as unknown as ServiceShape<E, D>;
+  return z.object(shape).transform((env) => withDerivedDefaults(env as z.output<z.ZodObject<ServiceShape<E, D>>> & Named));
+}

@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import type { Logger } from "../log/logger.ts";
+import { bodyLimit } from "./body-limit.ts";
+import { onError } from "./error-handler.ts";
+import { createMetrics, type MetricsRegistry } from "./metrics.ts";
+import { notFoundHandler } from "./not-found.ts";
+import { mountProbes, type ReadinessCheck } from "./probes.ts";
+import { requestContext } from "./request-context.ts";
+import type { ServiceEnv } from "./types.ts";
+
+export interface ServiceAppOptions {
+  /** The service name, e.g. "identity-svc" (the logger already carries it; kept for messages). */
+  name: string;
+  logger: Logger;
+  /** Named checks for /readyz, e.g. `{ database: () => orm.checkConnection() }`; each must throw when not ready. */
+  readiness?: Record<string, ReadinessCheck> | undefined;
+  /** Per-check deadline for /readyz (default 2000 ms). */
+  readinessTimeoutMs?: number | undefined;
+  /** Largest accepted request body (default 1 MiB); larger → 413 PAYLOAD_TOO_LARGE. */
+  bodyLimitBytes?: number | undefined;
+  /** The registry /metrics serves; pass your own to register gauges from other modules. */
+  metrics?: MetricsRegistry | undefined;
+}
+
+export type ServiceApp = Hono<ServiceEnv>;
+
+/**
+ * The base of every Flowstate HTTP service: request ids, one log line and one metric per request,
+ * body limit, /healthz, /readyz, /metrics, and the single error mapping to problem+json (404 and
+ * 405 included). Add routes to the returned app, then hand it to `serve`.
+ *
+ * @example
+ * const metrics = createMetrics();
+ * const app = createServiceApp({ name: "identity-svc", logger, metrics, readiness: { database: () => db.ping() } });
+ * app.post("/v1/tenants", async (c) => {
+ *   const input = await readJson(c, CreateTenant);
+ *   return c.json(await createTenant({ ctx, input }), 201);
+ * });
+ * await serve(app, { host: config.HOST, port: config.PORT, logger, onShutdown: [() => db.close()] });
+ */
+export function createServiceApp(options: ServiceAppOptions): ServiceApp {
+  const metrics = options.metrics ?? createMetrics();
+  const app = new Hono<ServiceEnv>();
+  app.use(requestContext(options.logger, metrics));
+  app.use(bodyLimit(options.bodyLimitBytes ?? 1024 * 1024));
+  mountProbes(app, { readiness: options.readiness ?? {}, readinessTimeoutMs: options.readinessTimeoutMs ?? 2000, metrics });
+  app.onError(onError);
+  app.notFound(notFoundHandler(app));
+  return app;
+}

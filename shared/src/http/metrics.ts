@@ -1,0 +1,132 @@
+/**
+ * A deliberately tiny Prometheus registry (text exposition format 0.0.4). prom-client would work,
+ * but the request hot path here is one Map lookup and a bucket scan, and module code registers
+ * values through collect callbacks read only when /metrics is scraped.
+ * https://prometheus.io/docs/instrumenting/exposition_formats/
+ */
+export type Labels = Record<string, string>;
+export type Sample = { labels?: Labels; value: number };
+export type Collect = () => number | Sample[] | Promise<number | Sample[]>;
+
+interface Collected {
+  name: string;
+  help: string;
+  type: "gauge" | "counter";
+  collect: Collect;
+}
+
+/** Latency buckets in seconds; fine below 100 ms where healthy services live. */
+export const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface Series {
+  labels: string; // pre-rendered `method="GET",route="/x",status="200"`
+  count: number;
+  sum: number;
+  buckets: Float64Array; // non-cumulative counts per bucket, the last one is +Inf
+}
+
+const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+const renderLabels = (labels: Labels | undefined) =>
+  labels
+    ? Object.entries(labels)
+        .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+        .join(",")
+    : "";
+const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+
+export class MetricsRegistry {
+  readonly #collected = new Map<string, Collected>();
+  readonly #http = new Map<string, Series>();
+
+  /**
+   * Registers a gauge read at scrape time. A callback that throws is reported as a missing value
+   * (and the scrape still succeeds), so one broken source cannot hide the others.
+   *
+   * @example
+   * metrics.gauge("outbox_backlog", "Outbox rows not yet published", async () => countUnpublished(em));
+   * metrics.gauge("dlq_depth", "Messages in the DLQ", async () => [{ labels: { queue }, value: depth }]);
+   */
+  gauge(name: string, help: string, collect: Collect): void {
+    this.#register({ name, help, type: "gauge", collect });
+  }
+
+  /** Registers a monotonically increasing total read at scrape time (keep the count yourself). */
+  counter(name: string, help: string, collect: Collect): void {
+    this.#register({ name, help, type: "counter", collect });
+  }
+
+  #register(metric: Collected): void {
+    if (!NAME.test(metric.name)) throw new Error(`invalid metric name ${metric.name}`);
+    if (this.#collected.has(metric.name) || metric.name.startsWith("http_request")) {
+      throw new Error(`metric ${metric.name} is already registered`);
+    }
+    this.#collected.set(metric.name, metric);
+  }
+
+  /** Hot path: one request observed. Label values are bounded (route pattern, not raw path). */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.#http.get(key);
+    if (!series) {
+      series = {
+        labels: renderLabels({ method, route, status: String(status) }),
+        count: 0,
+        sum: 0,
+        buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
+      };
+      this.#http.set(key, series);
+    }
+    series.count++;
+    series.sum += seconds;
+    let i = 0;
+    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]!) i++;
+    series.buckets[i]!++;
+  }
+
+  /** The whole exposition, as served by GET /metrics. */
+  async render(): Promise<string> {
+    const out: string[] = [];
+    this.#renderHttp(out);
+    const results = await Promise.allSettled([...this.#collected.values()].map(async (m) => [m, await m.collect()] as const));
+    for (const result of results) {
+      if (result.status === "rejected") continue;
+      const [metric, value] = result.value;
+      out.push(`# HELP ${metric.name} ${metric.help}`, `# TYPE ${metric.name} ${metric.type}`);
+      const samples = typeof value === "number" ? [{ value }] : value;
+      for (const s of samples) {
+        const labels = renderLabels(s.labels);
+        out.push(`${metric.name}${labels ? `{${labels}}` : ""} ${s.value}`);
+      }
+    }
+    return `${out.join("\n")}\n`;
+  }
+
+  #renderHttp(out: string[]): void {
+    out.push("# HELP http_requests_total HTTP requests by method, route pattern and status", "# TYPE http_requests_total counter");
+    for (const s of this.#http.values()) out.push(`http_requests_total{${s.labels}} ${s.count}`);
+    out.push(
+      "# HELP http_request_duration_seconds HTTP request latency by method, route pattern and status",
+      "# TYPE http_request_duration_seconds histogram",
+    );
+    for (const s of this.#http.values()) {
+      let cumulative = 0;
+      LATENCY_BUCKETS.forEach((le, i) => {
+        cumulative += s.buckets[i]!;
+        out.push(`http_request_duration_seconds_bucket{${s.labels},le="${le}"} ${cumulative}`);
+      });
+      out.push(
+        `http_request_duration_seconds_bucket{${s.labels},le="+Inf"} ${s.count}`,
+        `http_request_duration_seconds_sum{${s.labels}} ${s.sum}`,
+        `http_request_duration_seconds_count{${s.labels}} ${s.count}`,
+      );
+    }
+  }
+}
+
+/**
+ * @example
+ * const metrics = createMetrics();
+ * startRelay({ ..., metrics });                       // registers outbox_backlog
+ * const app = createServiceApp({ name, logger, metrics });
+ */
+export const createMetrics = () => new MetricsRegistry();

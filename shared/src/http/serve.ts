@@ -1,0 +1,101 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import type { Logger } from "../log/logger.ts";
+
+export type ShutdownHook = () => unknown;
+
+export interface ServeOptions {
+  host: string;
+  /** 0 picks a free port; the chosen one is logged and returned. */
+  port: number;
+  logger: Logger;
+  /** Run in order after the HTTP server has drained (close the ORM, stop the relay, …); failures are logged. */
+  onShutdown?: ShutdownHook[] | undefined;
+  /** How long in-flight requests may take to finish after SIGTERM (default 10 s); then connections are cut. */
+  drainTimeoutMs?: number | undefined;
+  /** Install SIGTERM/SIGINT handlers that shut down and exit 0 (default true; tests pass false). */
+  handleSignals?: boolean | undefined;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  url: string;
+  /** Graceful shutdown without exiting: stop accepting, drain, run hooks. Idempotent. */
+  shutdown(reason?: string): Promise<void>;
+}
+
+/**
+ * Listens with @hono/node-server and shuts down gracefully: on SIGTERM or SIGINT it stops
+ * accepting, lets in-flight requests finish (bounded by `drainTimeoutMs`), runs the shutdown
+ * hooks and exits 0. Logs `listening` with the URL.
+ *
+ * @example
+ * const { url } = await serve(app, { host: config.HOST, port: config.PORT, logger, onShutdown: [() => orm.close()] });
+ */
+/** Anything with Hono's `fetch` (a service app, the gateway's app). */
+export type Fetchable = { fetch: (request: Request) => Response | Promise<Response> };
+
+export async function serve(app: Fetchable, options: ServeOptions): Promise<RunningServer> {
+  const { logger } = options;
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
+  logger.info({ url, host: options.host, port }, "listening");
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (reason = "shutdown") => {
+    closing ??= drainAndClose(server, options, reason);
+    return closing;
+  };
+
+  if (options.handleSignals !== false) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (closing) return; // a second Ctrl-C does not cut the drain short; the deadline does
+      void shutdown(signal).then(() => process.exit(0));
+    };
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+  }
+  return { server, port, url, shutdown };
+}
+
+async function drainAndClose(server: Server, options: ServeOptions, reason: string): Promise<void> {
+  const { logger } = options;
+  const deadline = options.drainTimeoutMs ?? 10_000;
+  logger.info({ reason, drain_timeout_ms: deadline }, "shutting down");
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // close() stops accepting and closes idle keep-alive sockets once; sockets that turn idle after
+  // their in-flight response must be swept again, or close() waits for the client to hang up.
+  const sweep = setInterval(() => server.closeIdleConnections(), 25);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    closed.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), deadline);
+    }),
+  ]);
+  clearInterval(sweep);
+  clearTimeout(timer);
+  if (timedOut) {
+    logger.warn({ drain_timeout_ms: deadline }, "drain deadline passed; closing remaining connections");
+    server.closeAllConnections();
+    await closed;
+  }
+  for (const hook of options.onShutdown ?? []) {
+    try {
+      await hook();
+    } catch (err) {
+      logger.error({ err }, "shutdown hook failed");
+    }
+  }
+  logger.info("stopped");
+}
