@@ -17,6 +17,12 @@ export const VerifiedIdentity = z.discriminatedUnion("kind", [
     tenant_id: TenantId,
     scope: z.enum(["read", "write"]),
   }),
+  /**
+   * A platform component calling on its own behalf, before any caller is known (the gateway's
+   * `/internal/v1` lookups: verifying an API key, checking a session). Services accept it only on
+   * `/internal/v1` routes; on a public route it is refused (401) like a missing assertion.
+   */
+  z.object({ kind: z.literal("service"), service: z.enum(["edge-gateway", "mcp-gateway"]) }),
 ]);
 export type VerifiedIdentity = z.infer<typeof VerifiedIdentity>;
 
@@ -24,7 +30,11 @@ export type VerifiedIdentity = z.infer<typeof VerifiedIdentity>;
 export const TenantContext = z.object({ tenant_id: TenantId, role: TenantRole });
 export type TenantContext = z.infer<typeof TenantContext>;
 
-/** GET /internal/v1/sessions/{sid}: is this session (and its account) still allowed in? */
+/**
+ * GET /internal/v1/sessions/{sid}[?iat=<seconds>]: is this session (and its account) still allowed
+ * in? With `iat` (the access token's issued-at), `active` is also false when the token was issued
+ * before `tokens_valid_after`. Unknown sid: 404.
+ */
 export const SessionState = z.object({
   sid: SessionId,
   sub: Sub,
@@ -34,7 +44,11 @@ export const SessionState = z.object({
 });
 export type SessionState = z.infer<typeof SessionState>;
 
-/** POST /internal/v1/api-keys/verify: body `{key}`, answer 200 ApiKeyState or 404. */
+/**
+ * POST /internal/v1/api-keys/verify: body `{key}`, answer 200 ApiKeyState or 404 (not a key of
+ * ours). `active` is false when the key is revoked, its tenant is deleted, or its creator is
+ * disabled, deleted or no longer an admin or owner of the tenant.
+ */
 export const ApiKeyVerifyRequest = z.object({ key: z.string().min(1).max(200) });
 export const ApiKeyState = z.object({
   key_id: ApiKeyId,
