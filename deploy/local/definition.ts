@@ -1,4 +1,5 @@
 import type { EventType } from "@flowstate/contracts/events/catalog";
+import { queueNames, withDerivedDefaults } from "@flowstate/shared/config/base";
 
 /**
  * The one declarative definition of Flowstate's own AWS infrastructure (eu-central-1). The
@@ -87,15 +88,14 @@ export const EXPORT_RETENTION_DAYS = 7;
 export const AUDIT_RETENTION_DAYS = 2555;
 export const MAX_RECEIVE_COUNT = 5;
 
-/** Names shared by the bootstrap, scripts/start.ts and the services' configuration defaults. */
+/** Names shared with the services' configuration defaults (shared/src/config/base.ts). */
 export function stackNames(s: Pick<StackSettings, "prefix" | "stage">) {
-  const base = `${s.prefix}-${s.stage}`;
+  const env = withDerivedDefaults({ SERVICE_PREFIX: s.prefix, STAGE: s.stage });
   return {
-    busName: `${base}-domain`,
-    keyAlias: `alias/${base}-data`,
-    queueName: (service: string) => `${base}-${service}`,
-    dlqName: (service: string) => `${base}-${service}-dlq`,
-    internalAuthSecretId: `${s.prefix}/${s.stage}/internal-auth-key`,
+    busName: env.EVENT_BUS_NAME,
+    keyAlias: `alias/${s.prefix}-${s.stage}-data`,
+    queues: (service: string) => queueNames(env, service),
+    internalAuthSecretId: env.INTERNAL_AUTH_SECRET_ID,
   };
 }
 
@@ -119,10 +119,10 @@ export function defineStack(s: StackSettings, consumerList: readonly ConsumerDef
     keyAlias: names.keyAlias,
     queues: consumerList.map((c) => ({
       service: c.service,
-      queueName: names.queueName(c.service),
-      dlqName: names.dlqName(c.service),
+      queueName: names.queues(c.service).queue,
+      dlqName: names.queues(c.service).dlq,
       maxReceiveCount: MAX_RECEIVE_COUNT,
-      ruleName: names.queueName(c.service),
+      ruleName: names.queues(c.service).queue,
       eventPattern: eventPattern(c.events),
     })),
     buckets: [

@@ -1,14 +1,15 @@
+import { parseConfig } from "@flowstate/shared/config/parse-config";
+import { baseEnv } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
-/** The part of the runtime environment contract the bootstrap reads (same names and defaults as the services). */
-const StackEnv = z.object({
-  STAGE: z.enum(["dev", "prod"]).default("dev"),
-  // Lower-case because it becomes part of S3 bucket names.
-  SERVICE_PREFIX: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]{0,19}$/, "lower-case letters, digits and dashes, at most 20")
-    .default("flowstate"),
-  AWS_ENDPOINT_URL: z.url().optional(),
+/**
+ * The part of the runtime environment contract the bootstrap reads: the same names, rules and
+ * defaults as every service (shared/src/config/base.ts), plus the SES sender.
+ */
+export const StackEnv = z.object({
+  STAGE: baseEnv.STAGE,
+  SERVICE_PREFIX: baseEnv.SERVICE_PREFIX,
+  AWS_ENDPOINT_URL: baseEnv.AWS_ENDPOINT_URL,
   MAIL_FROM: z.email().default("no-reply@flowstate.local"),
 });
 
@@ -21,11 +22,6 @@ export interface StackSettingsFromEnv {
 
 /** Reads the bootstrap's settings; exits naming every bad variable, like a service at boot. */
 export function readStackSettings(env: NodeJS.ProcessEnv = process.env): StackSettingsFromEnv {
-  const parsed = StackEnv.safeParse(env);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) console.error(`bad configuration: ${issue.path.join(".")}: ${issue.message}`);
-    process.exit(1);
-  }
-  const e = parsed.data;
+  const e = parseConfig(StackEnv, env);
   return { prefix: e.SERVICE_PREFIX, stage: e.STAGE, mailFrom: e.MAIL_FROM, endpoint: e.AWS_ENDPOINT_URL };
 }

@@ -1,0 +1,56 @@
+import { baseEnv } from "@flowstate/shared/config/base";
+import type { StackOutputs } from "./bootstrap.ts";
+import { stackNames } from "./definition.ts";
+
+/**
+ * The runtime environment contract as scripts/start.ts and docker-compose.yml hand it to each
+ * process. The shared names come from the services' own config schema (shared/src/config/base.ts),
+ * so the two cannot drift apart; compose.test.ts checks docker-compose.yml against this list.
+ */
+export const CONTRACT_VARIABLES = [...Object.keys(baseEnv), "PORT"].sort();
+
+/** Variables a particular service needs beyond the shared ones. */
+export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
+  "edge-gateway": ["IDENTITY_URL"],
+  "identity-svc": ["SIGNING_KEYS_SECRET_ID"],
+};
+
+/** Default local ports (preamble); a service not listed here gets a free port. */
+export const DEFAULT_PORTS: Record<string, number> = {
+  "edge-gateway": 8080,
+  "identity-svc": 8081,
+  "connector-svc": 8082,
+  "offers-svc": 8083,
+  "privacy-svc": 8084,
+  "audit-svc": 8085,
+  "mcp-gateway": 8086,
+  "seller-sandbox": 8090,
+};
+
+/**
+ * The variable that tells other processes where a service listens: identity-svc → IDENTITY_URL,
+ * edge-gateway → EDGE_GATEWAY_URL. The sandbox is the seller's AWS account, so the services know
+ * it as their marketplace endpoint.
+ *
+ * @example
+ * urlVariable("connector-svc"); // "CONNECTOR_URL"
+ */
+export function urlVariable(service: string): string {
+  if (service === "seller-sandbox") return "MARKETPLACE_ENDPOINT_URL";
+  return `${service.replace(/-svc$/, "").replaceAll("-", "_").toUpperCase()}_URL`;
+}
+
+/** What the bootstrap created, as variables (names a service may also derive on its own). */
+export function stackEnvironment(outputs: StackOutputs, prefix: string, stage: string): Record<string, string> {
+  const names = stackNames({ prefix, stage });
+  return {
+    EVENT_BUS_NAME: outputs.busName,
+    INTERNAL_AUTH_SECRET_ID: names.internalAuthSecretId,
+    SIGNING_KEYS_SECRET_ID: `${prefix}/${stage}/identity/signing-keys`,
+    DATA_KMS_KEY_ID: outputs.keyAlias,
+    EXPORTS_BUCKET: outputs.buckets.exports,
+    AUDIT_ARCHIVE_BUCKET: outputs.buckets.auditArchive,
+    SNAPSHOTS_BUCKET: outputs.buckets.snapshots,
+    MAIL_FROM: outputs.mailFrom,
+  };
+}

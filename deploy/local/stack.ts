@@ -1,0 +1,147 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { baseEnv } from "@flowstate/shared/config/base";
+import { parseConfig } from "@flowstate/shared/config/parse-config";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { z } from "zod";
+import { bootstrap, type StackOutputs } from "./bootstrap.ts";
+import { type Child, formatLogLine, startChild, waitHealthy } from "./children.ts";
+import { DEFAULT_PORTS, stackEnvironment, urlVariable } from "./environment.ts";
+import { type Moto, startMoto } from "./moto.ts";
+import { assignPorts } from "./ports.ts";
+import { ensureDatabase, ensurePostgres } from "./postgres.ts";
+import { StackEnv } from "./settings.ts";
+
+const StartEnv = StackEnv.extend({
+  HOST: baseEnv.HOST,
+  LOG_LEVEL: baseEnv.LOG_LEVEL,
+  DATABASE_URL: baseEnv.DATABASE_URL.default("postgres://postgres@127.0.0.1:5432/flowstate"),
+  MARKETPLACE_ENDPOINT_URL: baseEnv.MARKETPLACE_ENDPOINT_URL,
+  // Any value but empty: every service on a kernel-chosen port (parallel stacks in tests).
+  FLOWSTATE_FREE_PORTS: z.string().optional(),
+});
+
+export interface StartedService {
+  name: string;
+  url: string;
+  healthy: boolean;
+  error?: string;
+  child: Child;
+}
+
+export interface RunningStack {
+  databaseUrl: string;
+  awsEndpoint: string | undefined;
+  /** True when the stack started its own moto_server (no AWS_ENDPOINT_URL given). */
+  ownMoto: boolean;
+  outputs: StackOutputs;
+  services: StartedService[];
+  stop(): Promise<void>;
+}
+
+/** Every services/<name>/ with a src/main.ts; the sandbox first, as the others call it. */
+export function discoverServices(root: string): string[] {
+  const dir = join(root, "services");
+  const names = readdirSync(dir).filter((name) => existsSync(join(dir, name, "src", "main.ts")));
+  return names.sort((a, b) => Number(b === "seller-sandbox") - Number(a === "seller-sandbox") || a.localeCompare(b));
+}
+
+/**
+ * Brings up the local system: PostgreSQL, moto (unless AWS_ENDPOINT_URL is set), the bootstrap,
+ * then every service as a Node child process with the environment contract, and waits for each
+ * /healthz. A service that fails to come up is reported, not fatal: the others keep running.
+ *
+ * @example
+ * const stack = await startStack({ root, env: process.env, print: console.log });
+ * stack.services.find((s) => s.name === "edge-gateway")?.url;
+ * await stack.stop();
+ */
+export async function startStack(options: { root: string; env: NodeJS.ProcessEnv; print: (line: string) => void }): Promise<RunningStack> {
+  const env = parseConfig(StartEnv, options.env);
+  const say = options.print;
+  say(`PostgreSQL: ${redactUrl(env.DATABASE_URL)}`);
+  await ensurePostgres(env.DATABASE_URL);
+  ensureDatabase(env.DATABASE_URL);
+
+  let moto: Moto | undefined;
+  if (!env.AWS_ENDPOINT_URL) {
+    moto = await startMoto();
+    say(`moto_server: ${moto.endpoint}`);
+  }
+  const awsEndpoint = env.AWS_ENDPOINT_URL ?? moto?.endpoint;
+  // moto accepts any credentials; real AWS and LocalStack setups bring their own.
+  const credentials = moto ? { AWS_ACCESS_KEY_ID: "testing", AWS_SECRET_ACCESS_KEY: "testing" } : {};
+  const children: Child[] = [];
+  const stop = async () => {
+    await Promise.all(children.map((c) => c.stop()));
+    await moto?.stop();
+  };
+
+  try {
+    const aws = createAwsClients({
+      endpoint: awsEndpoint,
+      credentials: moto ? { accessKeyId: "testing", secretAccessKey: "testing" } : undefined,
+    });
+    const { outputs, changes } = await bootstrap({ aws, prefix: env.SERVICE_PREFIX, stage: env.STAGE, mailFrom: env.MAIL_FROM });
+    say(`bootstrap: ${changes.length ? `${changes.length} change(s) applied` : "everything up to date"}`);
+
+    const names = discoverServices(options.root);
+    const ports = await assignPorts(names, env.HOST, DEFAULT_PORTS, Boolean(env.FLOWSTATE_FREE_PORTS));
+    const reachable = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
+    const urls = new Map(names.map((n) => [n, `http://${reachable}:${ports.get(n)}`]));
+    const shared: NodeJS.ProcessEnv = {
+      ...options.env,
+      ...credentials,
+      STAGE: env.STAGE,
+      SERVICE_PREFIX: env.SERVICE_PREFIX,
+      HOST: env.HOST,
+      LOG_LEVEL: env.LOG_LEVEL,
+      DATABASE_URL: env.DATABASE_URL,
+      AWS_ENDPOINT_URL: awsEndpoint,
+      ...stackEnvironment(outputs, env.SERVICE_PREFIX, env.STAGE),
+      ...Object.fromEntries([...urls].map(([n, url]) => [urlVariable(n), url])),
+    };
+    // A marketplace endpoint the user configured (e.g. real AWS: unset) wins over the sandbox.
+    if (env.MARKETPLACE_ENDPOINT_URL) shared.MARKETPLACE_ENDPOINT_URL = env.MARKETPLACE_ENDPOINT_URL;
+
+    const services = names.map((name): StartedService => {
+      const child = startChild({
+        name,
+        command: process.execPath,
+        args: ["src/main.ts"],
+        cwd: join(options.root, "services", name),
+        env: { ...shared, PORT: String(ports.get(name)) },
+        print: say,
+        format: formatLogLine,
+      });
+      children.push(child);
+      return { name, url: urls.get(name)!, healthy: false, child };
+    });
+    await Promise.all(
+      services.map(async (s) => {
+        try {
+          await waitHealthy(`${s.url}/healthz`, s.child);
+          s.healthy = true;
+        } catch (err) {
+          s.error = `${(err as Error).message}\n    ${s.child.tail().slice(-10).join("\n    ")}`;
+          await s.child.stop(2000);
+        }
+      }),
+    );
+    return { databaseUrl: env.DATABASE_URL, awsEndpoint, ownMoto: Boolean(moto), outputs, services, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Hides a password in a connection URL before printing it. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { launchStack } from "../deploy/local/stack-process.ts";
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test("npm start brings up every service healthy, prints where it listens, and stops everything on SIGTERM", { timeout: 60_000 }, async () => {
+  const stack = await launchStack();
+  try {
+    assert.match(stack.output(), /AWS endpoint\s+http:\/\/127\.0\.0\.1:\d+/);
+    const moto = await fetch(`${stack.awsEndpoint}/moto-api/`);
+    assert.equal(moto.status, 200);
+    for (const [name, service] of Object.entries(stack.services)) {
+      assert.ok(service.healthy, `${name} came up:\n${stack.output()}`);
+      assert.ok(stack.output().includes(service.url), `the summary names ${name}'s URL`);
+      const res = await fetch(`${service.url}/healthz`);
+      assert.equal(res.status, 200, `${name} /healthz`);
+    }
+  } finally {
+    assert.equal(await stack.stop(), 0);
+  }
+  for (const [name, service] of Object.entries(stack.services)) assert.equal(alive(service.pid), false, `${name} has exited`);
+  await assert.rejects(fetch(`${stack.awsEndpoint}/moto-api/`), "moto_server has stopped");
+});

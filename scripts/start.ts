@@ -1,0 +1,67 @@
+/**
+ * `npm start`: the whole system on the embedded local stack (PostgreSQL, moto_server, every
+ * service under services/ that has a src/main.ts), then a summary of where everything listens.
+ * Ctrl-C or SIGTERM stops every child and moto. See deploy/local/stack.ts for the steps.
+ */
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type RunningStack, redactUrl, startStack } from "../deploy/local/stack.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+let stopping = false;
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+let stack: RunningStack | undefined;
+async function shutdown(signal: string, code = 0): Promise<never> {
+  if (stopping) {
+    // A second Ctrl-C: do not wait for graceful shutdown any longer.
+    for (const s of stack?.services ?? []) s.child.process.kill("SIGKILL");
+    process.exit(130);
+  }
+  stopping = true;
+  process.stdout.write(`\n${signal}: stopping every service and the local emulator…\n`);
+  await stack?.stop();
+  process.stdout.write("Flowstate stopped.\n");
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+try {
+  stack = await startStack({ root, env: process.env, print });
+} catch (err) {
+  process.stderr.write(`npm start failed: ${(err as Error).message}\n`);
+  process.exit(1);
+}
+if (stopping) await new Promise(() => {}); // a signal arrived during start-up; shutdown() exits
+
+for (const s of stack.services) {
+  void s.child.exited.then((code) => {
+    if (!stopping && s.healthy) print(`!! ${s.name} exited (${code}); the others keep running. Restart with npm start.`);
+  });
+}
+
+const gateway = stack.services.find((s) => s.name === "edge-gateway" && s.healthy);
+const width = Math.max(14, ...stack.services.map((s) => s.name.length)) + 2;
+const lines = [
+  "",
+  "Flowstate is up.",
+  ...(gateway ? [`  API (edge-gateway)  ${gateway.url}`, `  API docs            ${gateway.url}/docs`] : []),
+  "",
+  "  services:",
+  ...stack.services.map((s) => `    ${s.name.padEnd(width)}${s.url}  ${s.healthy ? "healthy" : "FAILED"}`),
+  "",
+  `  AWS endpoint        ${stack.awsEndpoint ?? "real AWS (eu-central-1)"}${stack.ownMoto ? "  (moto_server, started for this run)" : ""}`,
+  `  PostgreSQL          ${redactUrl(stack.databaseUrl)}`,
+  `  event bus           ${stack.outputs.busName}`,
+  ...stack.services.filter((s) => !s.healthy).map((s) => `\n  ${s.name} failed to start: ${s.error}`),
+  "",
+  stack.services.length ? "Press Ctrl-C to stop." : "No service has a src/main.ts yet; only the local AWS stack runs. Press Ctrl-C to stop.",
+  "",
+];
+// Machine-readable copy for end-to-end tests (deploy/local/stack-process.ts).
+if (process.env.FLOWSTATE_STACK_FILE) {
+  const services = Object.fromEntries(stack.services.map((s) => [s.name, { url: s.url, healthy: s.healthy, pid: s.child.process.pid }]));
+  writeFileSync(process.env.FLOWSTATE_STACK_FILE, JSON.stringify({ awsEndpoint: stack.awsEndpoint, services }));
+}
+print(lines.join("\n"));
