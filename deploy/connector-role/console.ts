@@ -24,11 +24,12 @@ export function consoleBlocks(): Record<string, string> {
   };
 }
 
-const BLOCK = /<!-- policy:([\w-]+) -->\n```json\n([\s\S]*?)\n```/g;
+// A block's body never contains a fence, so an empty or stale block cannot swallow the next one.
+const BLOCK = /<!-- policy:([\w-]+) -->\n```json\n((?:(?!```)[\s\S])*)```/g;
 
 /** The keys of the marked blocks in a guide, in order (duplicates kept, so a test can see them). */
 export function markedBlocks(guide: string): { key: string; json: string }[] {
-  return [...guide.matchAll(BLOCK)].map((m) => ({ key: m[1]!, json: m[2]! }));
+  return [...guide.matchAll(BLOCK)].map((m) => ({ key: m[1]!, json: m[2]!.replace(/\n$/, "") }));
 }
 
 /** Rewrites each marked block of the guide with its rendered JSON; unknown markers throw. */

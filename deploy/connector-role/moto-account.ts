@@ -1,4 +1,6 @@
 import { randomInt } from "node:crypto";
+import { CloudFormationClient } from "@aws-sdk/client-cloudformation";
+import { IAMClient } from "@aws-sdk/client-iam";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import type { AwsCredentialIdentity } from "@smithy/types";
 
@@ -40,4 +42,17 @@ export async function motoAccountCredentials(input: { endpoint: string; accountI
   );
   if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error("moto STS returned no credentials");
   return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
+}
+
+/**
+ * A fresh seller account in moto with the clients the connector-role tests need.
+ *
+ * @example
+ * const seller = await motoSellerAccount(process.env.AWS_ENDPOINT_URL!);
+ * await deployConnectorStack({ cloudformation: seller.cloudformation, ... });
+ */
+export async function motoSellerAccount(endpoint: string, accountId = uniqueAccountId()) {
+  const credentials = await motoAccountCredentials({ endpoint, accountId });
+  const options = { region: "us-east-1", endpoint, credentials };
+  return { accountId, credentials, cloudformation: new CloudFormationClient(options), iam: new IAMClient(options) };
 }
