@@ -1,0 +1,32 @@
+import type { DomainEvent, EventKey } from "@flowstate/contracts/events/catalog";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Database } from "../db/open-database.ts";
+
+/** A consumer's handler for one catalog event; `em` is inside the transaction that records the event id. */
+export type EventHandler<K extends EventKey> = (event: DomainEvent<K>, em: EntityManager) => Promise<void>;
+export type EventHandlers = { [K in EventKey]?: EventHandler<K> };
+
+/**
+ * Runs the handler and records the event id in ONE transaction. The record is inserted first: a
+ * duplicate finds the row (or, when the first delivery is still in flight, waits on its unique-key
+ * lock and then finds it) and becomes a no-op; a handler that throws rolls back its effect and the
+ * record together, so the redelivery runs it again from scratch.
+ */
+export function applyEvent(
+  orm: Database,
+  schema: string,
+  event: DomainEvent,
+  key: string,
+  handler: EventHandler<EventKey>,
+): Promise<"processed" | "duplicate"> {
+  return orm.em.fork().transactional(async (em) => {
+    const res = await em.execute<{ affectedRows?: number }>(
+      `INSERT INTO "${schema}".processed_event (event_id, event_key) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING`,
+      [event.id, key],
+      "run",
+    );
+    if (!res.affectedRows) return "duplicate";
+    await handler(event as never, em);
+    return "processed";
+  });
+}

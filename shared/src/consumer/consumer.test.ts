@@ -1,0 +1,223 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import type { DomainEvent } from "@flowstate/contracts/events/catalog";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { createAwsClients } from "../aws/clients.ts";
+import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
+import { type Consumer, type ConsumerOptions, createConsumer } from "./consumer.ts";
+import { captureLogger } from "./test-logger.ts";
+import { probeEvent, sendBodies, uniqueKey, waitFor } from "./test-events.ts";
+import { createTestQueue, type TestQueue } from "./test-queue.ts";
+
+const sqs = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("sqs");
+const effectTable = { name: "0001_probe_effect", up: "CREATE TABLE probe_effect (key text NOT NULL, seq int NOT NULL)" };
+
+let db: TestDatabase;
+const consumers: Consumer[] = [];
+const queues: TestQueue[] = [];
+before(async () => {
+  db = await openTestDatabase({ prefix: "consumer", migrations: [effectTable] });
+});
+after(async () => {
+  await Promise.all(consumers.map((c) => c.stop({ deadlineMs: 100 })));
+  await Promise.all(queues.map((q) => q.delete()));
+  await db.close();
+});
+
+async function queue(maxReceiveCount: number, visibilityTimeout: number) {
+  const q = await createTestQueue(sqs, { prefix: "consumer", maxReceiveCount, visibilityTimeout });
+  queues.push(q);
+  return q;
+}
+
+function consumer(q: TestQueue, handlers: ConsumerOptions["handlers"], extra: Partial<ConsumerOptions> = {}) {
+  const c = createConsumer({
+    sqs,
+    queueUrl: q.queueUrl,
+    orm: db.orm,
+    logger: captureLogger("warn").logger,
+    handlers,
+    waitTimeSeconds: 1,
+    visibilityTimeoutSeconds: 1,
+    ...extra,
+  });
+  consumers.push(c);
+  return c.start();
+}
+
+async function insertEffect(e: DomainEvent<"PlatformProbe.v1">, em: EntityManager): Promise<void> {
+  await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, ?)`, [e.data.key, e.data.seq]);
+}
+
+async function effects(key: string): Promise<number[]> {
+  const rows = await db.orm.em.fork().execute<{ seq: number }[]>(`SELECT seq FROM "${db.schema}".probe_effect WHERE key = ? ORDER BY seq`, [key]);
+  return rows.map((r) => r.seq);
+}
+
+/** Receives (and leaves in flight) what arrives on `url` until `expected` bodies or `ms` elapse. */
+async function drain(url: string, expected: number, ms = 5000): Promise<string[]> {
+  const bodies: string[] = [];
+  const until = Date.now() + ms;
+  while (Date.now() < until && bodies.length < expected) {
+    const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    bodies.push(...(res.Messages ?? []).map((m) => m.Body as string));
+  }
+  return bodies;
+}
+
+/** The body EventBridge puts on the queue: its own event, with our envelope as `detail`. */
+const asEventBridge = (e: DomainEvent) =>
+  JSON.stringify({ version: "0", id: crypto.randomUUID(), "detail-type": e.type, source: e.source, detail: e });
+
+describe("createConsumer", { concurrency: true }, () => {
+  it("applies each event once when every event is delivered twice, in either body shape", async () => {
+    const q = await queue(3, 2);
+    const key = uniqueKey("dup");
+    const events = Array.from({ length: 5 }, (_, i) => probeEvent(key, i));
+    await sendBodies(sqs, q.queueUrl, [...events.map((e) => JSON.stringify(e)), ...events.map(asEventBridge)]);
+    const c = consumer(q, { "PlatformProbe.v1": insertEffect });
+    await waitFor(() => c.stats().deleted === 10, 10_000, "both copies deleted");
+    assert.deepEqual(await effects(key), [0, 1, 2, 3, 4]);
+    assert.equal(c.stats().processed, 5);
+    assert.equal(c.stats().duplicates, 5);
+  });
+
+  it("moves a poison message to the DLQ after exactly maxReceiveCount receives without holding back the messages behind it", async () => {
+    const q = await queue(3, 1);
+    const key = uniqueKey("poison");
+    const poison = probeEvent(key, 99);
+    const good = Array.from({ length: 5 }, (_, i) => probeEvent(key, i));
+    let poisonCalls = 0;
+    await sendBodies(sqs, q.queueUrl, [poison, ...good].map((e) => JSON.stringify(e)));
+    const c = consumer(q, {
+      "PlatformProbe.v1": async (e, em) => {
+        if (e.data.seq === 99) {
+          poisonCalls++;
+          throw new Error("cannot apply this one");
+        }
+        await insertEffect(e, em);
+      },
+    });
+    await waitFor(async () => (await effects(key)).length === 5, 10_000, "the good events");
+    assert.ok(poisonCalls < 3, "the good events did not wait for the poison one to be dead-lettered");
+    const dead = await drain(q.dlqUrl, 1, 15_000);
+    assert.equal(JSON.parse(dead[0] ?? "{}").id, poison.id);
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal(poisonCalls, 3);
+    assert.equal(c.stats().failed, 3);
+    assert.deepEqual(await effects(key), [0, 1, 2, 3, 4]);
+  });
+
+  it("rejects invalid messages with a logged reason, applies nothing and leaves them for the DLQ", async () => {
+    const q = await queue(1, 1);
+    const key = uniqueKey("invalid");
+    const secret = uniqueKey("s3cret-value");
+    const badData = { ...probeEvent(key, 1), data: { key: secret, seq: -1 } };
+    const unknown = { ...probeEvent(key, 2), type: "NoSuchThing" };
+    const { id: _id, ...noId } = probeEvent(key, 3);
+    const capture = captureLogger("warn");
+    let calls = 0;
+    await sendBodies(sqs, q.queueUrl, ["{not json", JSON.stringify(badData), JSON.stringify(unknown), JSON.stringify(noId)]);
+    const c = consumer(q, { "PlatformProbe.v1": async () => void calls++ }, { logger: capture.logger });
+    await waitFor(() => c.stats().rejected >= 4, 10_000, "four rejections");
+    const reasons = capture.lines().map((l) => l.reason);
+    for (const reason of ["invalid_json", "invalid_data", "unknown_event", "invalid_envelope"]) assert.ok(reasons.includes(reason), reason);
+    assert.equal(calls, 0);
+    assert.deepEqual(await effects(key), []);
+    assert.ok(!capture.raw().includes(secret), "the payload never reaches the log");
+    assert.equal((await drain(q.dlqUrl, 4, 8000)).length, 4);
+  });
+
+  it("rolls back a handler's partial effect when it throws, so the redelivery applies it exactly once", async () => {
+    const q = await queue(3, 1);
+    const key = uniqueKey("half");
+    let calls = 0;
+    await sendBodies(sqs, q.queueUrl, [JSON.stringify(probeEvent(key, 7))]);
+    const c = consumer(q, {
+      "PlatformProbe.v1": async (e, em) => {
+        calls++;
+        await insertEffect(e, em);
+        if (calls === 1) throw new Error("crash after writing");
+      },
+    });
+    await waitFor(() => c.stats().processed === 1, 10_000, "the retry");
+    assert.equal(calls, 2);
+    assert.deepEqual(await effects(key), [7]);
+  });
+
+  it("keeps a slow handler's message invisible to other replicas until it finishes", async () => {
+    const q = await queue(5, 1);
+    const key = uniqueKey("slow");
+    let calls = 0;
+    const handlers: ConsumerOptions["handlers"] = {
+      "PlatformProbe.v1": async (e, em) => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 2500));
+        await insertEffect(e, em);
+      },
+    };
+    await sendBodies(sqs, q.queueUrl, [JSON.stringify(probeEvent(key, 1))]);
+    const a = consumer(q, handlers);
+    const b = consumer(q, handlers);
+    await waitFor(() => a.stats().deleted + b.stats().deleted === 1, 10_000, "the slow message");
+    assert.equal(calls, 1);
+    assert.deepEqual(await effects(key), [1]);
+  });
+
+  it("on stop, lets in-flight messages finish within the deadline", async () => {
+    const q = await queue(3, 5);
+    const key = uniqueKey("stop-finish");
+    await sendBodies(sqs, q.queueUrl, [JSON.stringify(probeEvent(key, 1))]);
+    let started = false;
+    const c = consumer(q, {
+      "PlatformProbe.v1": async (e, em) => {
+        started = true;
+        await new Promise((r) => setTimeout(r, 400));
+        await insertEffect(e, em);
+      },
+    });
+    await waitFor(() => started, 10_000, "the handler");
+    await c.stop({ deadlineMs: 5000 });
+    assert.equal(c.stats().deleted, 1);
+    assert.deepEqual(await effects(key), [1]);
+  });
+
+  it("on stop, returns messages still in flight at the deadline to the queue at once", async () => {
+    const q = await queue(5, 30);
+    const key = uniqueKey("stop-return");
+    await sendBodies(sqs, q.queueUrl, [JSON.stringify(probeEvent(key, 1))]);
+    let release: (err: Error) => void = () => {};
+    let started = false;
+    const a = consumer(
+      q,
+      {
+        "PlatformProbe.v1": () => {
+          started = true;
+          return new Promise((_, reject) => {
+            release = reject;
+          });
+        },
+      },
+      { visibilityTimeoutSeconds: 30 },
+    );
+    await waitFor(() => started, 10_000, "the handler");
+    const stoppedAt = Date.now();
+    await a.stop({ deadlineMs: 200 });
+    const b = consumer(q, { "PlatformProbe.v1": insertEffect }, { visibilityTimeoutSeconds: 30 });
+    await waitFor(() => b.stats().received === 1, 5000, "the returned message");
+    assert.ok(Date.now() - stoppedAt < 10_000, "redelivered well before the 30 s visibility timeout");
+    release(new Error("aborted by shutdown")); // the abandoned handler gives up; its transaction rolls back
+    await waitFor(() => b.stats().deleted === 1, 10_000, "the second consumer");
+    assert.deepEqual(await effects(key), [1]);
+  });
+
+  it("reports the DLQ depth and the lag of the last receive", async () => {
+    const q = await queue(1, 1);
+    await sendBodies(sqs, q.queueUrl, ["{not json"]);
+    const c = consumer(q, {});
+    await waitFor(() => c.stats().rejected === 1, 10_000, "the rejection");
+    assert.ok(c.lagSeconds() >= 0);
+    await waitFor(async () => (await createConsumer({ sqs, queueUrl: q.queueUrl, orm: db.orm, logger: captureLogger().logger, handlers: {} }).dlqDepth()) === 1, 10_000, "dlq depth 1");
+  });
+});

@@ -1,0 +1,229 @@
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { DomainEvent, EventKey } from "@flowstate/contracts/events/catalog";
+import type { Logger } from "pino";
+import { type Database, schemaOf } from "../db/open-database.ts";
+import { applyEvent, type EventHandler, type EventHandlers } from "./apply-event.ts";
+import { decodeMessage } from "./decode-message.ts";
+import { dlqDepthReader } from "./dlq-depth.ts";
+import { changeVisibility, type InFlight, startHeartbeat } from "./visibility.ts";
+
+export interface ConsumerOptions {
+  sqs: SQSClient;
+  queueUrl: string;
+  orm: Database;
+  logger: Logger;
+  handlers: EventHandlers;
+  /** Long-poll wait (default 20, SQS's maximum: fewest empty receives). */
+  waitTimeSeconds?: number;
+  /** Messages per receive (default 10, SQS's maximum). */
+  maxMessages?: number;
+  /** Visibility given at receive and renewed by the heartbeat while a handler runs (default 30). */
+  visibilityTimeoutSeconds?: number;
+  /** The DLQ, for dlq_depth; looked up from the queue's RedrivePolicy when omitted. */
+  dlqUrl?: string;
+}
+
+export interface ConsumerStats {
+  received: number;
+  processed: number;
+  duplicates: number;
+  /** Messages left for redrive: invalid envelope or data, unknown event, no handler. */
+  rejected: number;
+  /** Handler errors (left for redrive). */
+  failed: number;
+  deleted: number;
+}
+
+export interface Consumer {
+  start(): Consumer;
+  /** Stops receiving; in-flight messages finish within `deadlineMs` (default 10 s) or go back to the queue. */
+  stop(options?: { deadlineMs?: number }): Promise<void>;
+  stats(): ConsumerStats;
+  /** consumer_lag_seconds: age of the oldest message in the last receive (0 when it was empty). */
+  lagSeconds(): number;
+  /** dlq_depth: messages waiting in the DLQ (cached 30 s). */
+  dlqDepth(): Promise<number>;
+}
+
+type Outcome = "ack" | "keep";
+
+/**
+ * An SQS consumer of domain events with idempotent handlers.
+ *
+ * Each round long-polls up to 10 messages, runs them concurrently (each handler in its own
+ * transaction together with its processed-event record, see `applyEvent`), then deletes every
+ * finished one in one DeleteMessageBatch. A message that is invalid or whose handler throws is not
+ * deleted: it reappears after the visibility timeout and SQS moves it to the DLQ after the queue's
+ * maxReceiveCount, while the rest of its batch is deleted normally, so a poison message never
+ * blocks the queue. Only the reason and ids are logged, never the body.
+ *
+ * @example
+ * const consumer = createConsumer({ sqs: aws.data("sqs"), queueUrl, orm, logger, handlers: {
+ *   "TenantCreated.v1": async (event, em) => { em.create(TenantView, { id: event.data.tenant_id }); },
+ * }}).start();
+ * onShutdown(() => consumer.stop());
+ */
+export function createConsumer(options: ConsumerOptions): Consumer {
+  const { sqs, queueUrl, orm, handlers } = options;
+  const schema = schemaOf(orm);
+  const waitTimeSeconds = options.waitTimeSeconds ?? 20;
+  const maxMessages = options.maxMessages ?? 10;
+  const visibility = options.visibilityTimeoutSeconds ?? 30;
+  const log = options.logger.child({ component: "consumer", queue: queueUrl.split("/").pop() });
+  const stats: ConsumerStats = { received: 0, processed: 0, duplicates: 0, rejected: 0, failed: 0, deleted: 0 };
+  const dlqDepth = dlqDepthReader(sqs, queueUrl, options.dlqUrl);
+  let lag = 0;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let receiving: AbortController | undefined;
+  let current: { inFlight: Map<string, InFlight>; done: InFlight[]; abandoned: boolean } | undefined;
+
+  async function handleOne(m: Message, sameBatch: Map<string, Promise<Outcome>>): Promise<Outcome> {
+    const receiveCount = Number(m.Attributes?.ApproximateReceiveCount ?? 0);
+    const decoded = decodeMessage(m.Body);
+    if (!decoded.ok) {
+      stats.rejected++;
+      log.warn({ reason: decoded.reason, issues: decoded.issues, message_id: m.MessageId, receive_count: receiveCount }, "rejected message");
+      return "keep";
+    }
+    const { event, key } = decoded;
+    // Two copies of one event in one receive: run it once and give both copies its outcome. Running
+    // both would make the second wait on the first's processed-event row lock while holding a pooled
+    // connection, and a batch of such waiters can exhaust the pool and deadlock.
+    const twin = sameBatch.get(event.id);
+    if (twin) {
+      const outcome = await twin;
+      if (outcome === "ack") stats.duplicates++;
+      return outcome;
+    }
+    const outcome = apply(event, key, receiveCount);
+    sameBatch.set(event.id, outcome);
+    return outcome;
+  }
+
+  async function apply(event: DomainEvent, key: string, receiveCount: number): Promise<Outcome> {
+    const handler = handlers[key as EventKey] as EventHandler<EventKey> | undefined;
+    if (!handler) {
+      stats.rejected++;
+      log.warn({ reason: "no_handler", event_id: event.id, event_key: key, receive_count: receiveCount }, "rejected message");
+      return "keep";
+    }
+    try {
+      const outcome = await applyEvent(orm, schema, event, key, handler);
+      if (outcome === "duplicate") stats.duplicates++;
+      else stats.processed++;
+      log.debug({ event_id: event.id, event_key: key, outcome }, "event handled");
+      return "ack";
+    } catch (err) {
+      stats.failed++;
+      log.error({ reason: "handler_error", event_id: event.id, event_key: key, receive_count: receiveCount, err }, "handler failed");
+      return "keep";
+    }
+  }
+
+  async function deleteFinished(done: InFlight[]): Promise<void> {
+    if (!done.length) return;
+    const res = await sqs.send(
+      new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.receiptHandle })) }),
+    );
+    stats.deleted += res.Successful?.length ?? 0;
+    // A failed delete only means a redelivery, which the processed-event record turns into a no-op.
+    if (res.Failed?.length) log.warn({ failed: res.Failed.map((f) => f.Code) }, "some deletes failed; they will be redelivered");
+  }
+
+  async function handleBatch(messages: Message[]): Promise<void> {
+    const batch = { inFlight: new Map<string, InFlight>(), done: [] as InFlight[], abandoned: false };
+    for (const m of messages) batch.inFlight.set(m.MessageId as string, { id: m.MessageId as string, receiptHandle: m.ReceiptHandle as string });
+    current = batch;
+    const stopHeartbeat = startHeartbeat(sqs, queueUrl, visibility, () => [...batch.inFlight.values()], (err) =>
+      log.warn({ err }, "visibility heartbeat failed"),
+    );
+    const sameBatch = new Map<string, Promise<Outcome>>();
+    try {
+      await Promise.all(
+        messages.map(async (m) => {
+          const outcome = await handleOne(m, sameBatch);
+          const entry = batch.inFlight.get(m.MessageId as string);
+          batch.inFlight.delete(m.MessageId as string);
+          if (outcome === "ack" && entry) batch.done.push(entry);
+        }),
+      );
+    } finally {
+      stopHeartbeat();
+    }
+    if (batch.abandoned) return; // stop() already settled this batch
+    current = undefined;
+    await deleteFinished(batch.done);
+  }
+
+  async function run(): Promise<void> {
+    let errorDelay = 500;
+    while (running) {
+      receiving = new AbortController();
+      let messages: Message[];
+      try {
+        const res = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: maxMessages,
+            WaitTimeSeconds: waitTimeSeconds,
+            VisibilityTimeout: visibility,
+            MessageSystemAttributeNames: ["ApproximateReceiveCount", "SentTimestamp"],
+          }),
+          { abortSignal: receiving.signal },
+        );
+        messages = res.Messages ?? [];
+        errorDelay = 500;
+      } catch (err) {
+        if (!running) return;
+        log.error({ err }, "receive failed");
+        await new Promise((r) => setTimeout(r, errorDelay));
+        errorDelay = Math.min(errorDelay * 2, 20_000);
+        continue;
+      }
+      const now = Date.now();
+      lag = messages.reduce((max, m) => Math.max(max, (now - Number(m.Attributes?.SentTimestamp ?? now)) / 1000), 0);
+      stats.received += messages.length;
+      if (messages.length) {
+        try {
+          await handleBatch(messages);
+        } catch (err) {
+          log.error({ err }, "batch delete failed; the messages will be redelivered");
+        }
+      }
+    }
+  }
+
+  const consumer: Consumer = {
+    start() {
+      if (running) return consumer;
+      running = true;
+      loop = run();
+      return consumer;
+    },
+    async stop({ deadlineMs = 10_000 } = {}) {
+      if (!running) return;
+      running = false;
+      receiving?.abort();
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        loop?.then(() => true),
+        new Promise<boolean>((r) => {
+          timer = setTimeout(() => r(false), deadlineMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      const batch = current;
+      if (finished || !batch) return;
+      // Deadline passed: keep what finished, hand the rest back at once instead of after the timeout.
+      batch.abandoned = true;
+      const unfinished = [...batch.inFlight.values()];
+      log.warn({ unfinished: unfinished.length }, "stop deadline passed; returning unfinished messages to the queue");
+      await Promise.allSettled([deleteFinished(batch.done), changeVisibility(sqs, queueUrl, unfinished, 0)]);
+    },
+    stats: () => ({ ...stats }),
+    lagSeconds: () => lag,
+    dlqDepth,
+  };
+  return consumer;
+}

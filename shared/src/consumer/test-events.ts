@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto";
+import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { DomainEvent } from "@flowstate/contracts/events/catalog";
+import { newEventId } from "../outbox/event-id.ts";
+
+/** A valid `PlatformProbe.v1` envelope, the catalog's test-only event. */
+export function probeEvent(key: string, seq: number): DomainEvent<"PlatformProbe.v1"> {
+  return {
+    id: newEventId() as DomainEvent["id"],
+    type: "PlatformProbe",
+    version: 1,
+    source: "flowstate.platform-test",
+    occurred_at: new Date().toISOString(),
+    data: { key, seq },
+  };
+}
+
+export const uniqueKey = (prefix: string) => `${prefix}-${randomBytes(4).toString("hex")}`;
+
+/** Sends bodies straight to a queue, 10 per call (tests of the consumer skip EventBridge on purpose). */
+export async function sendBodies(sqs: SQSClient, queueUrl: string, bodies: string[]): Promise<void> {
+  for (let i = 0; i < bodies.length; i += 10) {
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: bodies.slice(i, i + 10).map((MessageBody, j) => ({ Id: String(j), MessageBody })),
+      }),
+    );
+  }
+}
+
+/** Polls `check` every 50 ms until it is truthy or `ms` elapse. */
+export async function waitFor<T>(check: () => T | Promise<T>, ms = 10_000, what = "condition"): Promise<NonNullable<T>> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
