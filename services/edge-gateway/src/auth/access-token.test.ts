@@ -84,7 +84,7 @@ describe("AccessTokenVerifier", () => {
     await rejectsWith(verifier.verify(token), "INVALID_TOKEN");
   });
 
-  it("refuses tokens with another algorithm, no kid, a lifetime over 15 minutes, or ids of the wrong shape", async () => {
+  it("refuses tokens with another algorithm or typ, a lifetime over 15 minutes, or ids of the wrong shape", async () => {
     const { key, verifier, claims } = await setup();
     const hs = await new SignJWT(claims)
       .setProtectedHeader({ alg: "HS256", kid: key.kid })
@@ -93,6 +93,7 @@ describe("AccessTokenVerifier", () => {
       .sign(new TextEncoder().encode("a-shared-secret-of-enough-length!"));
     await rejectsWith(verifier.verify(hs), "INVALID_TOKEN");
     await rejectsWith(verifier.verify(await key.sign(claims, { lifetimeSec: 3600 })), "INVALID_TOKEN");
+    await rejectsWith(verifier.verify(await key.sign(claims, { typ: "JWT" })), "INVALID_TOKEN");
     await rejectsWith(verifier.verify(await key.sign({ ...claims, sub: "alice@example.com" })), "INVALID_TOKEN");
     await rejectsWith(verifier.verify(await key.sign({ ...claims, sid: undefined })), "INVALID_TOKEN");
     const none = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;

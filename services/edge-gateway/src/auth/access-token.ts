@@ -71,6 +71,7 @@ export class AccessTokenVerifier {
     try {
       ({ payload } = await jwtVerify(token, key, {
         algorithms: ["ES256"],
+        typ: "at+jwt", // RFC 9068: an ID token or any other JWT from the same keys is not an access token
         issuer: this.#options.issuer,
         audience: this.#options.audience,
         requiredClaims: ["sub", "sid", "iat", "exp"],

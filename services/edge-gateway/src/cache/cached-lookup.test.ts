@@ -38,7 +38,7 @@ describe("CachedLookup", () => {
     const src = source({ a: "x" });
     const cache = lookup(src);
     assert.equal(cache.peek("a"), undefined);
-    assert.equal(await cache.load("a"), "x");
+    assert.equal(await cache.load("a", undefined), "x");
     assert.equal(cache.peek("a"), "x");
     assert.deepEqual(src.calls, ["a"]);
   });
@@ -46,14 +46,14 @@ describe("CachedLookup", () => {
   it("caches a negative answer as null", async () => {
     const src = source({});
     const cache = lookup(src);
-    assert.equal(await cache.load("missing"), null);
+    assert.equal(await cache.load("missing", undefined), null);
     assert.equal(cache.peek("missing"), null);
   });
 
   it("shares one fetch between concurrent misses", async () => {
     const src = source({ a: "x" });
     const cache = lookup(src);
-    const answers = await Promise.all([cache.load("a"), cache.load("a"), cache.load("a")]);
+    const answers = await Promise.all([cache.load("a", undefined), cache.load("a", undefined), cache.load("a", undefined)]);
     assert.deepEqual(answers, ["x", "x", "x"]);
     assert.equal(src.calls.length, 1);
   });
@@ -62,7 +62,7 @@ describe("CachedLookup", () => {
     const log = new InvalidationLog(60_000);
     const src = source({ a: "x" });
     const cache = lookup(src, log);
-    await cache.load("a");
+    await cache.load("a", undefined);
     log.mark(["v:x"]);
     assert.equal(cache.peek("a"), undefined);
   });
@@ -77,10 +77,10 @@ describe("CachedLookup", () => {
         release = resolve;
       }),
     );
-    const early = cache.load("a");
+    const early = cache.load("a", undefined);
     src.state.a = "revoked";
     log.mark(["k:a"]);
-    const late = cache.load("a"); // arrives after the revocation: must not join the early fetch
+    const late = cache.load("a", undefined); // arrives after the revocation: must not join the early fetch
     release();
     assert.equal(await late, "revoked");
     assert.equal(await early, "revoked", "the early fetch was retried, not trusted");

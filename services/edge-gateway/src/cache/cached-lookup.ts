@@ -1,14 +1,15 @@
 import type { InvalidationLog } from "./invalidation-log.ts";
 import { LruCache } from "./lru.ts";
 
-export interface CachedLookupOptions<V> {
+export interface CachedLookupOptions<V, C = undefined> {
   log: InvalidationLog;
   max: number;
   /** How long a found value is trusted without an invalidation; bounds the window if events are lost. */
   ttlMs: number;
   /** How long "not found" is trusted; short, since a grant (new member) sends no invalidation. */
   negativeTtlMs: number;
-  fetch: (key: string) => Promise<V | null>;
+  /** `ctx` is what the first caller of a miss passed to `load` (e.g. whom to sign the lookup as). */
+  fetch: (key: string, ctx: C) => Promise<V | null>;
   /** The invalidation keys this answer depends on (see InvalidationLog). */
   deps: (key: string, value: V | null) => readonly string[];
 }
@@ -31,14 +32,14 @@ const MAX_ATTEMPTS = 3;
  * @example
  * const sessions = new CachedLookup({ log, max: 50_000, ttlMs: 60_000, negativeTtlMs: 5_000,
  *   fetch: (sid) => identity.session(sid), deps: (sid, s) => [`ses:${sid}`, ...(s ? [`acct:${s.sub}`] : [])] });
- * const state = sessions.peek(sid) ?? (await sessions.load(sid));
+ * const state = sessions.peek(sid) ?? (await sessions.load(sid, undefined));
  */
-export class CachedLookup<V> {
-  readonly #options: CachedLookupOptions<V>;
+export class CachedLookup<V, C = undefined> {
+  readonly #options: CachedLookupOptions<V, C>;
   readonly #cache: LruCache<Entry<V>>;
   readonly #inflight = new Map<string, { seq: number; promise: Promise<V | null> }>();
 
-  constructor(options: CachedLookupOptions<V>) {
+  constructor(options: CachedLookupOptions<V, C>) {
     if (Math.max(options.ttlMs, options.negativeTtlMs) > options.log.retentionMs) {
       throw new RangeError("a cached lookup may not outlive the invalidation log's retention");
     }
@@ -57,25 +58,25 @@ export class CachedLookup<V> {
     return entry.value;
   }
 
-  load(key: string): Promise<V | null> {
+  load(key: string, ctx: C): Promise<V | null> {
     const log = this.#options.log;
     const running = this.#inflight.get(key);
     if (running !== undefined && running.seq === log.snapshot()) return running.promise;
     const seq = log.snapshot();
-    const promise = this.#fetch(key, seq).finally(() => {
+    const promise = this.#fetch(key, ctx, seq).finally(() => {
       if (this.#inflight.get(key)?.promise === promise) this.#inflight.delete(key);
     });
     this.#inflight.set(key, { seq, promise });
     return promise;
   }
 
-  #fetch = async (key: string, firstSeq: number): Promise<V | null> => {
+  #fetch = async (key: string, ctx: C, firstSeq: number): Promise<V | null> => {
     const { log, fetch, deps, ttlMs, negativeTtlMs } = this.#options;
     let seq = firstSeq;
     let value: V | null = null;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const startedAt = Date.now();
-      value = await fetch(key);
+      value = await fetch(key, ctx);
       const entryDeps = deps(key, value);
       if (log.isFresh(entryDeps, seq)) {
         // Expiry counts from the fetch's start: the InvalidationLog forgets marks on that basis.

@@ -1,0 +1,113 @@
+import type { Invalidation } from "@flowstate/contracts/internal/identity";
+import type { RouteSpec } from "@flowstate/contracts/rest/route";
+import { routes as registry } from "@flowstate/contracts/rest/routes";
+import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
+import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { newRequestId } from "@flowstate/shared/http/request-id";
+import type { Logger } from "@flowstate/shared/log/logger";
+import { AccessTokenVerifier } from "./auth/access-token.ts";
+import { createAccessState } from "./auth/access-state.ts";
+import { identityClient } from "./auth/identity-client.ts";
+import { JwksKeys } from "./auth/jwks-keys.ts";
+import { InvalidationLog } from "./cache/invalidation-log.ts";
+import { applyInvalidations, parseInvalidateHeader } from "./cache/invalidations.ts";
+import type { GatewayConfig } from "./config.ts";
+import { mountDocs } from "./openapi/docs-page.ts";
+import { openApiDocument } from "./openapi/document.ts";
+import { Upstreams } from "./proxy/upstreams.ts";
+import { RateLimits } from "./ratelimit/rate-limits.ts";
+import { routeHandler } from "./routing/route-handler.ts";
+
+export type GatewaySettings = Omit<GatewayConfig, "STAGE" | "SERVICE_PREFIX" | "HOST" | "PORT" | "LOG_LEVEL" | "AWS_ENDPOINT_URL" | "MARKETPLACE_ENDPOINT_URL" | "EVENT_BUS_NAME" | "INTERNAL_AUTH_SECRET_ID" | "CONSUME_EVENTS">;
+
+export interface GatewayDeps {
+  config: GatewaySettings;
+  logger: Logger;
+  /** HMAC key for `flowstate-identity` (Secrets Manager INTERNAL_AUTH_SECRET_ID, read at boot). */
+  internalSecret: string;
+  /** The public route registry; tests may pass a subset or extra routes. */
+  routes?: readonly RouteSpec[];
+  metrics?: MetricsRegistry;
+}
+
+export interface Gateway {
+  app: ServiceApp;
+  /** For the AccessRevoked consumer: the same path the answer header takes. */
+  invalidate(list: readonly Invalidation[]): void;
+  /** Fetches the JWKS now (boot), so the first request does not pay for it. */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Hono's `{id}` → `:id`. */
+const honoPath = (template: string) => template.replace(/\{([a-z_]+)\}/g, ":$1");
+const RETENTION_SLACK_MS = 5_000;
+
+/**
+ * The edge gateway: one public port for every registry route plus the OpenAPI document and docs.
+ * It owns nothing durable; what it knows about credentials is cached from identity-svc and
+ * dropped by invalidations.
+ *
+ * @example
+ * const gateway = createApp({ config, logger, internalSecret });
+ * await serve(gateway.app, { host, port, logger, onShutdown: [() => gateway.close()] });
+ */
+export function createApp(deps: GatewayDeps): Gateway {
+  const { config, logger } = deps;
+  const routes = deps.routes ?? registry;
+  const upstreams = new Upstreams(
+    {
+      "identity-svc": config.IDENTITY_URL,
+      "connector-svc": config.CONNECTOR_URL,
+      "offers-svc": config.OFFERS_URL,
+      "privacy-svc": config.PRIVACY_URL,
+      "audit-svc": config.AUDIT_URL,
+    },
+    { connections: config.UPSTREAM_CONNECTIONS, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
+  );
+  const identityPool = upstreams.pool("identity-svc")!;
+  const identity = identityClient({ pool: identityPool, secret: deps.internalSecret, newRequestId });
+  const keys = new JwksKeys({ fetchJwks: identity.jwks, minRefetchMs: config.JWKS_MIN_REFETCH_MS, refreshMs: config.JWKS_REFRESH_MS });
+  const tokens = new AccessTokenVerifier({ keys, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, cacheMax: config.TOKEN_CACHE_MAX });
+  const log = new InvalidationLog(Math.max(config.ACCESS_CACHE_TTL_MS, config.ACCESS_CACHE_NEGATIVE_TTL_MS) + RETENTION_SLACK_MS);
+  const state = createAccessState(identity, log, {
+    max: config.ACCESS_CACHE_MAX,
+    ttlMs: config.ACCESS_CACHE_TTL_MS,
+    negativeTtlMs: config.ACCESS_CACHE_NEGATIVE_TTL_MS,
+  });
+  const limits = new RateLimits({
+    credential: { ratePerSec: config.RATE_LIMIT_CREDENTIAL_PER_SEC, burst: config.RATE_LIMIT_CREDENTIAL_BURST },
+    tenant: { ratePerSec: config.RATE_LIMIT_TENANT_PER_SEC, burst: config.RATE_LIMIT_TENANT_BURST },
+    anonymous: { ratePerSec: config.RATE_LIMIT_ANONYMOUS_PER_SEC, burst: config.RATE_LIMIT_ANONYMOUS_BURST },
+    maxKeys: 100_000,
+  });
+  const hooks = {
+    onInvalidate(value: string) {
+      const list = parseInvalidateHeader(value);
+      if (list === null) {
+        logger.warn("unparseable flowstate-invalidate header; dropping every cached access fact");
+        log.markAll();
+      } else applyInvalidations(log, list);
+    },
+  };
+
+  const app = createServiceApp({
+    name: "edge-gateway",
+    logger,
+    metrics: deps.metrics,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    readiness: { "identity-svc": () => keys.refresh() },
+  });
+  const document = JSON.stringify(openApiDocument(routes));
+  app.get("/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json" }));
+  mountDocs(app);
+  const routeDeps = { upstreams, tokens, state, limits, secret: deps.internalSecret, hooks };
+  for (const route of routes) app.on(route.method, honoPath(route.path), routeHandler(route, routeDeps));
+
+  return {
+    app,
+    invalidate: (list) => applyInvalidations(log, list),
+    warmUp: () => keys.refresh(),
+    close: () => upstreams.close(),
+  };
+}

@@ -1,0 +1,92 @@
+import {
+  ApiKeyState,
+  MembershipState,
+  SessionState,
+  type VerifiedIdentity,
+} from "@flowstate/contracts/internal/identity";
+import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+
+const GATEWAY: VerifiedIdentity = { kind: "service", service: "edge-gateway" };
+import { upstreamUnavailable } from "../proxy/forward.ts";
+
+/** identity-svc's internal API (contracts/src/internal/identity.ts) as the gateway uses it. */
+export interface IdentityLookups {
+  session(sid: string): Promise<SessionState | null>;
+  apiKey(key: string): Promise<ApiKeyState | null>;
+  membership(tenantId: string, sub: string): Promise<MembershipState | null>;
+  jwks(): Promise<unknown>;
+}
+
+export interface IdentityClientOptions {
+  pool: Dispatcher;
+  /** HMAC key of the gateway assertion (Secrets Manager, read at boot). */
+  secret: string;
+  newRequestId: () => string;
+}
+
+/**
+ * Calls identity-svc's `/internal/v1` routes with a signed assertion of the gateway's own
+ * `service` identity (the caller is not known yet: that is what is being looked up). 200 → the parsed state, 404 → null, anything else (or no answer) →
+ * 503 UPSTREAM_UNAVAILABLE: the gateway fails closed when it cannot learn whether a credential is
+ * still valid. Answers are validated with the contract's zod schemas: they are cached and trusted.
+ *
+ * @example
+ * const identity = identityClient({ pool, secret, newRequestId });
+ * const state = await identity.session("ses_…"); // null: identity-svc does not know the session
+ */
+export function identityClient(options: IdentityClientOptions): IdentityLookups {
+  const { pool, secret } = options;
+
+  async function call<S extends z.ZodType>(
+    method: "GET" | "POST",
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<z.output<S> | null> {
+    const requestId = options.newRequestId();
+    const headers: Record<string, string> = {
+      [IDENTITY_HEADER]: signAssertion(secret, method, path, { identity: GATEWAY, request_id: requestId }),
+      "x-request-id": requestId,
+      accept: "application/json",
+    };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await pool.request({ method, path, headers, body: body === undefined ? null : JSON.stringify(body) });
+    } catch (err) {
+      throw upstreamUnavailable(err);
+    }
+    if (answer.statusCode === 404) {
+      await answer.body.dump();
+      return null;
+    }
+    if (answer.statusCode !== 200) {
+      await answer.body.dump();
+      throw upstreamUnavailable(new Error(`identity-svc ${method} ${path.replace(/\/[^/]+$/, "/…")} answered ${answer.statusCode}`));
+    }
+    const parsed = schema.safeParse(await answer.body.json().catch(() => undefined));
+    if (!parsed.success) throw upstreamUnavailable(new Error("identity-svc answered outside the internal contract"));
+    return parsed.data;
+  }
+
+  return {
+    session: (sid) => call("GET", `/internal/v1/sessions/${sid}`, SessionState),
+    apiKey: (key) => call("POST", "/internal/v1/api-keys/verify", ApiKeyState, { key }),
+    membership: (tenantId, sub) => call("GET", `/internal/v1/tenants/${tenantId}/members/${sub}`, MembershipState),
+    async jwks() {
+      let answer: Dispatcher.ResponseData;
+      try {
+        answer = await pool.request({ method: "GET", path: "/.well-known/jwks.json", headers: { accept: "application/json" } });
+      } catch (err) {
+        throw upstreamUnavailable(err);
+      }
+      if (answer.statusCode !== 200) {
+        await answer.body.dump();
+        throw upstreamUnavailable(new Error(`identity-svc JWKS answered ${answer.statusCode}`));
+      }
+      return answer.body.json();
+    },
+  };
+}

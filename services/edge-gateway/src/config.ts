@@ -1,0 +1,43 @@
+import { serviceConfigSchema } from "@flowstate/shared/config/base";
+import { z } from "zod";
+
+const int = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+const rate = (fallback: number) => z.coerce.number().positive().default(fallback);
+const serviceUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+/**
+ * edge-gateway's environment. Rate limits are per instance (see README); the defaults suit a
+ * person or a script, a busy integration gets its own limits by configuration.
+ */
+export const GatewayConfig = serviceConfigSchema({
+  defaultPort: 8080,
+  database: false,
+  extra: {
+    IDENTITY_URL: serviceUrl,
+    CONNECTOR_URL: serviceUrl.optional(),
+    OFFERS_URL: serviceUrl.optional(),
+    PRIVACY_URL: serviceUrl.optional(),
+    AUDIT_URL: serviceUrl.optional(),
+    JWT_ISSUER: z.string().min(1).default("https://identity.flowstate.local"),
+    JWT_AUDIENCE: z.string().min(1).default("flowstate-api"),
+    BODY_LIMIT_BYTES: int(1024 * 1024),
+    RATE_LIMIT_CREDENTIAL_PER_SEC: rate(50),
+    RATE_LIMIT_CREDENTIAL_BURST: int(100),
+    RATE_LIMIT_TENANT_PER_SEC: rate(200),
+    RATE_LIMIT_TENANT_BURST: int(400),
+    RATE_LIMIT_ANONYMOUS_PER_SEC: rate(10),
+    RATE_LIMIT_ANONYMOUS_BURST: int(30),
+    /** How long session, API key and membership answers are trusted without an invalidation. */
+    ACCESS_CACHE_TTL_MS: int(60_000),
+    ACCESS_CACHE_NEGATIVE_TTL_MS: int(2_000),
+    ACCESS_CACHE_MAX: int(100_000),
+    TOKEN_CACHE_MAX: int(100_000),
+    JWKS_MIN_REFETCH_MS: int(5_000, 0),
+    JWKS_REFRESH_MS: int(300_000),
+    UPSTREAM_CONNECTIONS: int(128),
+    UPSTREAM_TIMEOUT_MS: int(30_000),
+    /** Consume AccessRevoked from `<prefix>-<stage>-edge-gateway`; off only for a single-instance setup without a queue. */
+    CONSUME_EVENTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  },
+});
+export type GatewayConfig = z.output<typeof GatewayConfig>;

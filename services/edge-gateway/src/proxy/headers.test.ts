@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { relayedHeaders, upstreamHeaders } from "./headers.ts";
+
+const pairs = (flat: string[]) => {
+  const out: [string, string][] = [];
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+  return out;
+};
+
+describe("proxy headers", () => {
+  it("never forwards the caller's credentials, a forged identity, or hop-by-hop headers", () => {
+    const raw = [
+      "Host", "gw", "Authorization", "Bearer secret", "Cookie", "s=1", "X-Api-Key", "k", "Flowstate-Identity", "v1.forged",
+      "Connection", "keep-alive, X-Secret-Hop", "X-Secret-Hop", "1", "Keep-Alive", "timeout=5", "TE", "trailers",
+      "Transfer-Encoding", "chunked", "Upgrade", "h2c", "Proxy-Authorization", "Basic x", "X-Request-Id", "client-chosen",
+      "Content-Type", "application/json", "Accept", "*/*",
+    ];
+    const out = pairs(upstreamHeaders(raw, ["flowstate-identity", "v1.signed", "x-request-id", "req_1"]));
+    assert.deepEqual(out, [
+      ["content-type", "application/json"],
+      ["accept", "*/*"],
+      ["flowstate-identity", "v1.signed"],
+      ["x-request-id", "req_1"],
+    ]);
+  });
+
+  it("strips the invalidation header and hop-by-hop headers from the answer and sets the request id", () => {
+    const out = relayedHeaders(
+      { "content-type": "application/json", "flowstate-invalidate": "[]", connection: "close", "transfer-encoding": "chunked", "x-request-id": "other" },
+      "req_1",
+    );
+    assert.deepEqual(out, { "content-type": "application/json", "x-request-id": "req_1" });
+  });
+
+  it("keeps repeated answer headers apart", () => {
+    const out = relayedHeaders({ "set-cookie": ["a=1", "b=2"], "content-type": "text/plain" }, "req_1");
+    assert.deepEqual(out, [
+      ["set-cookie", "a=1"],
+      ["set-cookie", "b=2"],
+      ["content-type", "text/plain"],
+      ["x-request-id", "req_1"],
+    ]);
+  });
+});
