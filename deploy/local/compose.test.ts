@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+import { parse } from "yaml";
+import { CONTRACT_VARIABLES, SERVICE_VARIABLES } from "./environment.ts";
+
+const root = new URL("../../", import.meta.url);
+// `merge: true` resolves the `<<: *env` keys the way Docker Compose does.
+const compose = parse(readFileSync(new URL("docker-compose.yml", root), "utf8"), { merge: true }) as {
+  services: Record<string, { command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, unknown> }>;
+};
+const serviceDirs = readdirSync(new URL("services/", root), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const infrastructure = new Set(["postgres", "localstack", "bootstrap"]);
+
+describe("docker-compose.yml", () => {
+  test("runs every directory in services/ as a compose service with its own entry point", () => {
+    for (const name of serviceDirs) {
+      const service = compose.services[name];
+      assert.ok(service, `services/${name} is missing from docker-compose.yml`);
+      assert.deepEqual(service.command, ["node", `services/${name}/src/main.ts`]);
+    }
+  });
+
+  test("runs nothing that services/ does not have, besides PostgreSQL, LocalStack and the bootstrap", () => {
+    const extra = Object.keys(compose.services).filter((name) => !infrastructure.has(name) && !serviceDirs.includes(name));
+    assert.deepEqual(extra, []);
+  });
+
+  test("gives each service every variable of the environment contract and its own", () => {
+    for (const name of serviceDirs) {
+      const env = compose.services[name]?.environment ?? {};
+      const missing = [...CONTRACT_VARIABLES, ...(SERVICE_VARIABLES[name] ?? [])].filter((v) => !(v in env));
+      assert.deepEqual(missing, [], `${name} lacks ${missing.join(", ")}`);
+    }
+  });
+
+  test("points every service at the compose network's PostgreSQL, LocalStack and seller sandbox", () => {
+    for (const name of serviceDirs) {
+      const env = compose.services[name]?.environment ?? {};
+      assert.match(env.DATABASE_URL ?? "", /@postgres:5432\//);
+      assert.equal(env.AWS_ENDPOINT_URL, "http://localstack:4566");
+      assert.equal(env.MARKETPLACE_ENDPOINT_URL, "http://seller-sandbox:8090");
+    }
+  });
+
+  test("starts the services only after the bootstrap has created the AWS resources", () => {
+    for (const name of serviceDirs) {
+      assert.deepEqual(compose.services[name]?.depends_on?.bootstrap, { condition: "service_completed_successfully" });
+    }
+    assert.deepEqual(compose.services.bootstrap?.command, ["node", "deploy/local/bootstrap.ts"]);
+  });
+});
