@@ -1,0 +1,74 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+
+export interface ClaimedRow {
+  id: string;
+  event_key: string;
+  envelope: Record<string, unknown> & { source: string; type: string };
+  attempts: number;
+}
+
+/**
+ * Locks up to `limit` due, unsent rows for the current transaction. SKIP LOCKED makes several relay
+ * instances share the backlog instead of queueing behind each other: each takes rows nobody else
+ * holds, and rows held by a relay that dies are unlocked when its connection drops (so they are
+ * re-published: at-least-once, absorbed by the consumers' processed-event check).
+ */
+export function claimBatch(tx: EntityManager, schema: string, limit: number): Promise<ClaimedRow[]> {
+  return tx.execute<ClaimedRow[]>(
+    `SELECT id, event_key, envelope, attempts FROM "${schema}".outbox_event
+      WHERE sent_at IS NULL AND next_attempt_at <= now()
+      ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+}
+
+export async function markSent(tx: EntityManager, schema: string, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  // Lists travel as one JSON parameter: MikroORM expands a JS array bound to `?` into a value list.
+  await tx.execute(
+    `UPDATE "${schema}".outbox_event SET sent_at = now(), last_error = NULL
+      WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb))`,
+    [JSON.stringify(ids)],
+  );
+}
+
+/**
+ * Schedules another attempt with capped exponential backoff and jitter: 0.5 s · 2^attempts, at most
+ * `maxBackoffMs`, times a random 50–100 % so rows that failed together do not retry in lockstep.
+ * The error text is ours or AWS's error code, never the payload.
+ */
+export async function markFailed(
+  tx: EntityManager,
+  schema: string,
+  failures: { id: string; error: string }[],
+  maxBackoffMs: number,
+): Promise<void> {
+  if (!failures.length) return;
+  await tx.execute(
+    `UPDATE "${schema}".outbox_event AS o
+        SET attempts = o.attempts + 1,
+            last_error = f.error,
+            next_attempt_at = now() + least(?::float8, 500 * power(2, o.attempts)) * (0.5 + random() / 2) * interval '1 millisecond'
+       FROM jsonb_to_recordset(?::jsonb) AS f(id text, error text)
+      WHERE o.id = f.id`,
+    [maxBackoffMs, JSON.stringify(failures.map((f) => ({ id: f.id, error: f.error.slice(0, 500) })))],
+  );
+}
+
+/** Pending rows (due or backing off): the outbox_backlog gauge. */
+export async function countBacklog(em: EntityManager, schema: string): Promise<number> {
+  const [row] = await em.execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${schema}".outbox_event WHERE sent_at IS NULL`);
+  return Number(row?.n ?? 0);
+}
+
+/** Deletes rows sent before `olderThanMs` ago, at most `limit` per call (keeps each delete short). */
+export async function pruneSent(em: EntityManager, schema: string, olderThanMs: number, limit = 1000): Promise<number> {
+  const res = await em.execute<{ affectedRows?: number }>(
+    `DELETE FROM "${schema}".outbox_event WHERE id IN (
+       SELECT id FROM "${schema}".outbox_event
+        WHERE sent_at IS NOT NULL AND sent_at < now() - ? * interval '1 millisecond' LIMIT ?)`,
+    [olderThanMs, limit],
+    "run",
+  );
+  return res.affectedRows ?? 0;
+}

@@ -1,0 +1,68 @@
+import { type DomainEvent, type EventKey, eventCatalog } from "@flowstate/contracts/events/catalog";
+import { EventEnvelope } from "@flowstate/contracts/events/envelope";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { z } from "zod";
+import { newEventId } from "./event-id.ts";
+import { OutboxEvent } from "./outbox-entity.ts";
+
+export interface EnqueueMeta {
+  /** `flowstate.<service>`: becomes the EventBridge `Source`. */
+  source: string;
+  tenant_id?: string | undefined;
+  /** The `sub` the event is about, when there is one. */
+  subject?: string | undefined;
+  /** W3C traceparent of the request that caused the event. */
+  trace?: string | undefined;
+}
+
+/**
+ * Adds an event to the caller's unit of work: the outbox row is written by the same flush/commit as
+ * the state change, so a rolled-back change publishes nothing and a committed one is published by
+ * the relay. `data` is checked against the catalog now, so a bad payload fails the request that
+ * produced it rather than every consumer later. Throws (a programming error, not a client error)
+ * when the payload or envelope is invalid.
+ *
+ * Note that `em.execute()` does not flush; call this with the EntityManager of your
+ * `em.transactional(...)` block (or flush it yourself).
+ *
+ * @example
+ * await orm.em.fork().transactional(async (em) => {
+ *   em.create(Tenant, { id, name });
+ *   enqueueEvent(em, "TenantCreated.v1", { tenant_id: id, owner_sub: sub }, { source: "flowstate.identity", tenant_id: id });
+ * });
+ */
+export function enqueueEvent<K extends EventKey>(
+  em: EntityManager,
+  key: K,
+  data: z.input<(typeof eventCatalog)[K]>,
+  meta: EnqueueMeta,
+): DomainEvent<K> {
+  const schema = eventCatalog[key] as z.ZodType | undefined;
+  if (!schema) throw new Error(`unknown event ${key}: add it to contracts/src/events/catalog.ts`);
+  const parsedData = schema.safeParse(data);
+  if (!parsedData.success) {
+    throw new Error(`event ${key} data does not match the catalog: ${formatIssues(parsedData.error.issues)}`);
+  }
+  const match = /^(.+)\.v(\d+)$/.exec(key);
+  const envelope = EventEnvelope.safeParse({
+    id: newEventId(),
+    type: match?.[1],
+    version: Number(match?.[2]),
+    source: meta.source,
+    occurred_at: new Date().toISOString(),
+    ...(meta.tenant_id !== undefined ? { tenant_id: meta.tenant_id } : {}),
+    ...(meta.subject !== undefined ? { subject: meta.subject } : {}),
+    ...(meta.trace !== undefined ? { trace: meta.trace } : {}),
+    data: parsedData.data,
+  });
+  if (!envelope.success) {
+    throw new Error(`event ${key} envelope is invalid: ${formatIssues(envelope.error.issues)}`);
+  }
+  em.create(OutboxEvent, { id: envelope.data.id, event_key: key, envelope: envelope.data as Record<string, unknown> });
+  return envelope.data as DomainEvent<K>;
+}
+
+// Paths and messages only: never the offending values, which may be personal data.
+function formatIssues(issues: z.core.$ZodIssue[]): string {
+  return issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}

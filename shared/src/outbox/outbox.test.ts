@@ -1,0 +1,179 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import type { DomainEvent } from "@flowstate/contracts/events/catalog";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { pino } from "pino";
+import { createAwsClients } from "../aws/clients.ts";
+import { createConsumer } from "../consumer/consumer.ts";
+import { uniqueKey, waitFor } from "../consumer/test-events.ts";
+import { createTestQueue, type TestQueue } from "../consumer/test-queue.ts";
+import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
+import { enqueueEvent } from "./enqueue-event.ts";
+import { type OutboxRelay, startOutboxRelay } from "./relay.ts";
+import { createTestBus, type TestBus } from "./test-bus.ts";
+
+const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
+const sqs = aws.data("sqs");
+const eventBridge = aws.data("eventbridge");
+const logger = pino({ level: "silent" });
+const source = "flowstate.platform-test";
+const effectTable = { name: "0001_probe_effect", up: "CREATE TABLE probe_effect (key text NOT NULL, seq int NOT NULL)" };
+
+const cleanups: (() => Promise<unknown>)[] = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/** Each test: its own schema, queue + DLQ, and bus with a rule into the queue. */
+async function stack(prefix: string): Promise<{ db: TestDatabase; q: TestQueue; bus: TestBus }> {
+  const db = await openTestDatabase({ prefix, migrations: [effectTable] });
+  const q = await createTestQueue(sqs, { prefix, visibilityTimeout: 2 });
+  const bus = await createTestBus(eventBridge, q.queueArn);
+  cleanups.push(() => db.close(), () => q.delete(), () => bus.delete());
+  return { db, q, bus };
+}
+
+function relay(options: Parameters<typeof startOutboxRelay>[0]): OutboxRelay {
+  const r = startOutboxRelay(options);
+  cleanups.push(() => r.stop());
+  return r;
+}
+
+/**
+ * Collects (without deleting) the envelopes EventBridge delivered to the queue: until `expected`
+ * arrived (or 10 s), then for `graceMs` more, so an extra delivery would be seen too.
+ */
+async function delivered(queueUrl: string, expected: number, graceMs = 1500): Promise<DomainEvent[]> {
+  const events: DomainEvent[] = [];
+  let until = Date.now() + 10_000;
+  let graceStarted = false;
+  while (Date.now() < until) {
+    if (events.length >= expected && !graceStarted) {
+      graceStarted = true;
+      until = Date.now() + graceMs;
+    }
+    const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 60 }));
+    for (const m of res.Messages ?? []) events.push(JSON.parse(m.Body as string).detail);
+  }
+  return events;
+}
+
+const probe = (em: EntityManager, key: string, seq: number) => enqueueEvent(em, "PlatformProbe.v1", { key, seq }, { source });
+
+describe("enqueueEvent", () => {
+  let db: TestDatabase;
+  before(async () => {
+    db = await openTestDatabase({ prefix: "enqueue" });
+  });
+  after(() => db.close());
+
+  it("writes a typed envelope with an evt_ id into the caller's unit of work", async () => {
+    const event = await db.orm.em.fork().transactional(async (em) =>
+      enqueueEvent(em, "TenantCreated.v1", { tenant_id: "tnt_0123456789", owner_sub: "usr_0123456789" }, { source, tenant_id: "tnt_0123456789" }),
+    );
+    assert.match(event.id, /^evt_[0-9A-Za-z]{25}$/);
+    assert.equal(event.type, "TenantCreated");
+    assert.equal(event.version, 1);
+    const [row] = await db.orm.em.fork().execute(`SELECT event_key, envelope, sent_at FROM "${db.schema}".outbox_event WHERE id = ?`, [event.id]);
+    assert.equal(row?.event_key, "TenantCreated.v1");
+    assert.deepEqual(row?.envelope, JSON.parse(JSON.stringify(event)));
+    assert.equal(row?.sent_at, null);
+  });
+
+  it("refuses data that does not match the catalog, naming the field but not its value", async () => {
+    const em = db.orm.em.fork();
+    assert.throws(
+      () => enqueueEvent(em, "TenantCreated.v1", { tenant_id: "secret-looking-value", owner_sub: "usr_0123456789" }, { source }),
+      (err: Error) => /tenant_id/.test(err.message) && !err.message.includes("secret-looking-value"),
+    );
+    assert.throws(() => enqueueEvent(em, "PlatformProbe.v1", { key: "k", seq: 1 }, { source: "not-flowstate" }), /source/);
+    assert.equal(em.getUnitOfWork().getPersistStack().size, 0);
+  });
+});
+
+describe("outbox relay", { concurrency: true }, () => {
+  it("publishes the events of a committed change and none of a rolled-back one", async () => {
+    const { db, q, bus } = await stack("relay_commit");
+    const key = uniqueKey("commit");
+    const committed = await db.orm.em.fork().transactional(async (em) => {
+      await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, 0)`, [key]);
+      return [probe(em, key, 1), probe(em, key, 2)];
+    });
+    let rolledBack: DomainEvent | undefined;
+    await assert.rejects(
+      db.orm.em.fork().transactional(async (em) => {
+        rolledBack = probe(em, key, 3);
+        await em.flush();
+        throw new Error("the change fails after the event was flushed");
+      }),
+    );
+    const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger });
+    const events = await delivered(q.queueUrl, 2);
+    assert.deepEqual(events.map((e) => e.id).sort(), committed.map((e) => e.id).sort());
+    assert.ok(rolledBack && !events.some((e) => e.id === rolledBack?.id));
+    assert.equal(await r.backlog(), 0);
+  });
+
+  it("re-publishes after a relay is killed between PutEvents and marking sent, and the consumer applies the effect once", async () => {
+    const { db, q, bus } = await stack("relay_crash");
+    const key = uniqueKey("crash");
+    const [event] = await db.orm.em.fork().transactional(async (em) => [probe(em, key, 1)]);
+    const child = spawn(process.execPath, [fileURLToPath(new URL("./relay-crash.fixture.ts", import.meta.url))], {
+      env: { ...process.env, RELAY_SCHEMA: db.schema, RELAY_BUS: bus.busName },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    const signal = await new Promise((resolve) => child.once("exit", (_code, sig) => resolve(sig)));
+    assert.equal(signal, "SIGKILL");
+    const [row] = await db.orm.em.fork().execute(`SELECT sent_at FROM "${db.schema}".outbox_event WHERE id = ?`, [event?.id]);
+    assert.equal(row?.sent_at, null, "the killed relay never marked the row sent");
+
+    const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger });
+    await waitFor(async () => (await r.backlog()) === 0, 10_000, "the re-publish");
+    const consumer = createConsumer({
+      sqs,
+      queueUrl: q.queueUrl,
+      orm: db.orm,
+      logger,
+      waitTimeSeconds: 1,
+      handlers: {
+        "PlatformProbe.v1": async (e, em) => {
+          await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, ?)`, [e.data.key, e.data.seq]);
+        },
+      },
+    }).start();
+    cleanups.push(() => consumer.stop({ deadlineMs: 100 }));
+    await waitFor(() => consumer.stats().deleted === 2, 10_000, "both deliveries");
+    assert.deepEqual(consumer.stats(), { received: 2, processed: 1, duplicates: 1, rejected: 0, failed: 0, deleted: 2 });
+    const effects = await db.orm.em.fork().execute(`SELECT seq FROM "${db.schema}".probe_effect WHERE key = ?`, [key]);
+    assert.equal(effects.length, 1);
+  });
+
+  it("shares the backlog between several relays without publishing an event twice", async () => {
+    const { db, q, bus } = await stack("relay_many");
+    const key = uniqueKey("many");
+    const events = await db.orm.em.fork().transactional(async (em) => Array.from({ length: 12 }, (_, i) => probe(em, key, i)));
+    const relays = Array.from({ length: 3 }, () => relay({ orm: db.orm, eventBridge, busName: bus.busName, logger, batchSize: 2 }));
+    const got = await delivered(q.queueUrl, 12);
+    assert.deepEqual(got.map((e) => e.id).sort(), events.map((e) => e.id).sort());
+    assert.equal(await relays[0]?.backlog(), 0);
+  });
+
+  it("keeps rows pending with a growing backoff when PutEvents fails", async () => {
+    const db = await openTestDatabase({ prefix: "relay_fail" });
+    cleanups.push(() => db.close());
+    const [event] = await db.orm.em.fork().transactional(async (em) => [probe(em, uniqueKey("fail"), 1)]);
+    const r = relay({ orm: db.orm, eventBridge, busName: "t-no-such-bus", logger, pollIntervalMs: 100 });
+    const row = await waitFor(async () => {
+      const [x] = await db.orm.em
+        .fork()
+        .execute(`SELECT attempts, last_error, next_attempt_at > now() AS later FROM "${db.schema}".outbox_event WHERE id = ? AND attempts > 0`, [event?.id]);
+      return x;
+    }, 5000, "a failed attempt");
+    assert.ok(row.last_error);
+    assert.equal(row.later, true);
+    assert.equal(await r.backlog(), 1);
+  });
+});

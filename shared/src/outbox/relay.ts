@@ -1,0 +1,138 @@
+import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import type { Logger } from "pino";
+import { type Database, schemaOf } from "../db/open-database.ts";
+import { claimBatch, countBacklog, markFailed, markSent, pruneSent } from "./claim-batch.ts";
+import { type Listener, listen } from "./listen.ts";
+import { publishBatch } from "./publish-batch.ts";
+
+export interface OutboxRelayOptions {
+  orm: Database;
+  eventBridge: EventBridgeClient;
+  busName: string;
+  logger: Logger;
+  /** Rows claimed per round: at most 10, PutEvents' entry limit (default 10). */
+  batchSize?: number;
+  /** Fallback poll when no notification arrives (default 1000 ms). */
+  pollIntervalMs?: number;
+  /** Cap of the per-row retry backoff (default 60 s). */
+  maxBackoffMs?: number;
+  /** Sent rows older than this are deleted, a batch at a time (default 7 days). */
+  retainSentMs?: number;
+  /** Test seam: runs after PutEvents returned and before the rows are marked sent. */
+  afterPublish?: (ids: string[]) => void | Promise<void>;
+}
+
+export interface OutboxRelay {
+  /** Pending rows (the outbox_backlog gauge). */
+  backlog(): Promise<number>;
+  /** Stops after the round in flight (its rows are marked or left pending, never half-done). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes the service's outbox to EventBridge until stopped.
+ *
+ * Wake-up: a trigger NOTIFYs `<schema>_outbox` when an insert commits, and the relay LISTENs, so a
+ * new event is published within milliseconds while an idle relay costs nothing but one cheap
+ * indexed poll per `pollIntervalMs` (the fallback for a lost notification connection, retries
+ * whose backoff has elapsed, and rows other relays left behind). While full batches keep coming it
+ * loops without sleeping. Each round claims rows with `FOR UPDATE SKIP LOCKED` and holds them only
+ * for one PutEvents call, so several replicas can run it.
+ *
+ * @example
+ * const relay = startOutboxRelay({ orm, eventBridge: aws.data("eventbridge"), busName: config.EVENT_BUS_NAME, logger });
+ * onShutdown(() => relay.stop());
+ */
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { orm, eventBridge, busName, logger } = options;
+  const schema = schemaOf(orm);
+  const batchSize = Math.min(Math.max(options.batchSize ?? 10, 1), 10);
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const maxBackoffMs = options.maxBackoffMs ?? 60_000;
+  const retainSentMs = options.retainSentMs ?? 7 * 24 * 3600_000;
+  const log = logger.child({ component: "outbox-relay", schema });
+
+  let running = true;
+  let wake: (() => void) | undefined;
+  let notified = false;
+  let listener: Listener | undefined;
+  let lastPrune = 0;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (notified || !running) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  const poke = () => {
+    notified = true;
+    wake?.();
+  };
+
+  async function ensureListening(): Promise<void> {
+    if (listener || !running) return;
+    try {
+      listener = await listen(orm, `${schema}_outbox`, poke, (err) => {
+        listener = undefined;
+        log.warn({ err }, "outbox LISTEN connection lost; polling until it is back");
+      });
+    } catch (err) {
+      log.warn({ err }, "outbox LISTEN failed; polling");
+    }
+  }
+
+  async function round(): Promise<number> {
+    notified = false;
+    return orm.em.fork().transactional(async (tx) => {
+      const rows = await claimBatch(tx, schema, batchSize);
+      if (!rows.length) return 0;
+      const outcome = await publishBatch(eventBridge, busName, rows);
+      await options.afterPublish?.(rows.map((r) => r.id));
+      await markSent(tx, schema, outcome.sent);
+      await markFailed(tx, schema, outcome.failed, maxBackoffMs);
+      if (outcome.failed.length) {
+        log.warn({ failed: outcome.failed.length, sent: outcome.sent.length, errors: [...new Set(outcome.failed.map((f) => f.error))] }, "outbox publish partly failed; will retry");
+      }
+      return rows.length;
+    });
+  }
+
+  async function maybePrune(): Promise<void> {
+    if (Date.now() - lastPrune < 600_000) return;
+    lastPrune = Date.now();
+    const deleted = await pruneSent(orm.em.fork(), schema, retainSentMs);
+    if (deleted) log.debug({ deleted }, "pruned sent outbox rows");
+  }
+
+  const loop = (async () => {
+    let errorDelay = pollIntervalMs;
+    while (running) {
+      try {
+        await ensureListening();
+        const claimed = await round();
+        await maybePrune();
+        errorDelay = pollIntervalMs;
+        if (claimed === batchSize) continue; // more may be waiting
+        await sleep(pollIntervalMs);
+      } catch (err) {
+        log.error({ err }, "outbox relay round failed");
+        await sleep(errorDelay);
+        errorDelay = Math.min(errorDelay * 2, 30_000);
+      }
+    }
+  })();
+
+  return {
+    backlog: () => countBacklog(orm.em.fork(), schema),
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      await listener?.close();
+    },
+  };
+}
