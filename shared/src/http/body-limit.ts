@@ -1,17 +1,27 @@
 import type { MiddlewareHandler } from "hono";
-import { bodyLimit as honoBodyLimit } from "hono/body-limit";
+import { bodyLimit as countingBodyLimit } from "hono/body-limit";
 import { HttpProblem } from "./http-problem.ts";
+import { rawHeader } from "./raw-header.ts";
 import type { ServiceEnv } from "./types.ts";
 
 /**
- * Refuses bodies over `maxBytes` with 413 PAYLOAD_TOO_LARGE: by Content-Length up front, and by
- * counting bytes for chunked uploads. Requests without a body skip it.
+ * Refuses bodies over `maxBytes` with 413 PAYLOAD_TOO_LARGE. A declared Content-Length is checked
+ * up front (Node's parser never delivers more than it declares); chunked uploads are counted as
+ * they stream, by Hono's body-limit. Bodyless requests cost two header reads: touching
+ * `c.req.raw.body` would materialise a full Request under @hono/node-server.
  */
 export function bodyLimit(maxBytes: number): MiddlewareHandler<ServiceEnv> {
-  return honoBodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new HttpProblem(413, "PAYLOAD_TOO_LARGE", `the request body exceeds ${maxBytes} bytes`);
-    },
-  });
+  const tooLarge = () => {
+    throw new HttpProblem(413, "PAYLOAD_TOO_LARGE", `the request body exceeds ${maxBytes} bytes`);
+  };
+  const counting = countingBodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async function bodyLimit(c, next) {
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD") return next();
+    if (rawHeader(c, "transfer-encoding") !== undefined) return counting(c, next);
+    const length = rawHeader(c, "content-length");
+    if (length === undefined) return next();
+    if (Number(length) > maxBytes) tooLarge();
+    return next();
+  };
 }

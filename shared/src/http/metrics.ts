@@ -34,13 +34,31 @@ const renderLabels = (labels: Labels | undefined) =>
     : "";
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
+/** Prometheus scrapes time out at 10 s by default; a slow gauge must not take the whole scrape down. */
+export const COLLECT_TIMEOUT_MS = 2000;
+
+async function withTimeout(collect: Collect): Promise<number | Sample[]> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(collect),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("collect timed out")), COLLECT_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class MetricsRegistry {
   readonly #collected = new Map<string, Collected>();
   readonly #http = new Map<string, Series>();
 
   /**
-   * Registers a gauge read at scrape time. A callback that throws is reported as a missing value
-   * (and the scrape still succeeds), so one broken source cannot hide the others.
+   * Registers a gauge read at scrape time. A callback that throws or takes longer than
+   * COLLECT_TIMEOUT_MS is left out of that scrape (which still succeeds), so one broken source
+   * cannot hide the others.
    *
    * @example
    * metrics.gauge("outbox_backlog", "Outbox rows not yet published", async () => countUnpublished(em));
@@ -87,7 +105,7 @@ export class MetricsRegistry {
   async render(): Promise<string> {
     const out: string[] = [];
     this.#renderHttp(out);
-    const results = await Promise.allSettled([...this.#collected.values()].map(async (m) => [m, await m.collect()] as const));
+    const results = await Promise.allSettled([...this.#collected.values()].map(async (m) => [m, await withTimeout(m.collect)] as const));
     for (const result of results) {
       if (result.status === "rejected") continue;
       const [metric, value] = result.value;

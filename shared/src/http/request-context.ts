@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Logger } from "../log/logger.ts";
 import { onError } from "./error-handler.ts";
 import type { MetricsRegistry } from "./metrics.ts";
+import { rawHeader, setResponseHeader } from "./raw-header.ts";
 import { requestIdFrom } from "./request-id.ts";
 import type { ServiceEnv } from "./types.ts";
 
@@ -19,10 +20,10 @@ const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 export function requestContext(logger: Logger, metrics: MetricsRegistry): MiddlewareHandler<ServiceEnv> {
   return async function requestContext(c, next) {
     const started = performance.now();
-    const requestId = requestIdFrom(c.req.header("x-request-id"));
+    const requestId = requestIdFrom(rawHeader(c, "x-request-id"));
     c.set("requestId", requestId);
     c.set("logger", logger.child({ request_id: requestId }));
-    c.header("x-request-id", requestId);
+    setResponseHeader(c, "x-request-id", requestId);
     try {
       await next();
     } catch (err) {

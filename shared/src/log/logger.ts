@@ -1,6 +1,6 @@
 import pino from "pino";
 import { logFilePath, teeDestination } from "./tee.ts";
-import { CENSOR, REDACT_PATHS } from "./redaction.ts";
+import { redact } from "./redaction.ts";
 
 export type Logger = pino.Logger;
 export type LogLevel = pino.LevelWithSilent;
@@ -17,7 +17,7 @@ export interface LoggerOptions {
 }
 
 /**
- * Structured JSON logger (pino) with secrets redacted by key at any depth up to 3.
+ * Structured JSON logger (pino) with secrets redacted by key name at any depth (see redaction.ts).
  *
  * - stdout level: `level`, else LOG_LEVEL, else "info". Under NODE_ENV=test stdout follows only
  *   LOG_LEVEL and defaults to "silent", so a test run stays readable even though services pass
@@ -42,19 +42,35 @@ export function createLogger(options: LoggerOptions): Logger {
   const config: pino.LoggerOptions = {
     base: { service: options.service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACT_PATHS, censor: CENSOR },
+    formatters: {
+      level: (label) => ({ level: label }),
+      log: (object) => redact(object),
+    },
+    // Errors are not walked by `log` (it sees Error instances); redact their serialised form.
+    serializers: { err: (err) => redact(pino.stdSerializers.err(err)) },
   };
 
   const dir = env.FLOWSTATE_LOG_DIR;
-  if (!dir) return pino({ ...config, level: mainLevel }, main);
+  if (!dir) return redactChildBindings(pino({ ...config, level: mainLevel }, main));
 
   // In tests stdout is quiet but the file still gets debug lines: the secret scan must see them.
   const fileLevel: LogLevel = isTest ? "debug" : mainLevel === "silent" ? "info" : mainLevel;
   const streams: pino.StreamEntry[] = [{ level: fileLevel as pino.Level, stream: teeDestination(logFilePath(dir, options.service)) }];
   if (mainLevel !== "silent") streams.push({ level: mainLevel, stream: main });
   const lowest = lowestLevel(streams.map((s) => s.level as pino.Level));
-  return pino({ ...config, level: lowest }, pino.multistream(streams));
+  return redactChildBindings(pino({ ...config, level: lowest }, pino.multistream(streams)));
+}
+
+/**
+ * pino applies `formatters.bindings` to the root only and serialises child bindings once, at
+ * `child()`; wrapping `child` on the root covers every descendant, since children inherit it.
+ */
+function redactChildBindings(root: Logger): Logger {
+  const child = root.child;
+  root.child = function redactedChild(this: Logger, bindings, options) {
+    return child.call(this, redact(bindings), options);
+  } as typeof root.child;
+  return root;
 }
 
 function lowestLevel(levels: pino.Level[]): pino.Level {

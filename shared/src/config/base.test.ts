@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { z } from "zod";
+import { queueNames, serviceConfigSchema, withDerivedDefaults } from "./base.ts";
+import { checkConfig } from "./parse-config.ts";
+
+describe("serviceConfigSchema", () => {
+  it("applies the environment contract's defaults", () => {
+    const checked = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), {});
+    assert.equal(checked.ok, true);
+    assert.deepEqual(checked.ok && checked.value, {
+      STAGE: "dev",
+      SERVICE_PREFIX: "flowstate",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      PORT: 8080,
+      EVENT_BUS_NAME: "flowstate-dev-domain",
+      INTERNAL_AUTH_SECRET_ID: "flowstate/dev/internal-auth-key",
+    });
+  });
+
+  it("requires DATABASE_URL unless the service has no database", () => {
+    const withDb = checkConfig(serviceConfigSchema({ defaultPort: 8081 }), {});
+    assert.equal(withDb.ok, false);
+    assert.match(withDb.ok ? "" : withDb.problems.join("\n"), /^DATABASE_URL: is required/m);
+  });
+
+  it("keeps explicit values over derived defaults and adds the service's own variables", () => {
+    const schema = serviceConfigSchema({ defaultPort: 8080, database: false, extra: { IDENTITY_URL: z.url() } });
+    const checked = checkConfig(schema, {
+      EVENT_BUS_NAME: "custom-bus",
+      IDENTITY_URL: "http://127.0.0.1:8081",
+      PORT: "0",
+    });
+    assert.equal(checked.ok, true);
+    if (!checked.ok) return;
+    assert.equal(checked.value.EVENT_BUS_NAME, "custom-bus");
+    assert.equal(checked.value.IDENTITY_URL, "http://127.0.0.1:8081");
+    assert.equal(checked.value.PORT, 0);
+  });
+
+  it("refuses a port outside 0..65535 and an unknown log level", () => {
+    const checked = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), { PORT: "70000", LOG_LEVEL: "loud" });
+    assert.equal(checked.ok, false);
+    const text = checked.ok ? "" : checked.problems.join("\n");
+    assert.match(text, /^PORT:/m);
+    assert.match(text, /^LOG_LEVEL:/m);
+  });
+});
+
+describe("derived names", () => {
+  it("derives the bus and secret id from prefix and stage", () => {
+    const env = withDerivedDefaults({ SERVICE_PREFIX: "fs", STAGE: "prod" });
+    assert.equal(env.EVENT_BUS_NAME, "fs-prod-domain");
+    assert.equal(env.INTERNAL_AUTH_SECRET_ID, "fs/prod/internal-auth-key");
+  });
+
+  it("names a consumer's queue and its DLQ after prefix, stage and service", () => {
+    assert.deepEqual(queueNames({ SERVICE_PREFIX: "flowstate", STAGE: "dev" }, "privacy-svc"), {
+      queue: "flowstate-dev-privacy-svc",
+      dlq: "flowstate-dev-privacy-svc-dlq",
+    });
+  });
+});
