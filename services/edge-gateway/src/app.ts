@@ -34,6 +34,8 @@ export interface Gateway {
   app: ServiceApp;
   /** For the AccessRevoked consumer: the same path the answer header takes. */
   invalidate(list: readonly Invalidation[]): void;
+  /** Drops every cached session, API key and membership answer. */
+  invalidateAll(): void;
   /** Fetches the JWKS now (boot), so the first request does not pay for it. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -107,6 +109,7 @@ export function createApp(deps: GatewayDeps): Gateway {
   return {
     app,
     invalidate: (list) => applyInvalidations(log, list),
+    invalidateAll: () => log.markAll(),
     warmUp: () => keys.refresh(),
     close: () => upstreams.close(),
   };

@@ -19,7 +19,9 @@ const invalidKey = () => unauthenticated("INVALID_API_KEY", "the API key is not 
  * network call and verifies no signature; each of those answers is dropped by an invalidation.
  *
  * A session is refused when identity-svc no longer knows it, marks it inactive (sign-out, account
- * disabled or deleted), or the token was issued before the account's `tokens_valid_after`.
+ * disabled or deleted), or the token was issued before the account's `tokens_valid_after`; `iat`
+ * has one-second resolution, so a token from the very second of a revocation counts as before it
+ * (identity-svc's own rule in its session-state verb).
  *
  * @example
  * const identity = await authenticate(credentialOf(c.req.header("authorization")), tokens, state);
@@ -35,7 +37,7 @@ export async function authenticate(credential: Credential, tokens: AccessTokenVe
       const key = `${claims.sid} ${claims.sub}`;
       let facts = state.sessions.peek(key);
       if (facts === undefined) facts = await state.sessions.load(key, undefined);
-      if (facts === null || !facts.active || facts.sub !== claims.sub || claims.iat * 1000 < facts.validAfterMs) throw sessionEnded();
+      if (facts === null || !facts.active || facts.sub !== claims.sub || claims.iat * 1000 <= facts.validAfterMs) throw sessionEnded();
       return { kind: "user", sub: claims.sub, sid: claims.sid };
     }
     case "api_key": {

@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import type { RouteSpec } from "@flowstate/contracts/rest/route";
+import { serve } from "@flowstate/shared/http/serve";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { createApp, type Gateway, type GatewaySettings } from "../src/app.ts";
+import { GatewayConfig } from "../src/config.ts";
+
+/** The gateway's defaults as parsed from an environment that sets only IDENTITY_URL. */
+export function testSettings(identityUrl: string, overrides: Partial<GatewaySettings> = {}): GatewaySettings {
+  const parsed = GatewayConfig.parse({ IDENTITY_URL: identityUrl });
+  return { ...parsed, ...overrides };
+}
+
+export interface RunningGateway {
+  url: string;
+  gateway: Gateway;
+  secret: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the gateway's createApp on an ephemeral port, as main.ts would, minus Secrets Manager
+ * and the queue (tests pass the assertion key and drive invalidations themselves).
+ *
+ * @example
+ * const gw = await startGateway({ identityUrl, secret });
+ * await fetch(`${gw.url}/v1/tenants`, { headers: { authorization: `Bearer ${token}` } });
+ */
+export async function startGateway(options: {
+  identityUrl: string;
+  secret?: string;
+  routes?: readonly RouteSpec[];
+  settings?: Partial<GatewaySettings>;
+}): Promise<RunningGateway> {
+  const secret = options.secret ?? randomBytes(32).toString("base64url");
+  const logger = createLogger({ service: "edge-gateway" });
+  const gateway = createApp({
+    config: testSettings(options.identityUrl, options.settings),
+    logger,
+    internalSecret: secret,
+    ...(options.routes ? { routes: options.routes } : {}),
+  });
+  const server = await serve(gateway.app, { host: "127.0.0.1", port: 0, logger, handleSignals: false, drainTimeoutMs: 1_000 });
+  return {
+    url: server.url,
+    gateway,
+    secret,
+    async close() {
+      await server.shutdown("test done");
+      await gateway.close();
+    },
+  };
+}
