@@ -1,0 +1,114 @@
+import { marketplaceArn } from "../http/authorize.ts";
+import { endOfDay, isoSeconds } from "../seller/clock.ts";
+import type { Offer, Product, SellerState } from "../seller/types.ts";
+
+/** Targeting names as OfferSummary.Targeting lists them. */
+export function offerTargeting(o: Offer): string[] {
+  const t: string[] = [];
+  if (o.buyerAccounts.length) t.push("BuyerAccounts");
+  if (o.countryCodes?.length) t.push("CountryCodes");
+  return t.length ? t : ["None"];
+}
+
+export function productSummary(account: string, p: Product) {
+  return {
+    Name: p.title,
+    EntityType: "SaaSProduct",
+    EntityId: p.id,
+    EntityArn: marketplaceArn(account, "SaaSProduct", p.id),
+    LastModifiedDate: isoSeconds(p.lastModified),
+    Visibility: p.visibility,
+    SaaSProductSummary: { ProductTitle: p.title, Visibility: p.visibility },
+  };
+}
+
+export function offerSummary(account: string, o: Offer) {
+  return {
+    ...(o.name ? { Name: o.name } : {}),
+    EntityType: "Offer",
+    EntityId: o.id,
+    EntityArn: marketplaceArn(account, "Offer", o.id),
+    LastModifiedDate: isoSeconds(o.lastModified),
+    Visibility: o.buyerAccounts.length ? "Private" : "Public",
+    OfferSummary: {
+      ...(o.name ? { Name: o.name } : {}),
+      ProductId: o.productId,
+      ...(o.releaseDate !== undefined ? { ReleaseDate: isoSeconds(o.releaseDate) } : {}),
+      ...(o.availabilityEndDate ? { AvailabilityEndDate: isoSeconds(endOfDay(o.availabilityEndDate)) } : {}),
+      BuyerAccounts: o.buyerAccounts,
+      State: o.state,
+      Targeting: offerTargeting(o),
+      CreatedBySource: "Seller",
+    },
+  };
+}
+
+export function sellerSummary(seller: SellerState) {
+  return {
+    Name: seller.sellerName,
+    EntityType: "Seller",
+    EntityId: seller.sellerId,
+    EntityArn: marketplaceArn(seller.account, "Seller", seller.sellerId),
+    LastModifiedDate: isoSeconds(seller.sellerLastModified),
+    Visibility: "Public",
+  };
+}
+
+/** Offer@1.0 DetailsDocument (shape of AWS's OfferEntityDetail). */
+export function offerDetails(o: Offer) {
+  const rules: Record<string, unknown>[] = [];
+  if (o.availabilityEndDate) {
+    rules.push({ Type: "AvailabilityRule", AvailabilityEndDate: new Date(endOfDay(o.availabilityEndDate)).toISOString() });
+  }
+  if (o.buyerAccounts.length || o.countryCodes?.length) {
+    rules.push({
+      Type: "TargetingRule",
+      PositiveTargeting: {
+        ...(o.buyerAccounts.length ? { BuyerAccounts: o.buyerAccounts } : {}),
+        ...(o.countryCodes?.length ? { CountryCodes: o.countryCodes } : {}),
+      },
+    });
+  }
+  return {
+    Id: o.id,
+    ...(o.name !== undefined ? { Name: o.name } : {}),
+    ...(o.description !== undefined ? { Description: o.description } : {}),
+    ProductId: o.productId,
+    State: o.state,
+    ...(o.pricingModel ? { PricingModel: o.pricingModel } : {}),
+    ...(o.preExistingAgreement ? { PreExistingAgreement: o.preExistingAgreement } : {}),
+    Terms: o.terms,
+    Rules: rules,
+  };
+}
+
+/** SaaSProduct@1.0 DetailsDocument, the parts a private-offer tool reads. */
+export function productDetails(p: Product) {
+  return {
+    Description: {
+      ProductTitle: p.title,
+      ShortDescription: p.shortDescription,
+      LongDescription: p.longDescription,
+      Visibility: p.visibility,
+      Highlights: [],
+      SearchKeywords: [],
+      Categories: ["Operations Management"],
+    },
+    Dimensions: p.dimensions,
+    PromotionalResources: {},
+    SupportInformation: { Description: "support@example.com" },
+  };
+}
+
+/**
+ * Seller DetailsDocument. AWS documents no such shape (NOT CONFIRMED, reference §3); the sandbox
+ * answers the account and the currencies it can be paid out in, which the offer form needs.
+ */
+export function sellerDetails(seller: SellerState) {
+  return {
+    Id: seller.sellerId,
+    AccountId: seller.account,
+    Name: seller.sellerName,
+    PayoutCurrencies: seller.payoutCurrencies,
+  };
+}
