@@ -161,6 +161,17 @@ describe("outbox relay", { concurrency: true }, () => {
     assert.equal(await relays[0]?.backlog(), 0);
   });
 
+  it("is woken by the commit itself rather than waiting for its next poll", async () => {
+    const db = await openTestDatabase({ prefix: "relay_notify" });
+    const q = await createTestQueue(sqs, { prefix: "relay_notify" });
+    const bus = await createTestBus(eventBridge, q.queueArn);
+    cleanups.push(() => db.close(), () => q.delete(), () => bus.delete());
+    const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger, pollIntervalMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the first (empty) round and LISTEN are done
+    await db.orm.em.fork().transactional(async (em) => [probe(em, uniqueKey("notify"), 1)]);
+    await waitFor(async () => (await r.backlog()) === 0, 5000, "the NOTIFY wake-up (the poll is 60 s away)");
+  });
+
   it("keeps rows pending with a growing backoff when PutEvents fails", async () => {
     const db = await openTestDatabase({ prefix: "relay_fail" });
     cleanups.push(() => db.close());
