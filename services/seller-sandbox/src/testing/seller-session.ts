@@ -1,0 +1,49 @@
+import type { MarketplaceAgreementClient } from "@aws-sdk/client-marketplace-agreement";
+import type { MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
+import type { AwsCredentialIdentity } from "@smithy/types";
+import type { PolicyVersion } from "../../../../deploy/connector-role/policies.ts";
+import { agreementClient, assumeConnector, catalogClient, type PrincipalName } from "./clients.ts";
+import { type ConnectorRole, connectorRole } from "./connector-role.ts";
+import type { RunningSandbox } from "./start-sandbox.ts";
+
+export interface SellerSession {
+  role: ConnectorRole;
+  credentials: AwsCredentialIdentity;
+  catalog: MarketplaceCatalogClient;
+  agreement: MarketplaceAgreementClient;
+  /** The account's control-plane URL: `${endpoint}/_sandbox/accounts/<id>`. */
+  control: string;
+}
+
+/**
+ * A fresh seller account with the connector role deployed, assumed as a Flowstate principal, and
+ * real Catalog and Agreement clients on its credentials.
+ *
+ * @example
+ * const { catalog, role } = await sellerSession(sandbox);
+ * await catalog.send(new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct" }));
+ */
+export async function sellerSession(
+  sandbox: RunningSandbox,
+  options: { version?: PolicyVersion; principal?: PrincipalName } = {},
+): Promise<SellerSession> {
+  const role = await connectorRole({ version: options.version ?? "current" });
+  const credentials = await assumeConnector(sandbox.endpoint, options.principal ?? "backend", role.roleArn, role.externalId);
+  return {
+    role,
+    credentials,
+    catalog: catalogClient(sandbox.endpoint, credentials),
+    agreement: agreementClient(sandbox.endpoint, credentials),
+    control: `${sandbox.endpoint}/_sandbox/accounts/${role.accountId}`,
+  };
+}
+
+/** The first rejection of a promise, typed loosely for assertions on AWS SDK errors. */
+export async function rejection(promise: Promise<unknown>): Promise<Error & { $metadata: { httpStatusCode?: number }; [k: string]: unknown }> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as Error & { $metadata: { httpStatusCode?: number } };
+  }
+  throw new Error("expected the call to fail");
+}
