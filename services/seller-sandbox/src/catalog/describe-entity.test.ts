@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import { DescribeEntityCommand, type EntityTypeFilters, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { rejection, type SellerSession, sellerSession } from "../testing/seller-session.ts";
 import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
 
@@ -15,9 +15,8 @@ describe("Catalog DescribeEntity with the real SDK", () => {
   });
   after(() => sandbox.stop());
 
-  const first = async (EntityType: string, filters?: object) =>
-    (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType, ...(filters ? { EntityTypeFilters: filters } : {}) })))
-      .EntitySummaryList?.[0]?.EntityId ?? "";
+  const first = async (EntityType: string, EntityTypeFilters?: EntityTypeFilters) =>
+    (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType, EntityTypeFilters }))).EntitySummaryList?.[0]?.EntityId ?? "";
 
   it("describes a private offer with its terms and rules, as a document and as a JSON string", async () => {
     const id = await first("Offer", { OfferFilters: { State: { ValueList: ["Released"] }, Targeting: { ValueList: ["BuyerAccounts"] } } });

@@ -38,12 +38,14 @@ export async function sellerSession(
   };
 }
 
+export type SdkError = Error & { $metadata: { httpStatusCode?: number }; [member: string]: unknown };
+
 /** The first rejection of a promise, typed loosely for assertions on AWS SDK errors. */
-export async function rejection(promise: Promise<unknown>): Promise<Error & { $metadata: { httpStatusCode?: number }; [k: string]: unknown }> {
+export async function rejection(promise: Promise<unknown>): Promise<SdkError> {
   try {
     await promise;
   } catch (err) {
-    return err as Error & { $metadata: { httpStatusCode?: number } };
+    return err as SdkError;
   }
   throw new Error("expected the call to fail");
 }
