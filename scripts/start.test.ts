@@ -15,6 +15,8 @@ test("npm start brings up every service healthy, prints where it listens, and st
   const stack = await launchStack();
   try {
     assert.match(stack.output(), /AWS endpoint\s+http:\/\/127\.0\.0\.1:\d+/);
+    const gateway = stack.services["edge-gateway"];
+    if (gateway) assert.ok(stack.output().includes(`${gateway.url}/docs`), "the summary points at the API docs");
     const moto = await fetch(`${stack.awsEndpoint}/moto-api/`);
     assert.equal(moto.status, 200);
     for (const [name, service] of Object.entries(stack.services)) {

@@ -90,7 +90,7 @@ export function formatLogLine(line: string): string {
   if (!line.startsWith("{")) return line;
   try {
     const { level, msg, time: _t, pid: _p, hostname: _h, service: _s, ...rest } = JSON.parse(line) as Record<string, unknown>;
-    const name = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" }[Number(level)] ?? String(level);
+    const name = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" }[Number(level)] ?? String(level).toUpperCase();
     const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : "";
     return `${name} ${msg ?? ""}${extra}`;
   } catch {

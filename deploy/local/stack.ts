@@ -39,11 +39,14 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-/** Every services/<name>/ with a src/main.ts; the sandbox first, as the others call it. */
+const isGateway = (name: string) => name.endsWith("-gateway");
+
+/** Every services/<name>/ with a src/main.ts: the sandbox, the other services, then the gateways. */
 export function discoverServices(root: string): string[] {
   const dir = join(root, "services");
+  const rank = (n: string) => (n === "seller-sandbox" ? 0 : isGateway(n) ? 2 : 1);
   const names = readdirSync(dir).filter((name) => existsSync(join(dir, name, "src", "main.ts")));
-  return names.sort((a, b) => Number(b === "seller-sandbox") - Number(a === "seller-sandbox") || a.localeCompare(b));
+  return names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 /**
@@ -104,7 +107,7 @@ export async function startStack(options: { root: string; env: NodeJS.ProcessEnv
     // A marketplace endpoint the user configured (e.g. real AWS: unset) wins over the sandbox.
     if (env.MARKETPLACE_ENDPOINT_URL) shared.MARKETPLACE_ENDPOINT_URL = env.MARKETPLACE_ENDPOINT_URL;
 
-    const services = names.map((name): StartedService => {
+    const start = (name: string): StartedService => {
       const child = startChild({
         name,
         command: process.execPath,
@@ -116,18 +119,23 @@ export async function startStack(options: { root: string; env: NodeJS.ProcessEnv
       });
       children.push(child);
       return { name, url: urls.get(name)!, healthy: false, child };
-    });
-    await Promise.all(
-      services.map(async (s) => {
-        try {
-          await waitHealthy(`${s.url}/healthz`, s.child);
-          s.healthy = true;
-        } catch (err) {
-          s.error = `${(err as Error).message}\n    ${s.child.tail().slice(-10).join("\n    ")}`;
-          await s.child.stop(2000);
-        }
-      }),
-    );
+    };
+    const healthy = async (s: StartedService) => {
+      try {
+        await waitHealthy(`${s.url}/healthz`, s.child);
+        s.healthy = true;
+      } catch (err) {
+        s.error = `${(err as Error).message}\n    ${s.child.tail().slice(-10).join("\n    ")}`;
+        await s.child.stop(2000);
+      }
+    };
+    // Gateways last: they fetch keys from (and route to) the services behind them at boot.
+    const services: StartedService[] = [];
+    for (const wave of [names.filter((n) => !isGateway(n)), names.filter(isGateway)]) {
+      const started = wave.map(start);
+      services.push(...started);
+      await Promise.all(started.map(healthy));
+    }
     return { databaseUrl: env.DATABASE_URL, awsEndpoint, ownMoto: Boolean(moto), outputs, services, stop };
   } catch (err) {
     await stop();
