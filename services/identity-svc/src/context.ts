@@ -1,0 +1,53 @@
+import type { EventKey, eventCatalog } from "@flowstate/contracts/events/catalog";
+import type { Invalidation, TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
+import type { Logger } from "@flowstate/shared/log/logger";
+import { enqueueEvent } from "@flowstate/shared/outbox/enqueue-event";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { z } from "zod";
+import type { IdentityDeps } from "./deps.ts";
+
+/** Who is calling: a gateway-verified identity, nobody (public routes), or the service itself. */
+export type Actor = VerifiedIdentity | { kind: "anonymous" } | { kind: "system" };
+
+/**
+ * What a verb needs about the call it serves. Built per request by the HTTP layer (or per message by
+ * a consumer, or by a test); verbs never read globals. `invalidations` collects the caches the
+ * gateway must drop; the HTTP layer turns them into the `flowstate-invalidate` answer header.
+ */
+export interface ServiceContext {
+  em: EntityManager;
+  actor: Actor;
+  /** The tenant context the gateway resolved for `/v1/tenants/{id}/**`, when present. */
+  tenant?: TenantContext | undefined;
+  requestId: string;
+  trace?: string | undefined;
+  logger: Logger;
+  deps: IdentityDeps;
+  invalidations: Invalidation[];
+}
+
+/**
+ * Runs `fn` in a transaction, joining the caller's if `ctx.em` is already in one (a test or a
+ * larger verb composes verbs that way); otherwise commits when `fn` resolves.
+ */
+export function inTransaction<T>(ctx: ServiceContext, fn: (em: EntityManager) => Promise<T>): Promise<T> {
+  if (ctx.em.isInTransaction()) return fn(ctx.em);
+  return ctx.em.transactional((em) => fn(em as EntityManager));
+}
+
+/** Enqueues an identity event in `em`'s unit of work (see shared/src/outbox/enqueue-event.ts). */
+export function emit<K extends EventKey>(
+  ctx: ServiceContext,
+  em: EntityManager,
+  key: K,
+  data: z.input<(typeof eventCatalog)[K]>,
+  meta: { tenant_id?: string; subject?: string } = {},
+): void {
+  enqueueEvent(em, key, data, { source: "flowstate.identity", ...meta, trace: ctx.trace });
+}
+
+/** A schema-qualified table name for hand-written SQL (`em.execute` does not apply the ORM's schema). */
+export const table = (ctx: ServiceContext, name: string): string => `"${ctx.deps.schema}"."${name}"`;
+
+/** The caller's clock reading, injectable so key rotation and expiry are testable. */
+export const now = (ctx: ServiceContext): Date => ctx.deps.clock();

@@ -1,0 +1,105 @@
+import type { Migration } from "@flowstate/shared/db/migrate";
+
+/**
+ * identity's schema. Unqualified names: the runner sets search_path to the service schema.
+ * Never edit a shipped migration; append a new one.
+ */
+export const migrations: readonly Migration[] = [
+  {
+    name: "0001_identity",
+    up: `
+      -- Foreign keys are checked at commit (DEFERRABLE INITIALLY DEFERRED): the entities map them as
+      -- plain columns, so the unit of work does not order inserts by them.
+      -- "user" is reserved in PostgreSQL, hence app_user.
+      CREATE TABLE app_user (
+        sub text PRIMARY KEY,
+        -- email and email_key are erased (NULL) when the account is deleted; the row stays so
+        -- that sessions, keys and events keep a valid subject.
+        email text,
+        -- lower(email): e-mail addresses are unique case-insensitively.
+        email_key text,
+        name text NOT NULL,
+        picture_url text,
+        password_hash text,
+        status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'deleted')),
+        disabled boolean NOT NULL DEFAULT false,
+        -- Access tokens issued (iat) before this instant are refused: the per-account revocation fact.
+        tokens_valid_after timestamptz NOT NULL DEFAULT 'epoch',
+        created_at timestamptz NOT NULL,
+        disabled_at timestamptz,
+        deleted_at timestamptz,
+        CHECK (status = 'deleted' OR (email IS NOT NULL AND email_key IS NOT NULL AND password_hash IS NOT NULL))
+      );
+      CREATE UNIQUE INDEX app_user_email_key ON app_user (email_key);
+
+      -- One session per sign-in; it is also the refresh-token family.
+      CREATE TABLE user_session (
+        sid text PRIMARY KEY,
+        sub text NOT NULL REFERENCES app_user (sub) DEFERRABLE INITIALLY DEFERRED,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        revoked_at timestamptz,
+        revoked_reason text
+      );
+      CREATE INDEX user_session_live ON user_session (sub) WHERE revoked_at IS NULL;
+
+      -- Only SHA-256 hashes of refresh tokens are stored; a spent token is kept to detect replay.
+      CREATE TABLE refresh_token (
+        token_hash text PRIMARY KEY,
+        sid text NOT NULL REFERENCES user_session (sid) DEFERRABLE INITIALLY DEFERRED,
+        created_at timestamptz NOT NULL,
+        spent_at timestamptz
+      );
+      CREATE INDEX refresh_token_sid ON refresh_token (sid);
+
+      CREATE TABLE tenant (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'deleted')),
+        created_at timestamptz NOT NULL,
+        deleted_at timestamptz,
+        deleted_by text
+      );
+
+      CREATE TABLE membership (
+        tenant_id text NOT NULL REFERENCES tenant (id) DEFERRABLE INITIALLY DEFERRED,
+        sub text NOT NULL REFERENCES app_user (sub) DEFERRABLE INITIALLY DEFERRED,
+        role text NOT NULL CHECK (role IN ('owner', 'admin', 'member')),
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant_id, sub)
+      );
+      -- Exactly one owner per tenant is kept by the verbs; the index makes two impossible.
+      CREATE UNIQUE INDEX membership_one_owner ON membership (tenant_id) WHERE role = 'owner';
+      CREATE INDEX membership_sub ON membership (sub);
+
+      CREATE TABLE feature_flag (
+        tenant_id text NOT NULL REFERENCES tenant (id) DEFERRABLE INITIALLY DEFERRED,
+        flag text NOT NULL,
+        enabled boolean NOT NULL,
+        updated_at timestamptz NOT NULL,
+        updated_by text NOT NULL,
+        PRIMARY KEY (tenant_id, flag)
+      );
+
+      CREATE TABLE notification_preferences (
+        sub text PRIMARY KEY REFERENCES app_user (sub) DEFERRABLE INITIALLY DEFERRED,
+        preferences jsonb NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+
+      CREATE TABLE api_key (
+        key_id text PRIMARY KEY,
+        tenant_id text NOT NULL REFERENCES tenant (id) DEFERRABLE INITIALLY DEFERRED,
+        name text NOT NULL,
+        scope text NOT NULL CHECK (scope IN ('read', 'write')),
+        secret_hash text NOT NULL,
+        created_by text NOT NULL REFERENCES app_user (sub) DEFERRABLE INITIALLY DEFERRED,
+        created_at timestamptz NOT NULL,
+        revoked_at timestamptz,
+        revoked_reason text
+      );
+      CREATE INDEX api_key_tenant ON api_key (tenant_id, created_at);
+      CREATE INDEX api_key_live_by_creator ON api_key (created_by) WHERE revoked_at IS NULL;
+    `,
+  },
+];

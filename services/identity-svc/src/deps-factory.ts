@@ -1,0 +1,43 @@
+import type { Database } from "@flowstate/shared/db/open-database";
+import { schemaOf } from "@flowstate/shared/db/open-database";
+import type { Logger } from "@flowstate/shared/log/logger";
+import { type Argon2Params, createDummyHash, DEFAULT_ARGON2 } from "./crypto/password.ts";
+import type { IdentityDeps } from "./deps.ts";
+import type { KeyStore } from "./tokens/key-store.ts";
+import { createKeyring } from "./tokens/keyring.ts";
+
+export interface BuildDepsOptions {
+  orm: Database;
+  logger: Logger;
+  internalAuthSecret: string;
+  keyStore: KeyStore;
+  issuer: string;
+  audience: string;
+  accessTokenTtlSeconds: number;
+  sessionTtlDays: number;
+  keyActivationDelaySeconds: number;
+  argon2?: Argon2Params;
+  clock?: () => Date;
+}
+
+/** The one way to assemble IdentityDeps, shared by main.ts and the test harness. */
+export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
+  const params = o.argon2 ?? DEFAULT_ARGON2;
+  return {
+    orm: o.orm,
+    schema: schemaOf(o.orm),
+    logger: o.logger,
+    internalAuthSecret: o.internalAuthSecret,
+    keyStore: o.keyStore,
+    keyring: await createKeyring(o.keyStore),
+    accessToken: { issuer: o.issuer, audience: o.audience, ttlSeconds: o.accessTokenTtlSeconds },
+    rotation: {
+      activationDelayMs: o.keyActivationDelaySeconds * 1000,
+      // A replaced key stays published one token lifetime (plus a minute of clock skew) after the switch.
+      retireAfterMs: (o.accessTokenTtlSeconds + 60) * 1000,
+    },
+    sessionTtlMs: o.sessionTtlDays * 24 * 3600_000,
+    password: { params, dummyHash: await createDummyHash(params) },
+    clock: o.clock ?? (() => new Date()),
+  };
+}

@@ -1,0 +1,25 @@
+import type { Database } from "@flowstate/shared/db/open-database";
+import type { Logger } from "@flowstate/shared/log/logger";
+import type { Argon2Params } from "./crypto/password.ts";
+import type { AccessTokenConfig } from "./tokens/access-token.ts";
+import type { KeyStore } from "./tokens/key-store.ts";
+import type { RotationTiming } from "./tokens/key-set.ts";
+import type { Keyring } from "./tokens/keyring.ts";
+
+/** Everything identity-svc runs on, built once at boot (main.ts) or by a test (testing/harness.ts). */
+export interface IdentityDeps {
+  orm: Database;
+  /** The ORM's schema, for hand-written SQL. */
+  schema: string;
+  logger: Logger;
+  /** HMAC key of the gateway's identity assertions (INTERNAL_AUTH_SECRET_ID). */
+  internalAuthSecret: string;
+  keyring: Keyring;
+  keyStore: KeyStore;
+  accessToken: AccessTokenConfig;
+  rotation: RotationTiming;
+  /** Absolute lifetime of a session (its refresh-token family), in ms. */
+  sessionTtlMs: number;
+  password: { params: Argon2Params; dummyHash: string };
+  clock: () => Date;
+}

@@ -1,0 +1,54 @@
+import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { IDENTITY_HEADER, verifyAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import type { MiddlewareHandler } from "hono";
+import type { Actor, ServiceContext } from "../context.ts";
+import type { IdentityDeps } from "../deps.ts";
+import type { IdentityEnv } from "./env.ts";
+
+/** Probes answer before this middleware runs (they are mounted first); everything else is here. */
+const PUBLIC = new Set(identityRoutes.filter((r) => r.auth === "public").map((r) => `${r.method} ${r.path}`));
+
+const unauthenticated = () =>
+  new DomainError("unauthenticated", "UNAUTHENTICATED", "this service is reached through the gateway only");
+
+/**
+ * Deny by default: every request except the public routes of the registry (sign-up, sign-in,
+ * refresh, JWKS) must carry a gateway assertion that is genuine, fresh and bound to this method and
+ * path, else 401, whatever the path (including /internal/v1 and unknown paths, so a direct caller
+ * learns nothing about the routes). A `service` identity (the gateway on
+ * its own behalf) is accepted on /internal/v1 only.
+ *
+ * After the handler, the invalidations the verb collected become the `flowstate-invalidate`
+ * header, on error answers too (a replayed refresh token revokes its session and still answers 401).
+ */
+export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityEnv> {
+  return async function identityContext(c, next) {
+    let actor: Actor = { kind: "anonymous" };
+    let tenant: ServiceContext["tenant"];
+    if (!PUBLIC.has(`${c.req.method} ${c.req.path}`)) {
+      const assertion = verifyAssertion(deps.internalAuthSecret, c.req.method, c.req.path, c.req.header(IDENTITY_HEADER));
+      if (!assertion) throw unauthenticated();
+      if (assertion.identity.kind === "service" && !c.req.path.startsWith("/internal/")) throw unauthenticated();
+      actor = assertion.identity;
+      tenant = assertion.tenant;
+    }
+    const ctx: ServiceContext = {
+      em: deps.orm.em.fork(),
+      actor,
+      tenant,
+      requestId: c.get("requestId"),
+      trace: c.req.header("traceparent"),
+      logger: c.get("logger"),
+      deps,
+      invalidations: [],
+    };
+    c.set("ctx", ctx);
+    try {
+      await next();
+    } finally {
+      if (ctx.invalidations.length) c.res.headers.set(INVALIDATE_HEADER, JSON.stringify(ctx.invalidations));
+    }
+  };
+}

@@ -1,0 +1,53 @@
+import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { parseConfig } from "@flowstate/shared/config/parse-config";
+import { openDatabase } from "@flowstate/shared/db/open-database";
+import { serve } from "@flowstate/shared/http/serve";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { startOutboxRelay } from "@flowstate/shared/outbox/relay";
+import { createApp } from "./app.ts";
+import { IdentityConfig } from "./config.ts";
+import { entities } from "./db/entities.ts";
+import { migrations } from "./db/migrations.ts";
+import { buildDeps } from "./deps-factory.ts";
+import { secretsManagerKeyStore } from "./tokens/key-store.ts";
+import { startKeyMaintenance } from "./tokens/key-maintenance.ts";
+
+/**
+ * Boot: configuration, the assertion key, the database (migrations under a lock), the signing keys
+ * (created in Secrets Manager on first boot), the app, the outbox relay and the key maintenance
+ * timer, then listen. Shutdown drains HTTP first, then stops the timers and the relay.
+ */
+const config = parseConfig(IdentityConfig);
+const logger = createLogger({ service: "identity-svc", level: config.LOG_LEVEL });
+const aws = createAwsClients({ endpoint: config.AWS_ENDPOINT_URL });
+const secrets = aws.data("secretsmanager");
+
+const assertionKey = await secrets.send(new GetSecretValueCommand({ SecretId: config.INTERNAL_AUTH_SECRET_ID }));
+if (!assertionKey.SecretString) throw new Error(`secret ${config.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
+
+const orm = await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, entities, migrations, logger });
+const deps = await buildDeps({
+  orm,
+  logger,
+  internalAuthSecret: assertionKey.SecretString,
+  keyStore: secretsManagerKeyStore(secrets, config.SIGNING_KEYS_SECRET_ID),
+  issuer: config.JWT_ISSUER,
+  audience: config.JWT_AUDIENCE,
+  accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+  sessionTtlDays: config.SESSION_TTL_DAYS,
+  keyActivationDelaySeconds: config.KEY_ACTIVATION_DELAY_SECONDS,
+});
+const app = createApp(deps);
+const relay = startOutboxRelay({ orm, eventBridge: aws.data("eventbridge"), busName: config.EVENT_BUS_NAME, logger });
+const maintenance = startKeyMaintenance(deps, {
+  reloadMs: config.KEYSET_RELOAD_SECONDS * 1000,
+  rotateAfterMs: config.KEY_ROTATION_DAYS * 24 * 3600_000,
+});
+
+await serve(app, {
+  host: config.HOST,
+  port: config.PORT,
+  logger,
+  onShutdown: [() => maintenance.stop(), () => relay.stop(), () => orm.close()],
+});

@@ -1,0 +1,130 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
+import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
+import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { decodeJwt } from "jose";
+import { createApp } from "../app.ts";
+import type { ServiceContext } from "../context.ts";
+import { entities } from "../db/entities.ts";
+import { migrations } from "../db/migrations.ts";
+import type { IdentityDeps } from "../deps.ts";
+import { buildDeps } from "../deps-factory.ts";
+import type { IdentityApp } from "../http/env.ts";
+import { secretsManagerKeyStore } from "../tokens/key-store.ts";
+import { assertionHeaders } from "./assertion.ts";
+
+export interface TestUser {
+  sub: string;
+  sid: string;
+  email: string;
+  password: string;
+  name: string;
+  tokens: TokenResponse;
+  identity: VerifiedIdentity & { kind: "user" };
+}
+
+export interface CallOptions {
+  as?: VerifiedIdentity | undefined;
+  body?: unknown;
+  /** Raw body text instead of JSON (malformed-input tests). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * identity-svc as the service-level tests drive it: createApp on a throwaway PostgreSQL schema and a
+ * signing-key secret of its own in the local AWS emulator, requests signed like the gateway signs
+ * them. Every helper mints fresh users and tenants and records their secrets for the log scan.
+ */
+export interface Harness {
+  app: IdentityApp;
+  deps: IdentityDeps;
+  db: TestDatabase;
+  secret: string;
+  call(method: string, path: string, options?: CallOptions): Promise<Response>;
+  signUp(overrides?: Partial<{ email: string; password: string; name: string }>): Promise<TestUser>;
+  createTenant(owner: TestUser, name?: string): Promise<Tenant>;
+  addMember(by: TestUser, tenantId: string, user: TestUser, role: "admin" | "member"): Promise<void>;
+  /** A verb context acting as `actor` (for verb-level tests and race tests). */
+  ctx(actor: ServiceContext["actor"]): ServiceContext;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { prefix: string; clock?: () => Date; keyActivationDelaySeconds?: number }): Promise<Harness> {
+  const logger = createLogger({ service: "identity-svc" });
+  const db = await openTestDatabase({ prefix: options.prefix, entities, migrations, logger });
+  const secret = randomBytes(32).toString("base64url");
+  const secrets = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("secretsmanager");
+  const deps = await buildDeps({
+    orm: db.orm,
+    logger,
+    internalAuthSecret: secret,
+    keyStore: secretsManagerKeyStore(secrets, `test/${db.schema}/identity/signing-keys`),
+    issuer: "https://identity.test",
+    audience: "flowstate-test",
+    accessTokenTtlSeconds: 900,
+    sessionTtlDays: 30,
+    keyActivationDelaySeconds: options.keyActivationDelaySeconds ?? 900,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const app = createApp(deps);
+
+  const call: Harness["call"] = (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.as) Object.assign(headers, assertionHeaders(secret, method, path, o.as));
+    let body: string | undefined;
+    if (o.raw !== undefined) body = o.raw;
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
+    return Promise.resolve(app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) }));
+  };
+
+  const expectOk = async (res: Response, what: string) => {
+    if (res.status >= 300) throw new Error(`${what} failed: ${res.status} ${await res.text()}`);
+    return res;
+  };
+
+  const h: Harness = {
+    app,
+    deps,
+    db,
+    secret,
+    call,
+    async signUp(overrides = {}) {
+      const email = overrides.email ?? `u-${randomUUID()}@example.test`;
+      const password = recordSecret(overrides.password ?? `pw-${randomUUID()}`);
+      const name = overrides.name ?? "Test User";
+      const { sub } = (await (await expectOk(await call("POST", "/v1/auth/signup", { body: { email, password, name } }), "signup")).json()) as { sub: string };
+      const tokens = (await (await expectOk(await call("POST", "/v1/auth/signin", { body: { email, password } }), "signin")).json()) as TokenResponse;
+      recordSecret(tokens.access_token);
+      recordSecret(tokens.refresh_token);
+      const sid = decodeJwt(tokens.access_token).sid as string;
+      return { sub, sid, email, password, name, tokens, identity: { kind: "user", sub, sid } };
+    },
+    async createTenant(owner, name = `Tenant ${randomUUID().slice(0, 8)}`) {
+      const res = await expectOk(await call("POST", "/v1/tenants", { as: owner.identity, body: { name } }), "create tenant");
+      return (await res.json()) as Tenant;
+    },
+    async addMember(by, tenantId, user, role) {
+      await expectOk(
+        await call("POST", `/v1/tenants/${tenantId}/members`, { as: by.identity, body: { email: user.email, role } }),
+        "add member",
+      );
+    },
+    ctx(actor) {
+      return { em: deps.orm.em.fork(), actor, requestId: `req_${randomUUID()}`, logger, deps, invalidations: [] };
+    },
+    close: () => db.close(),
+  };
+  return h;
+}
+
+/** The parsed `flowstate-invalidate` header of an answer (empty when absent). */
+export function invalidationsOf(res: Response): unknown[] {
+  const raw = res.headers.get("flowstate-invalidate");
+  return raw ? (JSON.parse(raw) as unknown[]) : [];
+}

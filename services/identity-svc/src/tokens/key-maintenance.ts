@@ -1,0 +1,41 @@
+import type { ServiceContext } from "../context.ts";
+import type { IdentityDeps } from "../deps.ts";
+import { rotateSigningKey } from "../verbs/rotate-signing-key.ts";
+
+/**
+ * The background half of key rotation, per replica: re-read the key set every `reloadMs` (so a
+ * rotation written by another replica is seen well within the activation delay), and when the
+ * signing key is older than `rotateAfterMs`, start a rotation (the advisory lock inside the verb
+ * makes concurrent replicas produce one). Failures are logged and retried on the next tick: the
+ * process keeps signing with the key set it has.
+ */
+export function startKeyMaintenance(deps: IdentityDeps, options: { reloadMs: number; rotateAfterMs: number }): { stop(): void } {
+  let busy = false; // a slow Secrets Manager call must not stack ticks
+  const tick = async () => {
+    try {
+      await deps.keyring.reload();
+      if (options.rotateAfterMs > 0) {
+        const ctx: ServiceContext = {
+          em: deps.orm.em.fork(),
+          actor: { kind: "system" },
+          requestId: "key-maintenance",
+          logger: deps.logger,
+          deps,
+          invalidations: [],
+        };
+        await rotateSigningKey({ ctx, ifOlderThanMs: options.rotateAfterMs });
+      }
+    } catch (err) {
+      deps.logger.error({ err }, "signing key maintenance failed; will retry");
+    }
+  };
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void tick().finally(() => {
+      busy = false;
+    });
+  }, options.reloadMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

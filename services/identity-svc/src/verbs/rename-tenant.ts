@@ -1,0 +1,27 @@
+import type { RenameTenantRequest, Tenant } from "@flowstate/contracts/rest/identity/tenants";
+import { emit, inTransaction, type ServiceContext } from "../context.ts";
+import { authorizeTenant } from "./authorize-tenant.ts";
+import { requireUser } from "./guards.ts";
+import { tenantView } from "./tenant-view.ts";
+
+/** Renames a tenant (admin or owner). */
+export async function renameTenant({
+  ctx,
+  tenantId,
+  input,
+}: {
+  ctx: ServiceContext;
+  tenantId: string;
+  input: RenameTenantRequest;
+}): Promise<Tenant> {
+  const { sub } = requireUser(ctx);
+  return inTransaction(ctx, async (em) => {
+    const { tenant } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    if (tenant.name !== input.name) {
+      tenant.name = input.name;
+      emit(ctx, em, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: sub });
+      await em.flush();
+    }
+    return (await tenantView(ctx, em, tenantId, sub))!.tenant;
+  });
+}

@@ -1,0 +1,14 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { emit, now, type ServiceContext } from "../context.ts";
+import type { UserSession } from "../db/entities.ts";
+
+export type RevokeReason = "signout" | "refresh_token_replayed" | "account_disabled" | "account_deleted";
+
+/** Marks a session revoked (idempotent) and announces it; the caller commits and then invalidates. */
+export function revokeSession(ctx: ServiceContext, em: EntityManager, session: UserSession, reason: RevokeReason): boolean {
+  if (session.revoked_at) return false;
+  session.revoked_at = now(ctx);
+  session.revoked_reason = reason;
+  emit(ctx, em, "AccessRevoked.v1", { scope: "session", sid: session.sid, sub: session.sub }, { subject: session.sub });
+  return true;
+}

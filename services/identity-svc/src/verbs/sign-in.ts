@@ -1,0 +1,48 @@
+import type { SignInRequest, TokenResponse } from "@flowstate/contracts/rest/identity/auth";
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { LockMode } from "@mikro-orm/postgresql";
+import { inTransaction, now, type ServiceContext } from "../context.ts";
+import { newId } from "../crypto/ids.ts";
+import { hashPassword, needsRehash, verifyPassword } from "../crypto/password.ts";
+import { User, UserSession } from "../db/entities.ts";
+import { addRefreshToken, tokenResponse } from "./issue-tokens.ts";
+import { emailKey } from "./sign-up.ts";
+
+/** One answer for an unknown e-mail and a wrong password, so neither is revealed. */
+export const invalidCredentials = () =>
+  new DomainError("unauthenticated", "INVALID_CREDENTIALS", "the e-mail address or the password is wrong");
+
+/**
+ * Signs in with e-mail and password and opens a session (one refresh-token family). An unknown
+ * e-mail is checked against a dummy hash so it costs the same time as a wrong password.
+ */
+export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignInRequest }): Promise<TokenResponse> {
+  const candidate = await ctx.em.findOne(User, { email_key: emailKey(input.email), status: "active" });
+  const ok = await verifyPassword(input.password, candidate?.password_hash ?? ctx.deps.password.dummyHash);
+  if (!candidate || !ok) throw invalidCredentials();
+  // Only someone who knows the password learns that the account is disabled.
+  if (candidate.disabled) throw new DomainError("forbidden", "ACCOUNT_DISABLED", "this account is disabled");
+  const rehash = needsRehash(candidate.password_hash!, ctx.deps.password.params)
+    ? await hashPassword(input.password, ctx.deps.password.params)
+    : null;
+
+  const sid = newId("ses");
+  const refreshToken = await inTransaction(ctx, async (em) => {
+    // FOR SHARE: a concurrent disable/delete (FOR UPDATE) either sees this session and revokes it,
+    // or runs first and this sign-in sees the account disabled.
+    const user = await em.findOne(User, { sub: candidate.sub }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+    if (user?.status !== "active" || user.disabled) throw invalidCredentials();
+    if (rehash) user.password_hash = rehash;
+    const at = now(ctx);
+    em.create(UserSession, {
+      sid,
+      sub: user.sub,
+      created_at: at,
+      expires_at: new Date(at.getTime() + ctx.deps.sessionTtlMs),
+      revoked_at: null,
+      revoked_reason: null,
+    });
+    return addRefreshToken(ctx, em, sid);
+  });
+  return tokenResponse(ctx, { sub: candidate.sub, sid }, refreshToken);
+}

@@ -1,0 +1,50 @@
+import type { TenantRole } from "@flowstate/contracts/ids";
+import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { type ServiceContext, table } from "../context.ts";
+
+type Row = { id: string; name: string; created_at: Date; owner_sub: string; role: TenantRole | null };
+
+const toTenant = (r: Row, role: TenantRole): Tenant => ({
+  id: r.id,
+  name: r.name,
+  owner_sub: r.owner_sub,
+  role,
+  created_at: new Date(r.created_at).toISOString(),
+});
+
+/**
+ * Active tenants with their owner and `sub`'s role, in one query (the read path of GET
+ * /v1/tenants/{id} is a single round trip). `ids` null lists every tenant `sub` belongs to.
+ */
+async function query(ctx: ServiceContext, em: EntityManager, sub: string | null, ids: string[] | null): Promise<Row[]> {
+  const where = ids ? "t.id = ANY(?)" : "me.sub IS NOT NULL";
+  return em.execute<Row[]>(
+    `SELECT t.id, t.name, t.created_at, o.sub AS owner_sub, me.role
+       FROM ${table(ctx, "tenant")} t
+       JOIN ${table(ctx, "membership")} o ON o.tenant_id = t.id AND o.role = 'owner'
+       LEFT JOIN ${table(ctx, "membership")} me ON me.tenant_id = t.id AND me.sub = ?
+      WHERE t.status = 'active' AND ${where}
+      ORDER BY t.created_at, t.id`,
+    ids ? [sub, ids] : [sub],
+  );
+}
+
+/** One tenant as `sub` sees it; `role` when the caller is not a member (an API key) comes from `fallbackRole`. */
+export async function tenantView(
+  ctx: ServiceContext,
+  em: EntityManager,
+  tenantId: string,
+  sub: string | null,
+  fallbackRole?: TenantRole,
+): Promise<{ tenant: Tenant; memberRole: TenantRole | null } | null> {
+  const [row] = await query(ctx, em, sub, [tenantId]);
+  if (!row) return null;
+  const role = row.role ?? fallbackRole;
+  if (!role) return { tenant: toTenant(row, "member"), memberRole: null };
+  return { tenant: toTenant(row, role), memberRole: row.role };
+}
+
+export async function tenantsOf(ctx: ServiceContext, em: EntityManager, sub: string): Promise<Tenant[]> {
+  return (await query(ctx, em, sub, null)).map((r) => toTenant(r, r.role!));
+}

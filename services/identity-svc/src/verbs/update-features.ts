@@ -1,0 +1,33 @@
+import type { FeatureFlags, UpdateFeatureFlagsRequest } from "@flowstate/contracts/rest/identity/tenants";
+import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
+import { FeatureFlag } from "../db/entities.ts";
+import { authorizeTenant } from "./authorize-tenant.ts";
+import { flagsOf } from "./get-features.ts";
+import { requireUser } from "./guards.ts";
+
+/** Sets the given flags (admin or owner); one FeatureFlagChanged per flag that actually changed. */
+export async function updateFeatures({
+  ctx,
+  tenantId,
+  input,
+}: {
+  ctx: ServiceContext;
+  tenantId: string;
+  input: UpdateFeatureFlagsRequest;
+}): Promise<FeatureFlags> {
+  const { sub } = requireUser(ctx);
+  return inTransaction(ctx, async (em) => {
+    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const current = await flagsOf(em, tenantId);
+    const at = now(ctx);
+    for (const [flag, enabled] of Object.entries(input) as [keyof FeatureFlags, boolean][]) {
+      if (current[flag] === enabled) continue;
+      const row = await em.findOne(FeatureFlag, { tenant_id: tenantId, flag });
+      if (row) Object.assign(row, { enabled, updated_at: at, updated_by: sub });
+      else em.create(FeatureFlag, { tenant_id: tenantId, flag, enabled, updated_at: at, updated_by: sub });
+      current[flag] = enabled;
+      emit(ctx, em, "FeatureFlagChanged.v1", { tenant_id: tenantId, flag, enabled }, { tenant_id: tenantId, subject: sub });
+    }
+    return current;
+  });
+}
