@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit as countingBodyLimit } from "hono/body-limit";
 import { HttpProblem } from "./http-problem.ts";
 import { rawHeader } from "./raw-header.ts";
+import type { HttpBindings } from "@hono/node-server";
 import type { ServiceEnv } from "./types.ts";
 
 /**
@@ -18,10 +19,15 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler<ServiceEnv> {
   return async function bodyLimit(c, next) {
     const method = c.req.method;
     if (method === "GET" || method === "HEAD") return next();
-    if (rawHeader(c, "transfer-encoding") !== undefined) return counting(c, next);
     const length = rawHeader(c, "content-length");
-    if (length === undefined) return next();
-    if (Number(length) > maxBytes) tooLarge();
-    return next();
+    if (length !== undefined && rawHeader(c, "transfer-encoding") === undefined) {
+      if (Number(length) > maxBytes) tooLarge();
+      return next();
+    }
+    // On Node over HTTP/1.1 a body needs Content-Length or Transfer-Encoding; elsewhere (app.request,
+    // other runtimes) the Request is a real one and asking for its body is cheap.
+    const onNode = (c.env as Partial<HttpBindings> | undefined)?.incoming !== undefined;
+    if (onNode && rawHeader(c, "transfer-encoding") === undefined) return next();
+    return c.req.raw.body ? counting(c, next) : next();
   };
 }

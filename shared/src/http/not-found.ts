@@ -5,20 +5,16 @@ import type { ServiceEnv } from "./types.ts";
 
 /**
  * The app's notFound: 405 with `Allow` when the path exists under other methods, else 404.
- * Hono has no 405 of its own; the method table is built from `app.routes` on the first miss (all
- * routes are registered at boot) and rebuilt if routes were added since.
+ * Hono has no 405 of its own; the method table is built from `app.routes` on the first miss (Hono
+ * refuses new routes once it has matched a request, so the table cannot go stale).
  */
 export function notFoundHandler(app: Hono<ServiceEnv>) {
   let router: TrieRouter<string[]> | undefined;
-  let builtFor = -1;
 
   return (c: Context<ServiceEnv>): Response => {
-    if (builtFor !== app.routes.length) {
-      router = buildMethodRouter(app);
-      builtFor = app.routes.length;
-    }
+    router ??= buildMethodRouter(app);
     const allowed = new Set<string>();
-    for (const [methods] of router!.match("ALL", c.req.path)[0]) for (const m of methods) allowed.add(m);
+    for (const [methods] of router.match("ALL", c.req.path)[0]) for (const m of methods) allowed.add(m);
     const requestId = c.get("requestId") ?? "req_unknown";
     if (allowed.size > 0 && !allowed.has(c.req.method)) {
       const allow = [...allowed].join(", ");

@@ -38,7 +38,10 @@ export function createLogger(options: LoggerOptions): Logger {
     : isTest
       ? ((env.LOG_LEVEL as LogLevel | undefined) ?? "silent")
       : (options.level ?? (env.LOG_LEVEL as LogLevel | undefined) ?? "info");
-  const main = options.destination ?? pino.destination(1);
+  // Synchronous stdout: an async SonicBoom flushes its tail with a sync write at exit while an
+  // earlier async write may still be in flight, which reorders or drops the last lines (seen in
+  // serve.test.ts: "stopped" before "hook ran").
+  const main = options.destination ?? pino.destination({ dest: 1, sync: true });
   const config: pino.LoggerOptions = {
     base: { service: options.service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
