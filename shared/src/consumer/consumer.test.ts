@@ -5,12 +5,20 @@ import type { DomainEvent } from "@flowstate/contracts/events/catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { createAwsClients } from "../aws/clients.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
+import { MetricsRegistry } from "../http/metrics.ts";
+import { captureLogs } from "../log/capture.ts";
+import { createLogger } from "../log/logger.ts";
 import { type Consumer, type ConsumerOptions, createConsumer } from "./consumer.ts";
-import { captureLogger } from "./test-logger.ts";
 import { probeEvent, sendBodies, uniqueKey, waitFor } from "./test-events.ts";
 import { createTestQueue, type TestQueue } from "./test-queue.ts";
 
 const sqs = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("sqs");
+/** A real logger whose lines the test can read. */
+function captured() {
+  const capture = captureLogs();
+  return { capture, logger: createLogger({ service: "consumer-test", destination: capture.stream, level: "debug" }) };
+}
+
 const effectTable = { name: "0001_probe_effect", up: "CREATE TABLE probe_effect (key text NOT NULL, seq int NOT NULL)" };
 
 let db: TestDatabase;
@@ -36,7 +44,7 @@ function consumer(q: TestQueue, handlers: ConsumerOptions["handlers"], extra: Pa
     sqs,
     queueUrl: q.queueUrl,
     orm: db.orm,
-    logger: captureLogger("warn").logger,
+    logger: captured().logger,
     handlers,
     waitTimeSeconds: 1,
     visibilityTimeoutSeconds: 1,
@@ -116,16 +124,16 @@ describe("createConsumer", { concurrency: true }, () => {
     const badData = { ...probeEvent(key, 1), data: { key: secret, seq: -1 } };
     const unknown = { ...probeEvent(key, 2), type: "NoSuchThing" };
     const { id: _id, ...noId } = probeEvent(key, 3);
-    const capture = captureLogger("warn");
+    const { capture, logger } = captured();
     let calls = 0;
     await sendBodies(sqs, q.queueUrl, ["{not json", JSON.stringify(badData), JSON.stringify(unknown), JSON.stringify(noId)]);
-    const c = consumer(q, { "PlatformProbe.v1": async () => void calls++ }, { logger: capture.logger });
+    const c = consumer(q, { "PlatformProbe.v1": async () => void calls++ }, { logger });
     await waitFor(() => c.stats().rejected >= 4, 10_000, "four rejections");
-    const reasons = capture.lines().map((l) => l.reason);
+    const reasons = capture.lines.map((l) => l.reason);
     for (const reason of ["invalid_json", "invalid_data", "unknown_event", "invalid_envelope"]) assert.ok(reasons.includes(reason), reason);
     assert.equal(calls, 0);
     assert.deepEqual(await effects(key), []);
-    assert.ok(!capture.raw().includes(secret), "the payload never reaches the log");
+    assert.ok(!capture.text().includes(secret), "the payload never reaches the log");
     assert.equal((await drain(q.dlqUrl, 4, 8000)).length, 4);
   });
 
@@ -212,12 +220,22 @@ describe("createConsumer", { concurrency: true }, () => {
     assert.deepEqual(await effects(key), [1]);
   });
 
-  it("reports the DLQ depth and the lag of the last receive", async () => {
+  it("exposes consumer_lag_seconds and dlq_depth on the metrics registry", async () => {
     const q = await queue(1, 1);
     await sendBodies(sqs, q.queueUrl, ["{not json"]);
-    const c = consumer(q, {});
+    const metrics = new MetricsRegistry();
+    const c = consumer(q, {}, { metrics });
     await waitFor(() => c.stats().rejected === 1, 10_000, "the rejection");
-    assert.ok(c.lagSeconds() >= 0);
-    await waitFor(async () => (await createConsumer({ sqs, queueUrl: q.queueUrl, orm: db.orm, logger: captureLogger().logger, handlers: {} }).dlqDepth()) === 1, 10_000, "dlq depth 1");
+    const queueName = q.queueUrl.split("/").pop();
+    assert.match(await metrics.render(), new RegExp(`consumer_lag_seconds\\{queue="${queueName}"\\} \\d`));
+    // The DLQ is found through the queue's RedrivePolicy. The depth is cached for 30 s, so each
+    // look asks a new consumer's registry until SQS has moved the message.
+    const rendered = await waitFor(async () => {
+      const m = new MetricsRegistry();
+      createConsumer({ sqs, queueUrl: q.queueUrl, orm: db.orm, logger: captured().logger, handlers: {}, metrics: m });
+      const text = await m.render();
+      return text.includes(`dlq_depth{queue="${queueName}"} 1`) ? text : undefined;
+    }, 15_000, "dlq_depth in /metrics");
+    assert.ok(rendered);
   });
 });

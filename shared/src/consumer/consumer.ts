@@ -1,7 +1,8 @@
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import type { DomainEvent, EventKey } from "@flowstate/contracts/events/catalog";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.ts";
 import { type Database, schemaOf } from "../db/open-database.ts";
+import type { MetricsRegistry } from "../http/metrics.ts";
 import { applyEvent, type EventHandler, type EventHandlers } from "./apply-event.ts";
 import { decodeMessage } from "./decode-message.ts";
 import { dlqDepthReader } from "./dlq-depth.ts";
@@ -21,6 +22,8 @@ export interface ConsumerOptions {
   visibilityTimeoutSeconds?: number;
   /** The DLQ, for dlq_depth; looked up from the queue's RedrivePolicy when omitted. */
   dlqUrl?: string;
+  /** Registers `consumer_lag_seconds` and `dlq_depth` (label `queue`) on the service's /metrics. */
+  metrics?: MetricsRegistry;
 }
 
 export interface ConsumerStats {
@@ -60,7 +63,7 @@ type Outcome = "ack" | "keep";
  * @example
  * const consumer = createConsumer({ sqs: aws.data("sqs"), queueUrl, orm, logger, handlers: {
  *   "TenantCreated.v1": async (event, em) => { em.create(TenantView, { id: event.data.tenant_id }); },
- * }}).start();
+ * }, metrics }).start();
  * onShutdown(() => consumer.stop());
  */
 export function createConsumer(options: ConsumerOptions): Consumer {
@@ -69,10 +72,17 @@ export function createConsumer(options: ConsumerOptions): Consumer {
   const waitTimeSeconds = options.waitTimeSeconds ?? 20;
   const maxMessages = options.maxMessages ?? 10;
   const visibility = options.visibilityTimeoutSeconds ?? 30;
-  const log = options.logger.child({ component: "consumer", queue: queueUrl.split("/").pop() });
+  const queueName = queueUrl.split("/").pop() ?? queueUrl;
+  const log = options.logger.child({ component: "consumer", queue: queueName });
   const stats: ConsumerStats = { received: 0, processed: 0, duplicates: 0, rejected: 0, failed: 0, deleted: 0 };
   const dlqDepth = dlqDepthReader(sqs, queueUrl, options.dlqUrl);
   let lag = 0;
+  options.metrics?.gauge("consumer_lag_seconds", "Age of the oldest message in the consumer's last receive", () => [
+    { labels: { queue: queueName }, value: lag },
+  ]);
+  options.metrics?.gauge("dlq_depth", "Messages waiting in the consumer's dead-letter queue", async () => [
+    { labels: { queue: queueName }, value: await dlqDepth() },
+  ]);
   let running = false;
   let loop: Promise<void> | undefined;
   let receiving: AbortController | undefined;

@@ -1,5 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.ts";
 
 /**
  * One schema migration. `up` is SQL (several statements allowed) or a function given the

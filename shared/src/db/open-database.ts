@@ -1,5 +1,5 @@
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.ts";
 import { OutboxEvent } from "../outbox/outbox-entity.ts";
 import { assertSchemaName, type Migration, runMigrations } from "./migrate.ts";
 import { platformMigrations } from "./platform-migrations.ts";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.ts";
 import type { Migration } from "./migrate.ts";
 import { type Database, type OpenDatabaseOptions, openDatabase } from "./open-database.ts";
 

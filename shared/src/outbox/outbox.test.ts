@@ -5,12 +5,13 @@ import { fileURLToPath } from "node:url";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { DomainEvent } from "@flowstate/contracts/events/catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { pino } from "pino";
 import { createAwsClients } from "../aws/clients.ts";
 import { createConsumer } from "../consumer/consumer.ts";
 import { uniqueKey, waitFor } from "../consumer/test-events.ts";
 import { createTestQueue, type TestQueue } from "../consumer/test-queue.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
+import { MetricsRegistry } from "../http/metrics.ts";
+import { createLogger } from "../log/logger.ts";
 import { enqueueEvent } from "./enqueue-event.ts";
 import { type OutboxRelay, startOutboxRelay } from "./relay.ts";
 import { createTestBus, type TestBus } from "./test-bus.ts";
@@ -18,7 +19,7 @@ import { createTestBus, type TestBus } from "./test-bus.ts";
 const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
 const sqs = aws.data("sqs");
 const eventBridge = aws.data("eventbridge");
-const logger = pino({ level: "silent" });
+const logger = createLogger({ service: "outbox-test" });
 const source = "flowstate.platform-test";
 const effectTable = { name: "0001_probe_effect", up: "CREATE TABLE probe_effect (key text NOT NULL, seq int NOT NULL)" };
 
@@ -176,15 +177,17 @@ describe("outbox relay", { concurrency: true }, () => {
     const db = await openTestDatabase({ prefix: "relay_fail" });
     cleanups.push(() => db.close());
     const [event] = await db.orm.em.fork().transactional(async (em) => [probe(em, uniqueKey("fail"), 1)]);
-    const r = relay({ orm: db.orm, eventBridge, busName: "t-no-such-bus", logger, pollIntervalMs: 100 });
+    const metrics = new MetricsRegistry();
+    const r = relay({ orm: db.orm, eventBridge, busName: "t-no-such-bus", logger, pollIntervalMs: 100, metrics });
     const row = await waitFor(async () => {
       const [x] = await db.orm.em
         .fork()
-        .execute(`SELECT attempts, last_error, next_attempt_at > now() AS later FROM "${db.schema}".outbox_event WHERE id = ? AND attempts > 0`, [event?.id]);
+        .execute(`SELECT attempts, last_error, next_attempt_at >= created_at + interval '250 ms' AS later FROM "${db.schema}".outbox_event WHERE id = ? AND attempts > 0`, [event?.id]);
       return x;
     }, 5000, "a failed attempt");
     assert.ok(row.last_error);
     assert.equal(row.later, true);
     assert.equal(await r.backlog(), 1);
+    assert.match(await metrics.render(), /^outbox_backlog 1$/m);
   });
 });

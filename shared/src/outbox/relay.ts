@@ -1,6 +1,7 @@
 import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.ts";
 import { type Database, schemaOf } from "../db/open-database.ts";
+import type { MetricsRegistry } from "../http/metrics.ts";
 import { claimBatch, countBacklog, markFailed, markSent, pruneSent } from "./claim-batch.ts";
 import { type Listener, listen } from "./listen.ts";
 import { publishBatch } from "./publish-batch.ts";
@@ -18,6 +19,8 @@ export interface OutboxRelayOptions {
   maxBackoffMs?: number;
   /** Sent rows older than this are deleted, a batch at a time (default 7 days). */
   retainSentMs?: number;
+  /** Registers the `outbox_backlog` gauge (pending rows) on the service's /metrics. */
+  metrics?: MetricsRegistry;
   /** Test seam: runs after PutEvents returned and before the rows are marked sent. */
   afterPublish?: (ids: string[]) => void | Promise<void>;
 }
@@ -40,7 +43,7 @@ export interface OutboxRelay {
  * for one PutEvents call, so several replicas can run it.
  *
  * @example
- * const relay = startOutboxRelay({ orm, eventBridge: aws.data("eventbridge"), busName: config.EVENT_BUS_NAME, logger });
+ * const relay = startOutboxRelay({ orm, eventBridge: aws.data("eventbridge"), busName: config.EVENT_BUS_NAME, logger, metrics });
  * onShutdown(() => relay.stop());
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
@@ -51,6 +54,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
   const retainSentMs = options.retainSentMs ?? 7 * 24 * 3600_000;
   const log = logger.child({ component: "outbox-relay", schema });
+  const backlog = () => countBacklog(orm.em.fork(), schema);
+  options.metrics?.gauge("outbox_backlog", "Outbox events committed but not yet published", backlog);
 
   let running = true;
   let wake: (() => void) | undefined;
@@ -127,7 +132,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   })();
 
   return {
-    backlog: () => countBacklog(orm.em.fork(), schema),
+    backlog,
     async stop() {
       running = false;
       wake?.();
