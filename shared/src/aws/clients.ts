@@ -39,7 +39,11 @@ const marketplaceClients = {
 } as const;
 
 export type DataClientName = keyof typeof dataClients;
+/** Every data client the factory can build (all pinned to DATA_REGION). */
+export const DATA_CLIENT_NAMES = Object.keys(dataClients) as DataClientName[];
 export type MarketplaceClientName = keyof typeof marketplaceClients;
+/** Every marketplace client the factory can build (all pinned to MARKETPLACE_REGION). */
+export const MARKETPLACE_CLIENT_NAMES = Object.keys(marketplaceClients) as MarketplaceClientName[];
 type Credentials = AwsCredentialIdentity | AwsCredentialIdentityProvider;
 
 export interface AwsClientOptions {
@@ -77,14 +81,19 @@ export function createAwsClients(options: AwsClientOptions = {}) {
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     ...(credentials ? { credentials } : {}),
     maxAttempts: 3,
+    // The SDK would otherwise honour AWS_ENDPOINT_URL(_<SERVICE>) from the environment for every
+    // client, sending marketplace calls to the data emulator: endpoints are decided here only.
+    ignoreConfiguredEndpointUrls: true,
   });
 
   return {
     data<N extends DataClientName>(name: N): InstanceType<(typeof dataClients)[N]> {
       const hit = cache.get(name);
       if (hit) return hit as InstanceType<(typeof dataClients)[N]>;
+      // hasOwn, not a lookup: "constructor" or "toString" smuggled in through a cast would otherwise
+      // reach Object.prototype and build something that is not one of the listed clients.
+      if (!Object.hasOwn(dataClients, name)) throw new ResidencyViolation(`${String(name)} is not a data client`);
       const Ctor = dataClients[name] as unknown as new (c: object) => InstanceType<(typeof dataClients)[N]>;
-      if (!Ctor) throw new ResidencyViolation(`unknown data client ${String(name)}`);
       const client = new Ctor({ region: DATA_REGION, ...common(options.endpoint, options.credentials) });
       cache.set(name, client);
       return client;
@@ -93,8 +102,8 @@ export function createAwsClients(options: AwsClientOptions = {}) {
       name: N,
       credentials?: Credentials,
     ): InstanceType<(typeof marketplaceClients)[N]> {
+      if (!Object.hasOwn(marketplaceClients, name)) throw new ResidencyViolation(`${String(name)} is not a marketplace client`);
       const Ctor = marketplaceClients[name] as unknown as new (c: object) => InstanceType<(typeof marketplaceClients)[N]>;
-      if (!Ctor) throw new ResidencyViolation(`${String(name)} is not a marketplace client`);
       return new Ctor({
         region: MARKETPLACE_REGION,
         ...common(options.marketplaceEndpoint, credentials ?? options.credentials),
