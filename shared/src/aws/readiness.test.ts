@@ -1,0 +1,16 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createAwsClients } from "./clients.ts";
+import { awsReadiness } from "./readiness.ts";
+
+describe("awsReadiness", () => {
+  it("passes against the local emulator", { skip: !process.env.AWS_ENDPOINT_URL && "AWS_ENDPOINT_URL not set" }, async () => {
+    await awsReadiness(createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }))();
+  });
+
+  it("fails when AWS cannot be reached", async () => {
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    const aws = createAwsClients({ endpoint: "http://127.0.0.1:9", credentials: { accessKeyId: "x", secretAccessKey: "y" } });
+    await assert.rejects(awsReadiness(aws, 1000)());
+  });
+});
