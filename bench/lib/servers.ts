@@ -3,12 +3,14 @@ import { fork } from "node:child_process";
 export interface ServerProcess {
   url: string;
   pid: number;
+  /** The server process's CPU time so far (user + system), in microseconds. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
 /**
- * Starts a bench server script in its own process. The script listens on port 0 and sends
- * `{ port }` over IPC once it listens; its stdout goes to /dev/null so logging costs what it
+ * Starts a bench server script in its own process. The script listens on port 0, sends `{ port }`
+ * over IPC once it listens and calls `answerCpuQueries()` (below); its stdout goes to /dev/null so logging costs what it
  * costs in production (a write per line) without filling a pipe nobody reads.
  *
  * @example
@@ -27,6 +29,11 @@ export function startServerProcess(script: URL, args: string[] = [], env: NodeJS
       resolve({
         url: `http://127.0.0.1:${port}`,
         pid: child.pid!,
+        cpuMicros: () =>
+          new Promise((answer) => {
+            child.once("message", (reply) => answer((reply as { cpuMicros: number }).cpuMicros));
+            child.send("cpu");
+          }),
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();
@@ -35,5 +42,16 @@ export function startServerProcess(script: URL, args: string[] = [], env: NodeJS
           }),
       });
     });
+  });
+}
+
+/**
+ * Called by a bench server script: answers the harness's CPU queries over IPC. CPU time per
+ * request holds up on a busy machine far better than requests per second do.
+ */
+export function answerCpuQueries(): void {
+  process.on("message", () => {
+    const { user, system } = process.cpuUsage();
+    process.send!({ cpuMicros: user + system });
   });
 }
