@@ -128,3 +128,19 @@ export function invalidationsOf(res: Response): unknown[] {
   const raw = res.headers.get("flowstate-invalidate");
   return raw ? (JSON.parse(raw) as unknown[]) : [];
 }
+
+/** The events enqueued in the harness's outbox, oldest first (optionally of one key, e.g. "TenantCreated.v1"). */
+export async function outboxEvents(
+  h: Harness,
+  key?: string,
+): Promise<{ event_key: string; envelope: { data: Record<string, unknown>; tenant_id?: string; subject?: string } }[]> {
+  const rows = await h.db.orm.em
+    .fork()
+    .execute(`SELECT event_key, envelope FROM "${h.db.schema}".outbox_event ${key ? "WHERE event_key = ?" : ""} ORDER BY seq`, key ? [key] : []);
+  return rows as never;
+}
+
+/** A concrete path for a registry template: `{id}` → tenantId, `{sub}` → sub, `{key_id}` → keyId. */
+export function fillPath(template: string, values: { id?: string; sub?: string; key_id?: string }): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => (values as Record<string, string | undefined>)[name] ?? `missing_${name}`);
+}

@@ -4,7 +4,6 @@ import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { Membership, User } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
-import { requireUser } from "./guards.ts";
 import { emailKey } from "./sign-up.ts";
 
 /**
@@ -21,9 +20,8 @@ export async function addMember({
   tenantId: string;
   input: AddMemberRequest;
 }): Promise<Member> {
-  const { sub: actor } = requireUser(ctx);
   return inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { sub: actor } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     // FOR SHARE: serialises with the account's deletion (FOR UPDATE), so a deleted account never gains a membership.
     const user = await em.findOne(User, { email_key: emailKey(input.email) }, { lockMode: LockMode.PESSIMISTIC_READ });
     if (user?.status !== "active" || user.disabled) {

@@ -9,6 +9,8 @@ export interface TenantAccess {
   tenant: Tenant;
   /** The caller's role; for an API key, the role its scope stands for (read → member, write → admin). */
   role: TenantRole;
+  /** The acting person: the user, or the admin who created the API key. */
+  sub: string;
 }
 
 export interface TenantRequirement {
@@ -23,7 +25,8 @@ export interface TenantRequirement {
  * The domain's own check of who may act on a tenant, inside the verb's transaction. The gateway
  * has checked membership already; this re-reads it from the database (authoritative, and under the
  * transaction's locks), so a stale gateway cache can never authorise a change. A tenant that is
- * deleted, missing or not the caller's answers 404 NOT_FOUND, indistinguishably.
+ * deleted, missing or not the caller's answers 404 NOT_FOUND, indistinguishably, and before any
+ * 403: whether a tenant exists is not revealed by how the refusal is worded.
  */
 export async function authorizeTenant(
   ctx: ServiceContext,
@@ -43,7 +46,7 @@ export async function authorizeTenant(
     if (need.apiKey === "write" && a.scope !== "write") {
       throw new DomainError("forbidden", "INSUFFICIENT_SCOPE", "this operation needs an API key with the write scope");
     }
-    return { tenant, role: a.scope === "write" ? "admin" : "member" };
+    return { tenant, role: a.scope === "write" ? "admin" : "member", sub: a.sub };
   }
   if (a.kind !== "user") throw new DomainError("unauthenticated", "UNAUTHENTICATED", "sign in first");
   const tenant = await em.findOne(Tenant, { id: tenantId, status: "active" }, { lockMode });
@@ -51,5 +54,5 @@ export async function authorizeTenant(
   const membership = await em.findOne(Membership, { tenant_id: tenantId, sub: a.sub }, { lockMode });
   if (!membership) throw notFound("tenant");
   if (!atLeast(membership.role, need.minRole)) throw insufficientRole(need.minRole);
-  return { tenant, role: membership.role };
+  return { tenant, role: membership.role, sub: a.sub };
 }

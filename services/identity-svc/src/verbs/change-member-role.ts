@@ -4,7 +4,6 @@ import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, type ServiceContext } from "../context.ts";
 import { Membership, User } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
-import { requireUser } from "./guards.ts";
 import { revokeKeysOf } from "./revoke-keys-of.ts";
 
 export const ownerLocked = () =>
@@ -25,9 +24,8 @@ export async function changeMemberRole({
   sub: string;
   input: ChangeMemberRoleRequest;
 }): Promise<Member> {
-  const { sub: actor } = requireUser(ctx);
   const { member, invalidations } = await inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { sub: actor } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     const m = await em.findOne(Membership, { tenant_id: tenantId, sub }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const user = m ? await em.findOne(User, { sub }) : null;
     if (!m || !user || user.status !== "active") throw notFound("member");

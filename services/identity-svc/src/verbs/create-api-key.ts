@@ -5,7 +5,6 @@ import { newId } from "../crypto/ids.ts";
 import { sha256 } from "../crypto/secret-token.ts";
 import { ApiKey } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
-import { requireUser } from "./guards.ts";
 import { toApiKeyView } from "./list-api-keys.ts";
 
 /** Creates a tenant API key (admin or owner). The secret is in this answer only; we keep its hash. */
@@ -18,11 +17,10 @@ export async function createApiKey({
   tenantId: string;
   input: CreateApiKeyRequest;
 }): Promise<CreatedApiKey> {
-  const { sub } = requireUser(ctx);
   const keyId = newId("key");
   const { secret } = newApiKeySecret(keyId);
   const key = await inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     const row = em.create(ApiKey, {
       key_id: keyId,
       tenant_id: tenantId,

@@ -4,14 +4,12 @@ import { emit, inTransaction, type ServiceContext } from "../context.ts";
 import { Membership } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
 import { ownerLocked } from "./change-member-role.ts";
-import { requireUser } from "./guards.ts";
 import { revokeKeysOf } from "./revoke-keys-of.ts";
 
 /** Removes a member (admin or owner; never the owner). The API keys they created here are revoked. */
 export async function removeMember({ ctx, tenantId, sub }: { ctx: ServiceContext; tenantId: string; sub: string }): Promise<void> {
-  const { sub: actor } = requireUser(ctx);
   const invalidations = await inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { sub: actor } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     const m = await em.findOne(Membership, { tenant_id: tenantId, sub }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!m) throw notFound("member");
     if (m.role === "owner") throw ownerLocked();

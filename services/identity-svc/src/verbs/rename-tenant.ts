@@ -1,7 +1,6 @@
 import type { RenameTenantRequest, Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { emit, inTransaction, type ServiceContext } from "../context.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
-import { requireUser } from "./guards.ts";
 import { tenantView } from "./tenant-view.ts";
 
 /** Renames a tenant (admin or owner). */
@@ -14,9 +13,8 @@ export async function renameTenant({
   tenantId: string;
   input: RenameTenantRequest;
 }): Promise<Tenant> {
-  const { sub } = requireUser(ctx);
   return inTransaction(ctx, async (em) => {
-    const { tenant } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { tenant, sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     if (tenant.name !== input.name) {
       tenant.name = input.name;
       emit(ctx, em, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: sub });

@@ -3,12 +3,10 @@ import { LockMode } from "@mikro-orm/postgresql";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { ApiKey } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
-import { requireUser } from "./guards.ts";
 import { revokeKey } from "./revoke-keys-of.ts";
 
 /** Revokes a key of the tenant (admin or owner). Revoking a revoked key is a no-op; another tenant's key is 404. */
 export async function revokeApiKey({ ctx, tenantId, keyId }: { ctx: ServiceContext; tenantId: string; keyId: string }): Promise<void> {
-  requireUser(ctx);
   await inTransaction(ctx, async (em) => {
     await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     const key = await em.findOne(ApiKey, { key_id: keyId, tenant_id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });

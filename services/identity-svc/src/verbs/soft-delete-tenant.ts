@@ -1,15 +1,13 @@
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
-import { requireUser } from "./guards.ts";
 
 /**
  * Soft-deletes a tenant (owner only): it disappears for everyone (404, like a tenant that never
  * existed), its API keys stop working, and the row stays for audit and a later purge.
  */
 export async function softDeleteTenant({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<void> {
-  const { sub } = requireUser(ctx);
   await inTransaction(ctx, async (em) => {
-    const { tenant } = await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false, lock: true });
+    const { tenant, sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false, lock: true });
     tenant.status = "deleted";
     tenant.deleted_at = now(ctx);
     tenant.deleted_by = sub;

@@ -15,10 +15,10 @@ const toTenant = (r: Row, role: TenantRole): Tenant => ({
 
 /**
  * Active tenants with their owner and `sub`'s role, in one query (the read path of GET
- * /v1/tenants/{id} is a single round trip). `ids` null lists every tenant `sub` belongs to.
+ * /v1/tenants/{id} is a single round trip). `id` null lists every tenant `sub` belongs to.
  */
-async function query(ctx: ServiceContext, em: EntityManager, sub: string | null, ids: string[] | null): Promise<Row[]> {
-  const where = ids ? "t.id = ANY(?)" : "me.sub IS NOT NULL";
+async function query(ctx: ServiceContext, em: EntityManager, sub: string | null, id: string | null): Promise<Row[]> {
+  const where = id ? "t.id = ?" : "me.sub IS NOT NULL";
   return em.execute<Row[]>(
     `SELECT t.id, t.name, t.created_at, o.sub AS owner_sub, me.role
        FROM ${table(ctx, "tenant")} t
@@ -26,7 +26,7 @@ async function query(ctx: ServiceContext, em: EntityManager, sub: string | null,
        LEFT JOIN ${table(ctx, "membership")} me ON me.tenant_id = t.id AND me.sub = ?
       WHERE t.status = 'active' AND ${where}
       ORDER BY t.created_at, t.id`,
-    ids ? [sub, ids] : [sub],
+    id ? [sub, id] : [sub],
   );
 }
 
@@ -38,7 +38,7 @@ export async function tenantView(
   sub: string | null,
   fallbackRole?: TenantRole,
 ): Promise<{ tenant: Tenant; memberRole: TenantRole | null } | null> {
-  const [row] = await query(ctx, em, sub, [tenantId]);
+  const [row] = await query(ctx, em, sub, tenantId);
   if (!row) return null;
   const role = row.role ?? fallbackRole;
   if (!role) return { tenant: toTenant(row, "member"), memberRole: null };

@@ -4,7 +4,6 @@ import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, type ServiceContext } from "../context.ts";
 import { Membership, User } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
-import { requireUser } from "./guards.ts";
 import { tenantView } from "./tenant-view.ts";
 
 const notAMember = () =>
@@ -28,11 +27,10 @@ export async function transferOwnership({
   tenantId: string;
   input: OwnershipTransferRequest;
 }): Promise<Tenant> {
-  const { sub } = requireUser(ctx);
   const to = input.new_owner_sub;
-  if (to === sub) throw new DomainError("unprocessable", "ALREADY_OWNER", "you already own this tenant");
-  const tenant = await inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false, lock: true });
+  const { tenant, sub } = await inTransaction(ctx, async (em) => {
+    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false, lock: true });
+    if (to === sub) throw new DomainError("unprocessable", "ALREADY_OWNER", "you already own this tenant");
     const target = await em.findOne(User, { sub: to }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
     if (target?.status !== "active" || target.disabled) throw notAMember();
     const theirs = await em.findOne(Membership, { tenant_id: tenantId, sub: to }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -47,7 +45,7 @@ export async function transferOwnership({
     emit(ctx, em, "TenantOwnershipTransferred.v1", { tenant_id: tenantId, from_sub: sub, to_sub: to }, meta);
     emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId, sub }, meta);
     emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId, sub: to }, meta);
-    return (await tenantView(ctx, em, tenantId, sub))!.tenant;
+    return { tenant: (await tenantView(ctx, em, tenantId, sub))!.tenant, sub };
   });
   ctx.invalidations.push({ scope: "membership", tenant_id: tenantId, sub }, { scope: "membership", tenant_id: tenantId, sub: to });
   return tenant;

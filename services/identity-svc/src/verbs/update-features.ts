@@ -3,7 +3,6 @@ import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { FeatureFlag } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
 import { flagsOf } from "./get-features.ts";
-import { requireUser } from "./guards.ts";
 
 /** Sets the given flags (admin or owner); one FeatureFlagChanged per flag that actually changed. */
 export async function updateFeatures({
@@ -15,9 +14,8 @@ export async function updateFeatures({
   tenantId: string;
   input: UpdateFeatureFlagsRequest;
 }): Promise<FeatureFlags> {
-  const { sub } = requireUser(ctx);
   return inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     const current = await flagsOf(em, tenantId);
     const at = now(ctx);
     for (const [flag, enabled] of Object.entries(input) as [keyof FeatureFlags, boolean][]) {

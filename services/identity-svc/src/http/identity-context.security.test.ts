@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
+
+let h: Harness;
+let owner: TestUser;
+let tenantId: string;
+before(async () => {
+  h = await startHarness({ prefix: "id_gate" });
+  owner = await h.signUp();
+  tenantId = (await h.createTenant(owner)).id;
+});
+after(() => h.close());
+
+const INTERNAL = [
+  { method: "GET", path: "/internal/v1/sessions/{sid}" },
+  { method: "POST", path: "/internal/v1/api-keys/verify" },
+  { method: "GET", path: "/internal/v1/tenants/{id}/members/{sub}" },
+];
+
+/** Every route that needs the gateway's assertion: the non-public registry routes and the internal API. */
+const guarded = () => [
+  ...identityRoutes.filter((r) => r.auth !== "public").map((r) => ({ method: r.method, path: r.path })),
+  ...INTERNAL,
+];
+const concrete = (p: string) =>
+  fillPath(p, { id: tenantId, sub: owner.sub, key_id: "key_0000000000aaaaaaaaaa" }).replace("{sid}", owner.sid);
+
+async function expect401(res: Response, why: string) {
+  assert.equal(res.status, 401, why);
+  assert.equal(res.headers.get("content-type"), "application/problem+json", why);
+  assert.equal(((await res.json()) as { code: string }).code, "UNAUTHENTICATED", why);
+}
+
+describe("the gateway assertion", () => {
+  it("is required on every non-public route and every internal route", async () => {
+    for (const r of guarded()) {
+      const body = r.method === "GET" || r.method === "DELETE" ? undefined : {};
+      await expect401(await h.call(r.method, concrete(r.path), { body }), `${r.method} ${r.path} without assertion`);
+    }
+  });
+
+  it("refuses an assertion signed with another key (a forged identity)", async () => {
+    for (const r of guarded()) {
+      const path = concrete(r.path);
+      const forged = signAssertion("not-the-key", r.method, path, { identity: owner.identity, request_id: "req_x" });
+      await expect401(await h.call(r.method, path, { headers: { [IDENTITY_HEADER]: forged } }), `${r.method} ${r.path} forged`);
+    }
+  });
+
+  it("refuses an assertion made for another path or method, or one that is stale", async () => {
+    const path = "/v1/users/me";
+    const other = signAssertion(h.secret, "GET", "/v1/tenants", { identity: owner.identity, request_id: "req_x" });
+    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: other } }), "other path");
+    const method = signAssertion(h.secret, "DELETE", path, { identity: owner.identity, request_id: "req_x" });
+    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: method } }), "other method");
+    const stale = signAssertion(h.secret, "GET", path, { identity: owner.identity, request_id: "req_x" }, Date.now() - 60_000);
+    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: stale } }), "stale");
+    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: "v1.garbage" } }), "garbage");
+  });
+
+  it("refuses the gateway's own service identity on public API routes", async () => {
+    await expect401(await h.call("GET", "/v1/users/me", { as: { kind: "service", service: "edge-gateway" } }), "service on /v1");
+  });
+
+  it("answers 401, not 404, for unknown paths without an assertion, so a direct caller learns nothing", async () => {
+    await expect401(await h.call("GET", "/v1/nothing-here"), "unknown path");
+    await expect401(await h.call("GET", "/internal/v1/whatever"), "unknown internal path");
+  });
+
+  it("lets the public routes through without one", async () => {
+    assert.equal((await h.call("GET", "/.well-known/jwks.json")).status, 200);
+    assert.equal((await h.call("POST", "/v1/auth/signin", { body: { email: "nobody@example.test", password: "x" } })).status, 401);
+    assert.equal((await h.call("GET", "/healthz")).status, 200);
+  });
+});

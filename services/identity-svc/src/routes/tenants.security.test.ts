@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { TenantRole } from "@flowstate/contracts/ids";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import type { RouteSpec } from "@flowstate/contracts/rest/route";
+import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
+
+/**
+ * The domain's own authorization on every tenant route, driven by the registry: whatever the
+ * gateway did, identity-svc answers 404 to non-members and a foreign tenant's key, and 403 to a
+ * role below the route's minRole or an API key the route does not allow.
+ */
+let h: Harness;
+let owner: TestUser;
+let admin: TestUser;
+let member: TestUser;
+let outsider: TestUser;
+let tenantId: string;
+let otherTenantId: string;
+before(async () => {
+  h = await startHarness({ prefix: "id_tsec" });
+  [owner, admin, member, outsider] = await Promise.all([h.signUp(), h.signUp(), h.signUp(), h.signUp()]);
+  tenantId = (await h.createTenant(owner)).id;
+  otherTenantId = (await h.createTenant(outsider)).id;
+  await h.addMember(owner, tenantId, admin, "admin");
+  await h.addMember(owner, tenantId, member, "member");
+});
+after(() => h.close());
+
+const tenantRoutes = identityRoutes.filter((r) => r.auth === "tenant") as readonly RouteSpec[];
+const RANK: Record<TenantRole, number> = { member: 1, admin: 2, owner: 3 };
+
+/** A body that passes validation, so the answer is about authorization, not shape. */
+function bodyFor(r: RouteSpec): unknown {
+  switch (r.id) {
+    case "tenants.rename":
+      return { name: "x" };
+    case "tenants.ownership_transfer":
+      return { new_owner_sub: member.sub };
+    case "members.add":
+      return { email: outsider.email, role: "member" };
+    case "members.update":
+      return { role: "member" };
+    case "features.update":
+      return { marketplace_offers: true };
+    case "api_keys.create":
+      return { name: "k", scope: "read" };
+    default:
+      return undefined;
+  }
+}
+// Target a member whose change is harmless and repeatable for the role checks (never the owner).
+const pathFor = (r: RouteSpec, tenant: string) => fillPath(r.path, { id: tenant, sub: member.sub, key_id: "key_0000000000aaaaaaaaaa" });
+
+describe("tenant routes' own authorization", () => {
+  it("answers 404 NOT_FOUND to a non-member on every tenant route, exactly as for a missing tenant", async () => {
+    for (const r of tenantRoutes) {
+      const res = await h.call(r.method, pathFor(r, tenantId), { as: outsider.identity, body: bodyFor(r) });
+      assert.equal(res.status, 404, `${r.id}`);
+      assert.equal(((await res.json()) as { code: string }).code, "NOT_FOUND", r.id);
+      const missing = await h.call(r.method, pathFor(r, "tnt_0000000000nonexistent"), { as: outsider.identity, body: bodyFor(r) });
+      assert.equal(missing.status, 404, `${r.id} missing`);
+    }
+  });
+
+  it("answers 403 INSUFFICIENT_ROLE when the caller's role is below the route's minimum", async () => {
+    for (const r of tenantRoutes) {
+      for (const [who, role] of [[member, "member"], [admin, "admin"]] as const) {
+        if (RANK[role] >= RANK[r.minRole!]) continue;
+        const res = await h.call(r.method, pathFor(r, tenantId), { as: who.identity, body: bodyFor(r) });
+        assert.equal(res.status, 403, `${r.id} as ${role}`);
+        assert.equal(((await res.json()) as { code: string }).code, "INSUFFICIENT_ROLE", `${r.id} as ${role}`);
+      }
+    }
+  });
+
+  it("lets an API key use only the routes that allow keys, with enough scope, in its own tenant", async () => {
+    const key = (scope: "read" | "write", tenant: string) =>
+      ({ kind: "api_key", sub: owner.sub, key_id: "key_0000000000aaaaaaaaaa", tenant_id: tenant, scope }) as const;
+    for (const r of tenantRoutes) {
+      const foreign = await h.call(r.method, pathFor(r, tenantId), { as: key("write", otherTenantId), body: bodyFor(r) });
+      assert.equal(foreign.status, 404, `${r.id} with another tenant's key`);
+      const res = await h.call(r.method, pathFor(r, tenantId), { as: key("read", tenantId), body: bodyFor(r) });
+      if (r.apiKey === "read") assert.equal(res.status, 200, `${r.id} with a read key`);
+      else {
+        assert.equal(res.status, 403, `${r.id} with a read key`);
+        const code = ((await res.json()) as { code: string }).code;
+        assert.equal(code, r.apiKey === "write" ? "INSUFFICIENT_SCOPE" : "API_KEY_NOT_ALLOWED", r.id);
+      }
+    }
+  });
+
+  it("answers 403 API_KEY_NOT_ALLOWED to a key on the user-only routes", async () => {
+    const key = { kind: "api_key", sub: owner.sub, key_id: "key_0000000000aaaaaaaaaa", tenant_id: tenantId, scope: "write" } as const;
+    for (const r of identityRoutes.filter((x) => x.auth === "user")) {
+      const body = r.method === "GET" || r.method === "DELETE" ? undefined : r.id === "tenants.create" ? { name: "x" } : {};
+      const res = await h.call(r.method, r.path, { as: key, body });
+      assert.ok([400, 403].includes(res.status), `${r.id}: ${res.status}`);
+      if (res.status === 403) assert.equal(((await res.json()) as { code: string }).code, "API_KEY_NOT_ALLOWED", r.id);
+    }
+  });
+});
