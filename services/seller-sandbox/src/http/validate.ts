@@ -16,14 +16,15 @@ function awsPath(path: readonly PropertyKey[]): string {
 export function parseInput<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  options: { status: number; fields?: (issues: z.core.$ZodIssue[]) => Record<string, unknown> },
+  options: { status: number; path?: PropertyKey[]; fields?: (issues: z.core.$ZodIssue[]) => Record<string, unknown> },
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues;
-  const parts = issues.map((i) =>
-    i.path.length ? `Value at '${awsPath(i.path)}' failed to satisfy constraint: ${i.message}` : i.message,
-  );
+  const parts = issues.map((i) => {
+    const path = [...(options.path ?? []), ...i.path];
+    return path.length ? `Value at '${awsPath(path)}' failed to satisfy constraint: ${i.message}` : i.message;
+  });
   const n = parts.length;
   throw new ApiError(
     options.status,

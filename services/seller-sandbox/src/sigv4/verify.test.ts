@@ -1,27 +1,11 @@
 import assert from "node:assert/strict";
-import { createHash, createHmac, type Hash, type Hmac } from "node:crypto";
 import { describe, it } from "node:test";
 import { SignatureV4 } from "@smithy/signature-v4";
-import type { SourceData } from "@smithy/types";
+import { Sha256 } from "../testing/signed-fetch.ts";
 import { parseAuthorization } from "./parse-authorization.ts";
 import { type ReceivedRequest, verifySignature } from "./verify.ts";
 
 // The SDK's own signer signs; the sandbox's verifier must agree with it byte for byte.
-class Sha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.hash = secret ? createHmac("sha256", toBytes(secret)) : createHash("sha256");
-  }
-  update(data: Uint8Array | string) {
-    this.hash.update(data);
-  }
-  async digest() {
-    return new Uint8Array(this.hash.digest());
-  }
-  reset() {}
-}
-const toBytes = (d: SourceData) => (typeof d === "string" ? d : new Uint8Array(ArrayBuffer.isView(d) ? d.buffer : d));
-
 const credentials = { accessKeyId: "AKIAFLOWSTATEBACKEND", secretAccessKey: "s3cr3t" };
 
 async function signed(method: string, path: string, query: Record<string, string>, body: string, headers: Record<string, string> = {}) {

@@ -1,0 +1,64 @@
+import { createHash } from "node:crypto";
+import { ApiError } from "../http/api-error.ts";
+import { authorize, marketplaceArn } from "../http/authorize.ts";
+import type { CallContext } from "../http/marketplace-call.ts";
+import { parseInput, parseJsonBody } from "../http/validate.ts";
+import { ID_LENGTH, randomId } from "../seed/ids.ts";
+import { nowOf } from "../seller/clock.ts";
+import type { ChangeSet } from "../seller/types.ts";
+import { requireCatalog } from "./catalog-name.ts";
+import { StartChangeSetInput } from "./change-set-input.ts";
+import { resolveChanges } from "./resolve-changes.ts";
+import { scheduleChangeSet } from "./run-change-set.ts";
+
+const answer = (account: string, cs: ChangeSet) => ({ ChangeSetId: cs.id, ChangeSetArn: marketplaceArn(account, "ChangeSet", cs.id) });
+
+/**
+ * StartChangeSet: validates synchronously (422/404), is idempotent on ClientRequestToken (the SDK
+ * fills one in), authorizes `aws-marketplace:StartChangeSet` on every changed entity's ARN with
+ * `catalog:ChangeType`, refuses entities locked by an open change set (423), then runs the change
+ * set asynchronously.
+ */
+export async function startChangeSet(call: CallContext) {
+  const input = parseInput(StartChangeSetInput, parseJsonBody(call.body, 422), { status: 422 });
+  requireCatalog(input.Catalog);
+  const { seller } = call;
+  const account = seller.account;
+  const { ClientRequestToken, ...rest } = input;
+  const fingerprint = createHash("sha256").update(JSON.stringify(rest)).digest("base64url");
+  const token = ClientRequestToken ?? randomId("", 32);
+  const earlier = [...seller.changeSets.values()].find((c) => c.clientRequestToken === token);
+  if (earlier) {
+    if (earlier.fingerprint !== fingerprint) {
+      throw new ApiError(422, "ValidationException", `ClientRequestToken ${token} was already used for a different request.`);
+    }
+    return answer(account, earlier);
+  }
+
+  const changes = resolveChanges(seller, input.ChangeSet);
+  for (const change of changes) {
+    await authorize(call.deps, call.caller, "aws-marketplace:StartChangeSet", marketplaceArn(account, "Offer", change.EntityId), {
+      "catalog:ChangeType": [change.ChangeType],
+      "aws-marketplace:Intent": [input.Intent ?? "APPLY"],
+    });
+  }
+  const locked = [...new Set(changes.map((c) => seller.locks.get(c.EntityId)).filter((id): id is string => id !== undefined))];
+  if (locked.length) {
+    throw new ApiError(423, "ResourceInUseException", `Requested change set has entities locked by change sets - ${locked.join(", ")}`);
+  }
+
+  const cs: ChangeSet = {
+    id: randomId("", ID_LENGTH.changeSet),
+    name: input.ChangeSetName ?? `Submitted by ${account}`,
+    intent: input.Intent ?? "APPLY",
+    status: "PREPARING",
+    startTime: nowOf(seller),
+    changes,
+    clientRequestToken: token,
+    fingerprint,
+  };
+  seller.changeSets.set(cs.id, cs);
+  for (const c of changes) seller.locks.set(c.EntityId, cs.id);
+  scheduleChangeSet(seller, cs);
+  return answer(account, cs);
+}
