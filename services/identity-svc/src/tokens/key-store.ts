@@ -37,8 +37,10 @@ export function secretsManagerKeyStore(client: SecretsManagerClient, secretId: s
       const existing = await read();
       if (existing) return existing;
       const now = new Date();
-      // The very first key may sign at once: no token exists yet that a verifier could miss.
-      const first: KeySet = { version: 1, keys: [await newStoredKey(now, now)] };
+      // The very first key signs at once (no token exists yet that a verifier could miss), and
+      // "since the epoch" rather than "since now", so a replica whose clock runs slightly behind
+      // the creator's still finds an active key.
+      const first: KeySet = { version: 1, keys: [await newStoredKey(now, new Date(0))] };
       try {
         await client.send(
           new CreateSecretCommand({
