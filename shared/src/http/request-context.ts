@@ -1,4 +1,6 @@
 import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { lazyChild } from "../log/lazy-child.ts";
 import type { Logger } from "../log/logger.ts";
 import { onError } from "./error-handler.ts";
 import type { MetricsRegistry } from "./metrics.ts";
@@ -22,7 +24,7 @@ export function requestContext(logger: Logger, metrics: MetricsRegistry): Middle
     const started = performance.now();
     const requestId = requestIdFrom(rawHeader(c, "x-request-id"));
     c.set("requestId", requestId);
-    c.set("logger", logger.child({ request_id: requestId }));
+    c.set("logger", lazyChild(logger, { request_id: requestId }));
     setResponseHeader(c, "x-request-id", requestId);
     try {
       await next();
@@ -35,14 +37,15 @@ export function requestContext(logger: Logger, metrics: MetricsRegistry): Middle
 
     const seconds = (performance.now() - started) / 1000;
     const status = c.res.status;
-    const route = routeOf(c.req.routePath);
+    const route = routeOf(routePath(c));
     metrics.observeRequest(c.req.method, route, status, seconds);
 
+    const level = status >= 500 ? (c.error ? "error" : "warn") : PROBES.has(route) ? "debug" : "info";
+    if (!logger.isLevelEnabled(level)) return;
     const line = { request_id: requestId, method: c.req.method, route, status, duration_ms: Math.round(seconds * 1e4) / 10 };
-    if (c.error && status >= 500) logger.error({ ...line, err: c.error }, "request failed");
-    else if (status >= 500) logger.warn(line, "request"); // a deliberate 503 (readiness, draining)
-    else if (PROBES.has(route)) logger.debug(line, "request");
-    else logger.info(line, "request");
+    // error: an exception behind a 5xx, logged with its cause; warn: a deliberate 5xx (readiness, draining)
+    if (level === "error") logger.error({ ...line, err: c.error }, "request failed");
+    else logger[level](line, "request");
   };
 }
 
