@@ -5,7 +5,8 @@ import { awsReadiness } from "./readiness.ts";
 
 describe("awsReadiness", () => {
   it("passes against the local emulator", { skip: !process.env.AWS_ENDPOINT_URL && "AWS_ENDPOINT_URL not set" }, async () => {
-    await awsReadiness(createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }))();
+    // A generous deadline: moto on a busy test machine can take seconds.
+    await awsReadiness(createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }), 15_000)();
   });
 
   it("fails when AWS cannot be reached", async () => {

@@ -46,7 +46,7 @@ describe("serve", () => {
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
 
     const inFlight = fetch(`${url}/slow?ms=600`);
-    await new Promise((r) => setTimeout(r, 150)); // the request is now inside the handler
+    await svc.waitFor("slow request started");
     svc.proc.kill("SIGTERM");
     await svc.waitFor("shutting down");
     await assert.rejects(fetch(`${url}/healthz`), "no new connections once shutdown began");
@@ -55,7 +55,7 @@ describe("serve", () => {
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { finished: true });
     assert.equal(await svc.exited, 0);
-    const order = svc.lines.map((l) => l.msg).filter((m) => m !== "request");
+    const order = svc.lines.map((l) => l.msg).filter((m) => m !== "request" && m !== "slow request started");
     assert.deepEqual(order, ["listening", "shutting down", "hook ran", "stopped"]);
   });
 
@@ -67,7 +67,7 @@ describe("serve", () => {
       () => "answered",
       () => "cut",
     );
-    await new Promise((r) => setTimeout(r, 150));
+    await svc.waitFor("slow request started");
     const started = Date.now();
     svc.proc.kill("SIGTERM");
     assert.equal(await svc.exited, 0);

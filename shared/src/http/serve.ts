@@ -40,6 +40,10 @@ export type Fetchable = { fetch: (request: Request) => Response | Promise<Respon
 export async function serve(app: Fetchable, options: ServeOptions): Promise<RunningServer> {
   const { logger } = options;
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Idle keep-alive sockets must outlive a load balancer's idle timeout (60 s on AWS ALB), or the
+  // balancer reuses a socket Node is closing and the client sees a 502.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {

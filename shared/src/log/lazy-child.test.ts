@@ -7,7 +7,7 @@ import { createLogger } from "./logger.ts";
 describe("lazyChild", () => {
   it("logs with the bindings, supports child() and level changes, like a pino child", () => {
     const capture = captureLogs();
-    const parent = createLogger({ service: "lazy", level: "info", destination: capture.stream });
+    const parent = createLogger({ service: "lazy", level: "info", destination: capture.stream, env: {} });
     const logger = lazyChild(parent, { request_id: "req_lazy0001", token: "tok-should-be-redacted" });
     assert.equal(logger.isLevelEnabled("debug"), false);
     logger.info({ a: 1 }, "first");

@@ -7,6 +7,7 @@ import { serve } from "../serve.ts";
 const logger = createLogger({ service: "serve-child" });
 const app = createServiceApp({ name: "serve-child", logger });
 app.get("/slow", async (c) => {
+  c.get("logger").info("slow request started");
   await sleep(Number(c.req.query("ms") ?? 600));
   return c.json({ finished: true });
 });
