@@ -2,7 +2,7 @@ import type { Invalidation } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes as registry } from "@flowstate/contracts/rest/routes";
 import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
-import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { createMetrics, type MetricsRegistry } from "@flowstate/shared/http/metrics";
 import { newRequestId } from "@flowstate/shared/http/request-id";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { AccessTokenVerifier } from "./auth/access-token.ts";
@@ -16,7 +16,8 @@ import { mountDocs } from "./openapi/docs-page.ts";
 import { openApiDocument } from "./openapi/document.ts";
 import { Upstreams } from "./proxy/upstreams.ts";
 import { RateLimits } from "./ratelimit/rate-limits.ts";
-import { routeHandler } from "./routing/route-handler.ts";
+import { gatewayFetch } from "./http/gateway-fetch.ts";
+import { RouteTable } from "./routing/route-table.ts";
 
 export type GatewaySettings = Omit<GatewayConfig, "STAGE" | "SERVICE_PREFIX" | "HOST" | "PORT" | "LOG_LEVEL" | "AWS_ENDPOINT_URL" | "MARKETPLACE_ENDPOINT_URL" | "EVENT_BUS_NAME" | "INTERNAL_AUTH_SECRET_ID" | "CONSUME_EVENTS">;
 
@@ -31,7 +32,10 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
+  /** The platform app alone (probes, /metrics, /openapi.json, /docs): what `app.request()` tests reach. */
   app: ServiceApp;
+  /** What to serve: registry routes on the direct Node path, everything else through `app`. */
+  fetch: ReturnType<typeof gatewayFetch>;
   /** For the AccessRevoked consumer: the same path the answer header takes. */
   invalidate(list: readonly Invalidation[]): void;
   /** Drops every cached session, API key and membership answer. */
@@ -41,8 +45,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Hono's `{id}` → `:id`. */
-const honoPath = (template: string) => template.replace(/\{([a-z_]+)\}/g, ":$1");
 const RETENTION_SLACK_MS = 5_000;
 
 /**
@@ -52,7 +54,7 @@ const RETENTION_SLACK_MS = 5_000;
  *
  * @example
  * const gateway = createApp({ config, logger, internalSecret });
- * await serve(gateway.app, { host, port, logger, onShutdown: [() => gateway.close()] });
+ * await serve(gateway, { host, port, logger, onShutdown: [() => gateway.close()] });
  */
 export function createApp(deps: GatewayDeps): Gateway {
   const { config, logger } = deps;
@@ -93,21 +95,23 @@ export function createApp(deps: GatewayDeps): Gateway {
     },
   };
 
+  const metrics = deps.metrics ?? createMetrics();
   const app = createServiceApp({
     name: "edge-gateway",
     logger,
-    metrics: deps.metrics,
+    metrics,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     readiness: { "identity-svc": () => keys.refresh() },
   });
   const document = JSON.stringify(openApiDocument(routes));
   app.get("/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json" }));
   mountDocs(app);
-  const routeDeps = { upstreams, tokens, state, limits, secret: deps.internalSecret, hooks };
-  for (const route of routes) app.on(route.method, honoPath(route.path), routeHandler(route, routeDeps));
+  const routeDeps = { upstreams, tokens, state, limits, secret: deps.internalSecret, hooks, bodyLimitBytes: config.BODY_LIMIT_BYTES };
+  const fetch = gatewayFetch({ app, table: new RouteTable(routes), deps: routeDeps, logger, metrics });
 
   return {
     app,
+    fetch,
     invalidate: (list) => applyInvalidations(log, list),
     invalidateAll: () => log.markAll(),
     warmUp: () => keys.refresh(),

@@ -38,7 +38,7 @@ if (config.CONSUME_EVENTS) {
   });
 }
 
-await serve(gateway.app, {
+await serve(gateway, {
   host: config.HOST,
   port: config.PORT,
   logger,

@@ -40,7 +40,7 @@ export async function startGateway(options: {
     internalSecret: secret,
     ...(options.routes ? { routes: options.routes } : {}),
   });
-  const server = await serve(gateway.app, { host: "127.0.0.1", port: 0, logger, handleSignals: false, drainTimeoutMs: 1_000 });
+  const server = await serve(gateway, { host: "127.0.0.1", port: 0, logger, handleSignals: false, drainTimeoutMs: 1_000 });
   return {
     url: server.url,
     gateway,

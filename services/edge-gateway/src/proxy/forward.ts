@@ -1,4 +1,5 @@
-import { Readable } from "node:stream";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { Dispatcher } from "undici";
@@ -6,14 +7,12 @@ import { relayedHeaders } from "./headers.ts";
 
 export interface ForwardRequest {
   method: string;
-  /** The path and query exactly as the client sent them. */
+  /** The path and query as the gateway's own node-server normalised them (see gateway-fetch.ts). */
   path: string;
   /** Flat `[name, value, …]`, already filtered (see upstreamHeaders). */
   headers: string[];
-  body: Readable | Uint8Array | null;
+  body: IncomingMessage | Buffer | null;
   requestId: string;
-  /** HEAD is answered with the GET route's headers and no body (Hono maps HEAD onto GET). */
-  head?: boolean;
 }
 
 export interface ForwardHooks {
@@ -21,7 +20,7 @@ export interface ForwardHooks {
   onInvalidate: (value: string) => void;
 }
 
-/** Answers up to this size are read whole and written in one go; larger ones are streamed. */
+/** Answers up to this size are read whole and written with the head in one syscall; larger ones are streamed. */
 const BUFFER_LIMIT = 256 * 1024;
 
 export const upstreamUnavailable = (cause?: unknown) =>
@@ -31,16 +30,16 @@ export const upstreamUnavailable = (cause?: unknown) =>
   });
 
 /**
- * Sends one request to a service over a keep-alive pool and turns its answer into the client's.
- * The body is streamed through untouched (never parsed); small answers are buffered so the node
- * server writes them with a single `end()`. The invalidation header is applied before the answer
- * exists, which is what makes "no request accepted after the revoking call returns" hold for
- * calls through this instance.
+ * Sends one request to a service over its keep-alive pool and writes the answer straight onto
+ * the client's Node response: no WHATWG Request/Response objects, no body parsing. The
+ * invalidation header is applied before a byte of the answer is written, which is what makes "no
+ * request accepted after the revoking call returns" hold for calls through this instance.
+ * Returns the status relayed. Throws (nothing written yet) when the service cannot be reached.
  *
  * @example
- * return forward(pool, { method: "GET", path: "/v1/tenants/tnt_x", headers, body: null, requestId }, hooks);
+ * const status = await forward(pool, { method: "GET", path: "/v1/tenants/tnt_x", headers, body: null, requestId }, res, hooks);
  */
-export async function forward(pool: Dispatcher, req: ForwardRequest, hooks: ForwardHooks): Promise<Response> {
+export async function forward(pool: Dispatcher, req: ForwardRequest, res: ServerResponse, hooks: ForwardHooks): Promise<number> {
   let answer: Dispatcher.ResponseData;
   try {
     answer = await pool.request({ method: req.method as Dispatcher.HttpMethod, path: req.path, headers: req.headers, body: req.body });
@@ -54,19 +53,25 @@ export async function forward(pool: Dispatcher, req: ForwardRequest, hooks: Forw
   if (invalidate !== undefined) {
     for (const value of Array.isArray(invalidate) ? invalidate : [invalidate]) hooks.onInvalidate(value);
   }
-  const headers = relayedHeaders(answer.headers, req.requestId);
   const status = answer.statusCode;
-  if (req.head || status === 204 || status === 304) {
+  const headers = relayedHeaders(answer.headers, req.requestId);
+  if (req.method === "HEAD" || status === 204 || status === 304) {
     await answer.body.dump();
-    return new Response(null, { status, headers });
+    res.writeHead(status, headers).end();
+    return status;
   }
-  const length = Number(answer.headers["content-length"]);
-  if (length <= BUFFER_LIMIT) {
+  if (Number(answer.headers["content-length"]) <= BUFFER_LIMIT) {
+    let body: Buffer;
     try {
-      return new Response(new Uint8Array(await answer.body.arrayBuffer()), { status, headers });
+      body = Buffer.from(await answer.body.arrayBuffer());
     } catch (err) {
       throw upstreamUnavailable(err);
     }
+    res.writeHead(status, headers).end(body);
+    return status;
   }
-  return new Response(Readable.toWeb(answer.body) as ReadableStream, { status, headers });
+  res.writeHead(status, headers);
+  // The head is out: a failure now can only cut the connection, which tells the client it is incomplete.
+  await pipeline(answer.body, res).catch(() => res.destroy());
+  return status;
 }

@@ -53,26 +53,14 @@ export function upstreamHeaders(raw: readonly string[], extra: readonly string[]
   return out;
 }
 
-/** A web `Headers` object as the raw `[name, value, …]` list (the app.request path in tests). */
-export function rawHeaderList(headers: Headers): string[] {
-  const raw: string[] = [];
-  headers.forEach((value, name) => {
-    raw.push(name, value);
-  });
-  return raw;
-}
-
 /**
- * The upstream answer's headers as relayed to the client. Returns a plain record when every header
- * has one value (node-server writes it straight to the socket) or a tuple list when a header
+ * The upstream answer's headers as relayed to the client, in the form Node's `writeHead` takes:
+ * a plain record when every header has one value, or a flat `[name, value, …]` list when one
  * repeats (Set-Cookie must not be comma-joined).
  */
-export function relayedHeaders(
-  upstream: Record<string, string | string[] | undefined>,
-  requestId: string,
-): Record<string, string> | [string, string][] {
+export function relayedHeaders(upstream: Record<string, string | string[] | undefined>, requestId: string): Record<string, string> | string[] {
   const record: Record<string, string> = {};
-  let tuples: [string, string][] | undefined;
+  let flat: string[] | undefined;
   const connection = connectionTokens(typeof upstream.connection === "string" ? upstream.connection : undefined);
   for (const name in upstream) {
     if (NOT_RELAYED.has(name) || connection?.has(name)) continue;
@@ -80,12 +68,12 @@ export function relayedHeaders(
     if (value === undefined) continue;
     if (typeof value === "string") record[name] = value;
     else {
-      tuples ??= [];
-      for (const v of value) tuples.push([name, v]);
+      flat ??= [];
+      for (const v of value) flat.push(name, v);
     }
   }
   record["x-request-id"] = requestId;
-  if (tuples === undefined) return record;
-  for (const name in record) tuples.push([name, record[name]!]);
-  return tuples;
+  if (flat === undefined) return record;
+  for (const name in record) flat.push(name, record[name]!);
+  return flat;
 }

@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TenantContext } from "@flowstate/contracts/internal/identity";
+import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import type { AccessTokenVerifier } from "../auth/access-token.ts";
+import type { AccessState } from "../auth/access-state.ts";
+import { authenticate, type CallerIdentity } from "../auth/authenticate.ts";
+import { credentialOf } from "../auth/credential.ts";
+import { authorizeTenant } from "../auth/tenant-access.ts";
+import { forward, type ForwardHooks } from "../proxy/forward.ts";
+import { upstreamHeaders } from "../proxy/headers.ts";
+import type { Upstreams } from "../proxy/upstreams.ts";
+import type { RateLimits } from "../ratelimit/rate-limits.ts";
+import type { RouteMatch } from "./route-table.ts";
+
+export interface RouteDeps {
+  upstreams: Upstreams;
+  tokens: AccessTokenVerifier;
+  state: AccessState;
+  limits: RateLimits;
+  /** HMAC key of the `flowstate-identity` assertion. */
+  secret: string;
+  hooks: ForwardHooks;
+  bodyLimitBytes: number;
+}
+
+export interface RouteCall extends RouteMatch {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  /** The decoded path, as the service's Hono computes `c.req.path`: what the assertion is bound to. */
+  path: string;
+  /** The normalised path and query sent upstream. */
+  target: string;
+}
+
+const tooLarge = (limit: number) => new DomainError("too_large", "PAYLOAD_TOO_LARGE", `the request body exceeds ${limit} bytes`);
+
+/**
+ * One registry route, end to end: body size, authentication and revocation (unless public),
+ * rate limits, tenant membership and role (tenant routes), then the request streamed to the
+ * owning service with the signed identity, and its answer relayed. Refusals are DomainErrors,
+ * rendered by the caller (gateway-fetch.ts) in the one problem shape.
+ */
+export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<number> {
+  const { route, req, res, requestId } = call;
+  const { upstreams, tokens, state, limits, bodyLimitBytes } = deps;
+  const pool = upstreams.pool(route.service);
+  if (pool === undefined) {
+    throw new DomainError("unavailable", "SERVICE_UNAVAILABLE", `${route.service} is not available in this deployment`, { retryAfter: 30 });
+  }
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > bodyLimitBytes) throw tooLarge(bodyLimitBytes);
+
+  const address = req.socket.remoteAddress ?? "unknown";
+  let identity: CallerIdentity | undefined;
+  let tenant: TenantContext | undefined;
+  if (route.auth === "public") {
+    limits.anonymous(address);
+  } else {
+    const credential = credentialOf(req.headers.authorization);
+    // A credential not seen before costs a signature check or an identity-svc call: that work
+    // is limited per client address before it is done, so garbage cannot buy CPU.
+    if (credential.kind === "api_key" || (credential.kind === "access_token" && tokens.peek(credential.token) === undefined)) {
+      limits.anonymous(address);
+    }
+    identity = await authenticate(credential, tokens, state);
+    limits.credential(identity.kind === "user" ? identity.sub : identity.key_id);
+    if (route.auth === "user" && identity.kind === "api_key") {
+      throw new DomainError("forbidden", "API_KEY_NOT_ALLOWED", "this route needs a user's access token, not an API key");
+    }
+    if (route.auth === "tenant") {
+      tenant = await authorizeTenant(route, call.params.id ?? "", identity, state);
+      limits.tenant(tenant.tenant_id);
+    }
+  }
+
+  const method = req.method!;
+  const extra = ["x-request-id", requestId, "x-forwarded-for", address];
+  if (identity !== undefined) {
+    extra.push(IDENTITY_HEADER, signAssertion(deps.secret, method, call.path, { identity, tenant, request_id: requestId }));
+  }
+  let body: IncomingMessage | Buffer | null = null;
+  if (method !== "GET" && method !== "HEAD") {
+    if (declared !== undefined) body = req; // streamed, never parsed
+    else if (req.headers["transfer-encoding"] !== undefined) {
+      body = await readLimited(req, bodyLimitBytes);
+      extra.push("content-length", String(body.length));
+    }
+  }
+  const headers = upstreamHeaders(req.rawHeaders, extra);
+  return forward(pool, { method, path: call.target, headers, body, requestId }, res, deps.hooks);
+}
+
+/** A chunked upload, read whole while counting (rare for a JSON API; it is then sent with a length). */
+function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.resume(); // drain the rest so the connection stays usable
+      reject(tooLarge(limit));
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks)));
+    req.once("error", reject);
+  });
+}
