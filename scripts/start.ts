@@ -12,7 +12,8 @@ let stopping = false;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 let stack: RunningStack | undefined;
-async function shutdown(signal: string, code = 0): Promise<never> {
+const startup = new AbortController();
+async function shutdown(signal: string): Promise<void> {
   if (stopping) {
     // A second Ctrl-C: do not wait for graceful shutdown any longer.
     for (const s of stack?.services ?? []) s.child.process.kill("SIGKILL");
@@ -20,20 +21,25 @@ async function shutdown(signal: string, code = 0): Promise<never> {
   }
   stopping = true;
   process.stdout.write(`\n${signal}: stopping every service and the local emulator…\n`);
-  await stack?.stop();
+  // Still starting: startStack stops what it has started and rejects; the catch below exits.
+  if (!stack) return startup.abort();
+  await stack.stop();
   process.stdout.write("Flowstate stopped.\n");
-  process.exit(code);
+  process.exit(0);
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
 try {
-  stack = await startStack({ root, env: process.env, print });
+  stack = await startStack({ root, env: process.env, print, signal: startup.signal });
 } catch (err) {
+  if (startup.signal.aborted) {
+    process.stdout.write("Flowstate stopped.\n");
+    process.exit(0);
+  }
   process.stderr.write(`npm start failed: ${(err as Error).message}\n`);
   process.exit(1);
 }
-if (stopping) await new Promise(() => {}); // a signal arrived during start-up; shutdown() exits
 
 for (const s of stack.services) {
   void s.child.exited.then((code) => {

@@ -59,7 +59,13 @@ export function discoverServices(root: string): string[] {
  * stack.services.find((s) => s.name === "edge-gateway")?.url;
  * await stack.stop();
  */
-export async function startStack(options: { root: string; env: NodeJS.ProcessEnv; print: (line: string) => void }): Promise<RunningStack> {
+export async function startStack(options: {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  print: (line: string) => void;
+  /** Aborting stops whatever has started so far, and startStack rejects (Ctrl-C during start-up). */
+  signal?: AbortSignal;
+}): Promise<RunningStack> {
   const env = parseConfig(StartEnv, options.env);
   const say = options.print;
   say(`PostgreSQL: ${redactUrl(env.DATABASE_URL)}`);
@@ -79,14 +85,21 @@ export async function startStack(options: { root: string; env: NodeJS.ProcessEnv
     await Promise.all(children.map((c) => c.stop()));
     await moto?.stop();
   };
+  const checkAborted = () => {
+    if (options.signal?.aborted) throw new Error("start-up aborted");
+  };
+  // Children that are still booting are stopped at once; the health waits then fail fast.
+  options.signal?.addEventListener("abort", () => void Promise.all(children.map((c) => c.stop())), { once: true });
 
   try {
+    checkAborted();
     const aws = createAwsClients({
       endpoint: awsEndpoint,
       credentials: moto ? { accessKeyId: "testing", secretAccessKey: "testing" } : undefined,
     });
     const { outputs, changes } = await bootstrap({ aws, prefix: env.SERVICE_PREFIX, stage: env.STAGE, mailFrom: env.MAIL_FROM });
     say(`bootstrap: ${changes.length ? `${changes.length} change(s) applied` : "everything up to date"}`);
+    checkAborted();
 
     const names = discoverServices(options.root);
     const ports = await assignPorts(names, env.HOST, DEFAULT_PORTS, Boolean(env.FLOWSTATE_FREE_PORTS));
@@ -132,10 +145,12 @@ export async function startStack(options: { root: string; env: NodeJS.ProcessEnv
     // Gateways last: they fetch keys from (and route to) the services behind them at boot.
     const services: StartedService[] = [];
     for (const wave of [names.filter((n) => !isGateway(n)), names.filter(isGateway)]) {
+      checkAborted();
       const started = wave.map(start);
       services.push(...started);
       await Promise.all(started.map(healthy));
     }
+    checkAborted();
     return { databaseUrl: env.DATABASE_URL, awsEndpoint, ownMoto: Boolean(moto), outputs, services, stop };
   } catch (err) {
     await stop();
