@@ -15,4 +15,4 @@ const running = await serve(createApp(sandbox.deps), {
   logger,
   onShutdown: [() => sandbox.close()],
 });
-logger.info({ url: running.url, iam: config.AWS_ENDPOINT_URL }, "seller sandbox listening");
+logger.info({ url: running.url, iam: config.AWS_ENDPOINT_URL }, "seller sandbox reads roles from the emulator IAM");

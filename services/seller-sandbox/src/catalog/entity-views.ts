@@ -22,7 +22,20 @@ export function productSummary(account: string, p: Product) {
   };
 }
 
+// Offers are replaced, never mutated, when a change set commits, so a summary can be cached per
+// offer object; the listing is the sandbox's hot path.
+const summaries = new WeakMap<Offer, ReturnType<typeof buildOfferSummary>>();
+
 export function offerSummary(account: string, o: Offer) {
+  let s = summaries.get(o);
+  if (!s) {
+    s = buildOfferSummary(account, o);
+    summaries.set(o, s);
+  }
+  return s;
+}
+
+function buildOfferSummary(account: string, o: Offer) {
   return {
     ...(o.name ? { Name: o.name } : {}),
     EntityType: "Offer",

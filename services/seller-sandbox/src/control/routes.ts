@@ -24,7 +24,7 @@ async function body<S extends z.ZodType>(c: Ctx, schema: S): Promise<z.output<S>
  * its payout currencies and change-set pace, and flush the cached IAM policies.
  */
 export function controlRoutes(deps: SandboxDeps): Hono {
-  const app = new Hono();
+  const app = new Hono({ strict: false });
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.post("/iam/flush", async (c) => {
     const input = await body(c, FlushInput);
@@ -33,7 +33,7 @@ export function controlRoutes(deps: SandboxDeps): Hono {
     return c.body(null, 204);
   });
 
-  const account = new Hono<{ Variables: { account: string } }>();
+  const account = new Hono<{ Variables: { account: string } }>({ strict: false });
   account.use("*", async (c, next) => {
     const id = AccountId.safeParse(c.req.param("account"));
     if (!id.success) return c.json({ message: "account must be a 12-digit AWS account id" }, 400);

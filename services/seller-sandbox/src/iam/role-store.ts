@@ -61,13 +61,15 @@ async function readPolicies(iam: IAMClient, name: string): Promise<PolicyDocumen
   return Promise.all([...inline, ...managed]);
 }
 
-type Entry = { value: RoleRecord | undefined; fetchedAt: number; pending?: Promise<RoleRecord | undefined> };
+type Entry = { value: RoleRecord | undefined; fetchedAt: number; pending?: Promise<RoleRecord | undefined> | undefined };
 
 /**
  * Reads roles and their policies from the emulator's IAM, where the connector-role template put
- * them, and keeps them in memory for `ttlMs` so the hot path never waits on the emulator. A stack
- * update is visible after at most `ttlMs` (or at once after `flush`). Concurrent misses share one
- * read.
+ * them, and keeps them in memory so the hot path never waits on the emulator. Fresh for `ttlMs`;
+ * for another `ttlMs / 2` a stale value is still served while one background read refreshes it
+ * (under load, requests never stall on a refresh); older than that, the caller waits for a fresh
+ * read. So an IAM change (a stack update) is seen within 1.5 × ttlMs plus one read, or at once
+ * after `flush`. Concurrent reads of one role share one request.
  */
 export class RoleStore {
   readonly #iam: AccountIam;
@@ -79,17 +81,27 @@ export class RoleStore {
     this.#ttlMs = options.ttlMs;
   }
 
-  async get(roleArn: string): Promise<RoleRecord | undefined> {
+  get(roleArn: string): Promise<RoleRecord | undefined> | RoleRecord | undefined {
     const entry = this.#cache.get(roleArn);
-    if (entry && Date.now() - entry.fetchedAt < this.#ttlMs) return entry.value;
-    if (entry?.pending) return entry.pending;
+    const age = entry ? Date.now() - entry.fetchedAt : Number.POSITIVE_INFINITY;
+    if (entry && age < this.#ttlMs) return entry.value;
+    const pending = entry?.pending ?? this.#refresh(roleArn, entry);
+    if (entry && age < this.#ttlMs * 1.5) {
+      pending.catch(() => {}); // a failed background read is retried by the next caller
+      return entry.value;
+    }
+    return pending;
+  }
+
+  #refresh(roleArn: string, entry: Entry | undefined): Promise<RoleRecord | undefined> {
     const pending = this.#load(roleArn).then(
       (value) => {
         this.#cache.set(roleArn, { value, fetchedAt: Date.now() });
         return value;
       },
       (err: unknown) => {
-        this.#cache.delete(roleArn);
+        const current = this.#cache.get(roleArn);
+        if (current?.pending === pending) current.pending = undefined;
         throw err;
       },
     );

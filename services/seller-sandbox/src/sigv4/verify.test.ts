@@ -68,3 +68,13 @@ describe("parseAuthorization", () => {
     assert.equal(parseAuthorization(undefined), undefined);
   });
 });
+
+describe("parseAuthorization of malformed headers", () => {
+  it("refuses a truncated scope, a short signature and an unknown part", () => {
+    const ok = "AWS4-HMAC-SHA256 Credential=AKIAX/20260101/us-east-1/sts/aws4_request, SignedHeaders=host;x-amz-date, Signature=" + "a".repeat(64);
+    assert.equal(parseAuthorization(ok)?.service, "sts");
+    assert.equal(parseAuthorization(ok.replace("/aws4_request", "")), undefined);
+    assert.equal(parseAuthorization(ok.replace("a".repeat(64), "abc")), undefined);
+    assert.equal(parseAuthorization(`${ok}, Extra=1`), undefined);
+  });
+});
