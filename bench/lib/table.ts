@@ -1,7 +1,7 @@
 import type { BenchRow } from "./types.ts";
 
 const fmt = (n: number | undefined, digits = 2) =>
-  n === undefined ? "" : Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en-US") : n.toFixed(digits);
+  n === undefined || Number.isNaN(n) ? "" : Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en-US") : n.toFixed(digits);
 
 /**
  * Renders rows as an aligned text table: name, value, unit, baseline, ratio, target, met.
