@@ -16,7 +16,8 @@ import { handleSts } from "./sts/handler.ts";
  * serve({ fetch: createApp(sandbox.deps).fetch, port: 8090 });
  */
 export function createApp(deps: SandboxDeps): Hono {
-  const app = new Hono();
+  // Not strict: `/_sandbox/accounts/<id>/` and `.../<id>` are the same resource for a human with curl.
+  const app = new Hono({ strict: false });
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", (c) => c.json({ status: "ok" }));
   app.route("/_sandbox", controlRoutes(deps));
