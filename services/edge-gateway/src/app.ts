@@ -10,7 +10,7 @@ import { createAccessState } from "./auth/access-state.ts";
 import { identityClient } from "./auth/identity-client.ts";
 import { JwksKeys } from "./auth/jwks-keys.ts";
 import { InvalidationLog } from "./cache/invalidation-log.ts";
-import { applyInvalidations, parseInvalidateHeader } from "./cache/invalidations.ts";
+import { applyInvalidations, depKeys, parseInvalidateHeader } from "./cache/invalidations.ts";
 import type { GatewayConfig } from "./config.ts";
 import { mountDocs } from "./openapi/docs-page.ts";
 import { openApiDocument } from "./openapi/document.ts";
@@ -106,7 +106,16 @@ export function createApp(deps: GatewayDeps): Gateway {
   const document = JSON.stringify(openApiDocument(routes));
   app.get("/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json" }));
   mountDocs(app);
-  const routeDeps = { upstreams, tokens, state, limits, secret: deps.internalSecret, hooks, bodyLimitBytes: config.BODY_LIMIT_BYTES };
+  const routeDeps = {
+    upstreams,
+    tokens,
+    state,
+    limits,
+    secret: deps.internalSecret,
+    hooks,
+    onTenantWrite: (tenantId: string) => log.mark([depKeys.tenant(tenantId)]),
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+  };
   const fetch = gatewayFetch({ app, table: new RouteTable(routes), deps: routeDeps, logger, metrics });
 
   return {

@@ -13,6 +13,8 @@ export interface ForwardRequest {
   headers: string[];
   body: IncomingMessage | Buffer | null;
   requestId: string;
+  /** Called before a 2xx answer is relayed (a tenant write drops cached memberships, see proxy-route.ts). */
+  onSuccess?: (() => void) | undefined;
 }
 
 export interface ForwardHooks {
@@ -54,6 +56,7 @@ export async function forward(pool: Dispatcher, req: ForwardRequest, res: Server
     for (const value of Array.isArray(invalidate) ? invalidate : [invalidate]) hooks.onInvalidate(value);
   }
   const status = answer.statusCode;
+  if (status < 300 && req.onSuccess) req.onSuccess();
   const headers = relayedHeaders(answer.headers, req.requestId);
   if (req.method === "HEAD" || status === 204 || status === 304) {
     await answer.body.dump();

@@ -21,6 +21,8 @@ export interface RouteDeps {
   /** HMAC key of the `flowstate-identity` assertion. */
   secret: string;
   hooks: ForwardHooks;
+  /** A successful write to this tenant went through (see below). */
+  onTenantWrite: (tenantId: string) => void;
   bodyLimitBytes: number;
 }
 
@@ -89,7 +91,12 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
     }
   }
   const headers = upstreamHeaders(req.rawHeaders, extra);
-  return forward(pool, { method, path: call.target, headers, body, requestId }, res, deps.hooks);
+  // Revocations arrive as invalidations; grants (a member added, a role raised) do not, so a
+  // cached "not a member" could lock a new member out until it expires. Any successful write to a
+  // tenant therefore drops this instance's cached memberships of that tenant before the answer
+  // is relayed; reads are far more frequent than writes, so this costs little.
+  const onSuccess = tenant !== undefined && method !== "GET" && method !== "HEAD" ? () => deps.onTenantWrite(tenant.tenant_id) : undefined;
+  return forward(pool, { method, path: call.target, headers, body, requestId, onSuccess }, res, deps.hooks);
 }
 
 /** A chunked upload, read whole while counting (rare for a JSON API; it is then sent with a length). */

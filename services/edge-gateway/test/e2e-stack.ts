@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
+import { serve } from "@flowstate/shared/http/serve";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { decodeJwt, SignJWT } from "jose";
+import { type Harness, startHarness } from "../../identity-svc/src/testing/harness.ts";
+import type { GatewaySettings } from "../src/app.ts";
+import { type RunningGateway, startGateway } from "./gateway-harness.ts";
+
+/** What the identity harness signs tokens for (services/identity-svc/src/testing/harness.ts). */
+export const ISSUER = "https://identity.test";
+export const AUDIENCE = "flowstate-test";
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are asserted field by field in the tests
+  json: any;
+}
+
+export interface CallOptions {
+  /** `Authorization: Bearer <token>`: an access token or an API key. */
+  token?: string | undefined;
+  body?: unknown;
+  /** A raw body (malformed-input tests); sent as is. */
+  raw?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface Account {
+  sub: string;
+  sid: string;
+  email: string;
+  password: string;
+  token: string;
+  refresh: string;
+}
+
+export interface E2E {
+  identity: Harness;
+  gateway: RunningGateway;
+  call(method: string, path: string, options?: CallOptions): Promise<Answer>;
+  signUp(): Promise<Account>;
+  signIn(email: string, password: string): Promise<Account & { sub: string }>;
+  /** A token signed with identity-svc's real key, with claims or lifetime of the test's choosing. */
+  forgeWithRealKey(claims: Record<string, unknown>, iat: number, exp: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * identity-svc's createApp (real PostgreSQL schema of its own, signing keys in the local AWS
+ * emulator) and the gateway's createApp, each on an ephemeral port, the gateway pointed at
+ * identity-svc with the same assertion key. Tests speak HTTP to the gateway only; the identity
+ * harness is used solely for what has no public route (disabling an account) and to read the
+ * outbox. Every password, token and key minted goes through recordSecret for the log scan.
+ */
+export async function startE2E(prefix: string, settings: Partial<GatewaySettings> = {}): Promise<E2E> {
+  const identity = await startHarness({ prefix });
+  const identityServer = await serve(identity.app, {
+    host: "127.0.0.1",
+    port: 0,
+    logger: createLogger({ service: "identity-svc" }),
+    handleSignals: false,
+    drainTimeoutMs: 1_000,
+  });
+  const many = 100_000;
+  const gateway = await startGateway({
+    identityUrl: identityServer.url,
+    secret: identity.secret,
+    settings: {
+      JWT_ISSUER: ISSUER,
+      JWT_AUDIENCE: AUDIENCE,
+      RATE_LIMIT_ANONYMOUS_PER_SEC: many,
+      RATE_LIMIT_ANONYMOUS_BURST: many,
+      RATE_LIMIT_CREDENTIAL_PER_SEC: many,
+      RATE_LIMIT_CREDENTIAL_BURST: many,
+      RATE_LIMIT_TENANT_PER_SEC: many,
+      RATE_LIMIT_TENANT_BURST: many,
+      ...settings,
+    },
+  });
+
+  const call: E2E["call"] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
+    let body: string | Uint8Array | undefined = o.raw;
+    if (body === undefined && o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await fetch(`${gateway.url}${path}`, { method, headers, ...(body !== undefined ? { body: body as BodyInit } : {}) });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  };
+
+  const expect = (answer: Answer, status: number, what: string) => {
+    if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status} ${answer.text}`);
+    return answer;
+  };
+
+  const signIn: E2E["signIn"] = async (email, password) => {
+    const tokens = expect(await call("POST", "/v1/auth/signin", { body: { email, password } }), 200, "sign-in").json as TokenResponse;
+    recordSecret(tokens.access_token);
+    recordSecret(tokens.refresh_token);
+    const claims = decodeJwt(tokens.access_token);
+    return { sub: claims.sub!, sid: claims.sid as string, email, password, token: tokens.access_token, refresh: tokens.refresh_token };
+  };
+
+  return {
+    identity,
+    gateway,
+    call,
+    signIn,
+    async signUp() {
+      const email = `gw-${randomUUID()}@example.test`;
+      const password = recordSecret(`pw-${randomUUID()}`);
+      expect(await call("POST", "/v1/auth/signup", { body: { email, password, name: "Gateway Tester" } }), 201, "sign-up");
+      return signIn(email, password);
+    },
+    async forgeWithRealKey(claims, iat, exp) {
+      const { kid, key } = await identity.deps.keyring.signingKey(new Date());
+      const token = await new SignJWT(claims)
+        .setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt" })
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(key);
+      return recordSecret(token);
+    },
+    async close() {
+      await gateway.close();
+      await identityServer.shutdown("test done");
+      await identity.close();
+    },
+  };
+}
