@@ -79,7 +79,7 @@ export async function startStack(options: {
   }
   const awsEndpoint = env.AWS_ENDPOINT_URL ?? moto?.endpoint;
   // moto accepts any credentials; real AWS and LocalStack setups bring their own.
-  const credentials = moto ? { AWS_ACCESS_KEY_ID: "testing", AWS_SECRET_ACCESS_KEY: "testing" } : {};
+  const motoCredentials = moto ? { accessKeyId: "testing", secretAccessKey: "testing" } : undefined;
   const children: Child[] = [];
   const stop = async () => {
     await Promise.all(children.map((c) => c.stop()));
@@ -95,7 +95,7 @@ export async function startStack(options: {
     checkAborted();
     const aws = createAwsClients({
       endpoint: awsEndpoint,
-      credentials: moto ? { accessKeyId: "testing", secretAccessKey: "testing" } : undefined,
+      credentials: motoCredentials,
     });
     const { outputs, changes } = await bootstrap({ aws, prefix: env.SERVICE_PREFIX, stage: env.STAGE, mailFrom: env.MAIL_FROM });
     say(`bootstrap: ${changes.length ? `${changes.length} change(s) applied` : "everything up to date"}`);
@@ -107,7 +107,7 @@ export async function startStack(options: {
     const urls = new Map(names.map((n) => [n, `http://${reachable}:${ports.get(n)}`]));
     const shared: NodeJS.ProcessEnv = {
       ...options.env,
-      ...credentials,
+      ...(motoCredentials && { AWS_ACCESS_KEY_ID: motoCredentials.accessKeyId, AWS_SECRET_ACCESS_KEY: motoCredentials.secretAccessKey }),
       STAGE: env.STAGE,
       SERVICE_PREFIX: env.SERVICE_PREFIX,
       HOST: env.HOST,
