@@ -102,4 +102,19 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX api_key_live_by_creator ON api_key (created_by) WHERE revoked_at IS NULL;
     `,
   },
+  {
+    // A pre-release 0001 without DEFERRABLE ran on some local databases (an `npm start` during
+    // development). Idempotent: on databases created from the current 0001 it changes nothing.
+    name: "0002_deferrable_foreign_keys",
+    up: `
+      ALTER TABLE user_session ALTER CONSTRAINT user_session_sub_fkey DEFERRABLE INITIALLY DEFERRED;
+      ALTER TABLE refresh_token ALTER CONSTRAINT refresh_token_sid_fkey DEFERRABLE INITIALLY DEFERRED;
+      ALTER TABLE membership ALTER CONSTRAINT membership_tenant_id_fkey DEFERRABLE INITIALLY DEFERRED;
+      ALTER TABLE membership ALTER CONSTRAINT membership_sub_fkey DEFERRABLE INITIALLY DEFERRED;
+      ALTER TABLE feature_flag ALTER CONSTRAINT feature_flag_tenant_id_fkey DEFERRABLE INITIALLY DEFERRED;
+      ALTER TABLE notification_preferences ALTER CONSTRAINT notification_preferences_sub_fkey DEFERRABLE INITIALLY DEFERRED;
+      ALTER TABLE api_key ALTER CONSTRAINT api_key_tenant_id_fkey DEFERRABLE INITIALLY DEFERRED;
+      ALTER TABLE api_key ALTER CONSTRAINT api_key_created_by_fkey DEFERRABLE INITIALLY DEFERRED;
+    `,
+  },
 ];
