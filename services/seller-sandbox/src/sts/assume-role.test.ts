@@ -94,6 +94,33 @@ describe("STS AssumeRole through the sandbox", () => {
     assert.equal(err2.name, "SignatureDoesNotMatch");
   });
 
+  it("refuses role chaining when the session's own policy does not allow sts:AssumeRole", async () => {
+    const creds = await assumeConnector(sandbox.endpoint, "backend", both.roleArn, both.externalId);
+    const err = await rejection(
+      stsClient(sandbox.endpoint, creds).send(new AssumeRoleCommand({ RoleArn: both.roleArn, RoleSessionName: "chained", ExternalId: both.externalId })),
+    );
+    assert.equal(err.name, "AccessDenied");
+    assert.match(err.message, /^User: arn:aws:sts::\d{12}:assumed-role\/MarketplaceConnector\/test-backend is not authorized/);
+  });
+
+  it("refuses a caller whose assumed credentials expired with ExpiredToken", async () => {
+    const creds = await assumeConnector(sandbox.endpoint, "backend", both.roleArn, both.externalId, 900);
+    const control = `${sandbox.endpoint}/_sandbox/accounts/${both.accountId}/clock`;
+    await fetch(control, { method: "PUT", body: JSON.stringify({ advanceSeconds: 1000 }) });
+    const err = await rejection(stsClient(sandbox.endpoint, creds).send(new GetCallerIdentityCommand({})));
+    await fetch(control, { method: "PUT", body: JSON.stringify({ offsetSeconds: 0 }) });
+    assert.equal(err.name, "ExpiredToken");
+  });
+
+  it("answers an unsigned call with MissingAuthenticationToken and an unknown action with InvalidAction", async () => {
+    const unsigned = await fetch(sandbox.endpoint, { method: "POST", body: "Action=GetCallerIdentity&Version=2011-06-15", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    assert.equal(unsigned.status, 403);
+    assert.match(await unsigned.text(), /<Code>MissingAuthenticationToken<\/Code>/);
+    const unknown = await fetch(sandbox.endpoint, { method: "POST", body: "Action=GetSessionToken&Version=2011-06-15" });
+    assert.equal(unknown.status, 400);
+    assert.match(await unknown.text(), /<Code>InvalidAction<\/Code>/);
+  });
+
   it("names the caller in GetCallerIdentity, for a principal key and for assumed credentials", async () => {
     const me = await stsClient(sandbox.endpoint, principalCredentials("mcp-execution")).send(new GetCallerIdentityCommand({}));
     assert.equal(me.Arn, mcpArn);
