@@ -1,6 +1,7 @@
 import { MarketplaceAgreementClient } from "@aws-sdk/client-marketplace-agreement";
 import { MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import { recordSecret } from "@flowstate/shared/testing/secrets";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { DEFAULT_PRINCIPAL_KEYS } from "../credentials/principals.ts";
 
@@ -47,5 +48,8 @@ export async function assumeConnector(
   sts.destroy();
   const c = out.Credentials;
   if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error("sandbox STS returned no credentials");
+  // The sandbox must never log issued credentials; the test runner scans every log for these.
+  recordSecret(c.SecretAccessKey);
+  if (c.SessionToken) recordSecret(c.SessionToken);
   return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
 }
