@@ -29,13 +29,13 @@ export async function sendBodies(sqs: SQSClient, queueUrl: string, bodies: strin
   }
 }
 
-/** Polls `check` every 50 ms until it is truthy or `ms` elapse. */
-export async function waitFor<T>(check: () => T | Promise<T>, ms = 10_000, what = "condition"): Promise<NonNullable<T>> {
+/** Polls `check` every `everyMs` (default 50) until it is truthy or `ms` elapse. */
+export async function waitFor<T>(check: () => T | Promise<T>, ms = 10_000, what = "condition", everyMs = 50): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
     if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
