@@ -41,6 +41,8 @@ export interface Account {
 export interface E2E {
   identity: Harness;
   gateway: RunningGateway;
+  /** `METHOD /path` of every request that reached identity-svc's public routes (not /internal): what the gateway let through. */
+  reached: string[];
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   signUp(): Promise<Account>;
   signIn(email: string, password: string): Promise<Account & { sub: string }>;
@@ -58,7 +60,15 @@ export interface E2E {
  */
 export async function startE2E(prefix: string, settings: Partial<GatewaySettings> = {}): Promise<E2E> {
   const identity = await startHarness({ prefix });
-  const identityServer = await serve(identity.app, {
+  const reached: string[] = [];
+  const observed = {
+    fetch: (request: Request, env?: unknown) => {
+      const path = new URL(request.url).pathname;
+      if (!path.startsWith("/internal/")) reached.push(`${request.method} ${path}`);
+      return identity.app.fetch(request, env as never);
+    },
+  };
+  const identityServer = await serve(observed, {
     host: "127.0.0.1",
     port: 0,
     logger: createLogger({ service: "identity-svc" }),
@@ -117,6 +127,7 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
   return {
     identity,
     gateway,
+    reached,
     call,
     signIn,
     async signUp() {
