@@ -8,6 +8,7 @@ import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
 import { MetricsRegistry } from "../http/metrics.ts";
 import { captureLogs } from "../log/capture.ts";
 import { createLogger } from "../log/logger.ts";
+import { pruneProcessed } from "./apply-event.ts";
 import { type Consumer, type ConsumerOptions, createConsumer } from "./consumer.ts";
 import { probeEvent, sendBodies, uniqueKey, waitFor } from "./test-events.ts";
 import { createTestQueue, type TestQueue } from "./test-queue.ts";
@@ -237,5 +238,17 @@ describe("createConsumer", { concurrency: true }, () => {
       return text.includes(`dlq_depth{queue="${queueName}"} 1`) ? text : undefined;
     }, 15_000, "dlq_depth in /metrics");
     assert.ok(rendered);
+  });
+
+  it("prunes processed-event records only after the retention", async () => {
+    const em = db.orm.em.fork();
+    const [oldId, newId] = [probeEvent("prune", 1).id, probeEvent("prune", 2).id];
+    await em.execute(
+      `INSERT INTO "${db.schema}".processed_event (event_id, event_key, processed_at) VALUES (?, 'PlatformProbe.v1', now() - interval '31 days'), (?, 'PlatformProbe.v1', now())`,
+      [oldId, newId],
+    );
+    assert.equal(await pruneProcessed(em, db.schema, 30 * 24 * 3600_000), 1);
+    const left = await em.execute<{ event_id: string }[]>(`SELECT event_id FROM "${db.schema}".processed_event WHERE event_id IN (?, ?)`, [oldId, newId]);
+    assert.deepEqual(left.map((r) => r.event_id), [newId]);
   });
 });

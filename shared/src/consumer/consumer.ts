@@ -1,11 +1,10 @@
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import type { DomainEvent, EventKey } from "@flowstate/contracts/events/catalog";
 import type { Logger } from "../log/logger.ts";
 import { type Database, schemaOf } from "../db/open-database.ts";
 import type { MetricsRegistry } from "../http/metrics.ts";
-import { applyEvent, type EventHandler, type EventHandlers } from "./apply-event.ts";
-import { decodeMessage } from "./decode-message.ts";
+import { type EventHandlers, pruneProcessed } from "./apply-event.ts";
 import { dlqDepthReader } from "./dlq-depth.ts";
+import { messageHandler, type Outcome } from "./handle-message.ts";
 import { changeVisibility, type InFlight, startHeartbeat } from "./visibility.ts";
 
 export interface ConsumerOptions {
@@ -22,6 +21,8 @@ export interface ConsumerOptions {
   visibilityTimeoutSeconds?: number;
   /** The DLQ, for dlq_depth; looked up from the queue's RedrivePolicy when omitted. */
   dlqUrl?: string;
+  /** Processed-event records older than this are deleted, at most hourly (default 30 days). */
+  retainProcessedMs?: number;
   /** Registers `consumer_lag_seconds` and `dlq_depth` (label `queue`) on the service's /metrics. */
   metrics?: MetricsRegistry;
 }
@@ -39,7 +40,12 @@ export interface ConsumerStats {
 
 export interface Consumer {
   start(): Consumer;
-  /** Stops receiving; in-flight messages finish within `deadlineMs` (default 10 s) or go back to the queue. */
+  /**
+   * Stops receiving; in-flight messages finish within `deadlineMs` (default 10 s) or go back to the
+   * queue at once (visibility 0). The long poll in progress is aborted client-side; SQS may still
+   * hand that request a message, which then reappears after one visibility timeout. Call it before
+   * closing the ORM.
+   */
   stop(options?: { deadlineMs?: number }): Promise<void>;
   stats(): ConsumerStats;
   /** consumer_lag_seconds: age of the oldest message in the last receive (0 when it was empty). */
@@ -47,8 +53,6 @@ export interface Consumer {
   /** dlq_depth: messages waiting in the DLQ (cached 30 s). */
   dlqDepth(): Promise<number>;
 }
-
-type Outcome = "ack" | "keep";
 
 /**
  * An SQS consumer of domain events with idempotent handlers.
@@ -77,6 +81,8 @@ export function createConsumer(options: ConsumerOptions): Consumer {
   const stats: ConsumerStats = { received: 0, processed: 0, duplicates: 0, rejected: 0, failed: 0, deleted: 0 };
   const dlqDepth = dlqDepthReader(sqs, queueUrl, options.dlqUrl);
   let lag = 0;
+  let lastPrune = 0;
+  const retainProcessedMs = options.retainProcessedMs ?? 30 * 24 * 3600_000;
   options.metrics?.gauge("consumer_lag_seconds", "Age of the oldest message in the consumer's last receive", () => [
     { labels: { queue: queueName }, value: lag },
   ]);
@@ -88,48 +94,7 @@ export function createConsumer(options: ConsumerOptions): Consumer {
   let receiving: AbortController | undefined;
   let current: { inFlight: Map<string, InFlight>; done: InFlight[]; abandoned: boolean } | undefined;
 
-  async function handleOne(m: Message, sameBatch: Map<string, Promise<Outcome>>): Promise<Outcome> {
-    const receiveCount = Number(m.Attributes?.ApproximateReceiveCount ?? 0);
-    const decoded = decodeMessage(m.Body);
-    if (!decoded.ok) {
-      stats.rejected++;
-      log.warn({ reason: decoded.reason, issues: decoded.issues, message_id: m.MessageId, receive_count: receiveCount }, "rejected message");
-      return "keep";
-    }
-    const { event, key } = decoded;
-    // Two copies of one event in one receive: run it once and give both copies its outcome. Running
-    // both would make the second wait on the first's processed-event row lock while holding a pooled
-    // connection, and a batch of such waiters can exhaust the pool and deadlock.
-    const twin = sameBatch.get(event.id);
-    if (twin) {
-      const outcome = await twin;
-      if (outcome === "ack") stats.duplicates++;
-      return outcome;
-    }
-    const outcome = apply(event, key, receiveCount);
-    sameBatch.set(event.id, outcome);
-    return outcome;
-  }
-
-  async function apply(event: DomainEvent, key: string, receiveCount: number): Promise<Outcome> {
-    const handler = handlers[key as EventKey] as EventHandler<EventKey> | undefined;
-    if (!handler) {
-      stats.rejected++;
-      log.warn({ reason: "no_handler", event_id: event.id, event_key: key, receive_count: receiveCount }, "rejected message");
-      return "keep";
-    }
-    try {
-      const outcome = await applyEvent(orm, schema, event, key, handler);
-      if (outcome === "duplicate") stats.duplicates++;
-      else stats.processed++;
-      log.debug({ event_id: event.id, event_key: key, outcome }, "event handled");
-      return "ack";
-    } catch (err) {
-      stats.failed++;
-      log.error({ reason: "handler_error", event_id: event.id, event_key: key, receive_count: receiveCount, err }, "handler failed");
-      return "keep";
-    }
-  }
+  const handleOne = messageHandler({ orm, schema, handlers, log, stats });
 
   async function deleteFinished(done: InFlight[]): Promise<void> {
     if (!done.length) return;
@@ -192,6 +157,10 @@ export function createConsumer(options: ConsumerOptions): Consumer {
         continue;
       }
       const now = Date.now();
+      if (now - lastPrune > 3600_000) {
+        lastPrune = now;
+        await pruneProcessed(orm.em.fork(), schema, retainProcessedMs).catch((err) => log.warn({ err }, "pruning processed events failed"));
+      }
       lag = messages.reduce((max, m) => Math.max(max, (now - Number(m.Attributes?.SentTimestamp ?? now)) / 1000), 0);
       stats.received += messages.length;
       if (messages.length) {

@@ -12,6 +12,7 @@ import { createTestQueue, type TestQueue } from "../consumer/test-queue.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
 import { MetricsRegistry } from "../http/metrics.ts";
 import { createLogger } from "../log/logger.ts";
+import { pruneSent } from "./claim-batch.ts";
 import { enqueueEvent } from "./enqueue-event.ts";
 import { type OutboxRelay, startOutboxRelay } from "./relay.ts";
 import { createTestBus, type TestBus } from "./test-bus.ts";
@@ -92,6 +93,16 @@ describe("enqueueEvent", () => {
     );
     assert.throws(() => enqueueEvent(em, "PlatformProbe.v1", { key: "k", seq: 1 }, { source: "not-flowstate" }), /source/);
     assert.equal(em.getUnitOfWork().getPersistStack().size, 0);
+  });
+
+  it("prunes only rows sent longer ago than the retention", async () => {
+    const [oldSent, recentSent, pending] = await db.orm.em.fork().transactional(async (em) => [1, 2, 3].map((i) => probe(em, "prune", i)));
+    const em = db.orm.em.fork();
+    await em.execute(`UPDATE "${db.schema}".outbox_event SET sent_at = now() - interval '8 days' WHERE id = ?`, [oldSent?.id]);
+    await em.execute(`UPDATE "${db.schema}".outbox_event SET sent_at = now() WHERE id = ?`, [recentSent?.id]);
+    assert.equal(await pruneSent(em, db.schema, 7 * 24 * 3600_000), 1);
+    const left = await em.execute<{ id: string }[]>(`SELECT id FROM "${db.schema}".outbox_event WHERE id IN (?, ?, ?)`, [oldSent?.id, recentSent?.id, pending?.id]);
+    assert.deepEqual(left.map((r) => r.id).sort(), [recentSent?.id, pending?.id].sort());
   });
 });
 

@@ -1,0 +1,63 @@
+import type { Message } from "@aws-sdk/client-sqs";
+import type { DomainEvent, EventKey } from "@flowstate/contracts/events/catalog";
+import type { Database } from "../db/open-database.ts";
+import type { Logger } from "../log/logger.ts";
+import { applyEvent, type EventHandler, type EventHandlers } from "./apply-event.ts";
+import type { ConsumerStats } from "./consumer.ts";
+import { decodeMessage } from "./decode-message.ts";
+
+/** "ack": delete the message; "keep": leave it for redelivery and, after maxReceiveCount, the DLQ. */
+export type Outcome = "ack" | "keep";
+
+/**
+ * Decides one message: decode and validate, find the handler, apply it idempotently. Rejections
+ * and handler errors are logged with a reason and ids only, never the body.
+ */
+export function messageHandler(deps: { orm: Database; schema: string; handlers: EventHandlers; log: Logger; stats: ConsumerStats }) {
+  const { orm, schema, handlers, log, stats } = deps;
+
+  async function handleOne(m: Message, sameBatch: Map<string, Promise<Outcome>>): Promise<Outcome> {
+    const receiveCount = Number(m.Attributes?.ApproximateReceiveCount ?? 0);
+    const decoded = decodeMessage(m.Body);
+    if (!decoded.ok) {
+      stats.rejected++;
+      log.warn({ reason: decoded.reason, issues: decoded.issues, message_id: m.MessageId, receive_count: receiveCount }, "rejected message");
+      return "keep";
+    }
+    const { event, key } = decoded;
+    // Two copies of one event in one receive: run it once and give both copies its outcome. Running
+    // both would make the second wait on the first's processed-event row lock while holding a pooled
+    // connection, and a batch of such waiters can exhaust the pool and deadlock.
+    const twin = sameBatch.get(event.id);
+    if (twin) {
+      const outcome = await twin;
+      if (outcome === "ack") stats.duplicates++;
+      return outcome;
+    }
+    const outcome = apply(event, key, receiveCount);
+    sameBatch.set(event.id, outcome);
+    return outcome;
+  }
+
+  async function apply(event: DomainEvent, key: string, receiveCount: number): Promise<Outcome> {
+    const handler = handlers[key as EventKey] as EventHandler<EventKey> | undefined;
+    if (!handler) {
+      stats.rejected++;
+      log.warn({ reason: "no_handler", event_id: event.id, event_key: key, receive_count: receiveCount }, "rejected message");
+      return "keep";
+    }
+    try {
+      const outcome = await applyEvent(orm, schema, event, key, handler);
+      if (outcome === "duplicate") stats.duplicates++;
+      else stats.processed++;
+      log.debug({ event_id: event.id, event_key: key, outcome }, "event handled");
+      return "ack";
+    } catch (err) {
+      stats.failed++;
+      log.error({ reason: "handler_error", event_id: event.id, event_key: key, receive_count: receiveCount, err }, "handler failed");
+      return "keep";
+    }
+  }
+
+  return handleOne;
+}
