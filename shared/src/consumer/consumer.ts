@@ -145,7 +145,8 @@ export function createConsumer(options: ConsumerOptions): Consumer {
             VisibilityTimeout: visibility,
             MessageSystemAttributeNames: ["ApproximateReceiveCount", "SentTimestamp"],
           }),
-          { abortSignal: receiving.signal },
+          // stop() aborts the long poll; the timeout guards against a connection that never answers.
+          { abortSignal: AbortSignal.any([receiving.signal, AbortSignal.timeout((waitTimeSeconds + 15) * 1000)]) },
         );
         messages = res.Messages ?? [];
         errorDelay = 500;

@@ -44,11 +44,20 @@ function chunk(rows: ClaimedRow[], busName: string): { row: ClaimedRow; entry: P
  * rows are reported sent and the rest are retried. A call that throws (network, throttling after
  * the SDK's own retries) fails all its rows.
  */
-export async function publishBatch(eventBridge: EventBridgeClient, busName: string, rows: ClaimedRow[]): Promise<PublishOutcome> {
+export async function publishBatch(
+  eventBridge: EventBridgeClient,
+  busName: string,
+  rows: ClaimedRow[],
+  timeoutMs = 20_000,
+): Promise<PublishOutcome> {
   const outcome: PublishOutcome = { sent: [], failed: [] };
   for (const part of chunk(rows, busName)) {
     try {
-      const res = await eventBridge.send(new PutEventsCommand({ Entries: part.map((p) => p.entry) }));
+      // The rows stay locked during the call: a hung connection must not hold them forever (the SDK
+      // sets no request timeout by default). A call that timed out after all is re-published.
+      const res = await eventBridge.send(new PutEventsCommand({ Entries: part.map((p) => p.entry) }), {
+        abortSignal: AbortSignal.timeout(timeoutMs),
+      });
       part.forEach(({ row }, i) => {
         const result = res.Entries?.[i];
         if (result?.EventId) outcome.sent.push(row.id);
