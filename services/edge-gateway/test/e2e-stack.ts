@@ -40,6 +40,7 @@ export interface Account {
 
 export interface E2E {
   identity: Harness;
+  identityUrl: string;
   gateway: RunningGateway;
   /** `METHOD /path` of every request that reached identity-svc's public routes (not /internal): what the gateway let through. */
   reached: string[];
@@ -126,6 +127,7 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
 
   return {
     identity,
+    identityUrl: identityServer.url,
     gateway,
     reached,
     call,
