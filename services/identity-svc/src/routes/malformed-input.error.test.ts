@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
 import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 
@@ -7,6 +8,7 @@ import { fillPath, type Harness, startHarness, type TestUser } from "../testing/
  * Table-driven bad input on every identity route, as an authorised owner (so validation, not
  * authorization, is what answers): every answer is a 4xx problem+json, never a 5xx, never a trace.
  */
+const routes = identityRoutes as readonly RouteSpec[];
 let h: Harness;
 let owner: TestUser;
 let tenantId: string;
@@ -49,7 +51,7 @@ async function assertProblem(res: Response, why: string) {
 
 describe("malformed input on every identity route", () => {
   it("answers every bad body with a 4xx problem", async () => {
-    for (const r of identityRoutes.filter((x) => x.body !== undefined)) {
+    for (const r of routes.filter((x) => x.body !== undefined)) {
       const path = fillPath(r.path, { id: tenantId, sub: owner.sub, key_id: "key_0000000000aaaaaaaaaa" });
       for (const b of BAD_BODIES) {
         const res = await h.call(r.method, path, { as: r.auth === "public" ? undefined : owner.identity, raw: b.raw, headers: b.headers ?? {} });
@@ -59,7 +61,7 @@ describe("malformed input on every identity route", () => {
   });
 
   it("answers every malformed path id with a 4xx problem", async () => {
-    for (const r of identityRoutes.filter((x) => x.params !== undefined)) {
+    for (const r of routes.filter((x) => x.params !== undefined)) {
       for (const bad of BAD_IDS) {
         for (const field of ["id", "sub", "key_id"] as const) {
           if (!r.path.includes(`{${field}}`)) continue;

@@ -33,12 +33,17 @@ export async function deleteAccount({ ctx, sub }: { ctx: ServiceContext; sub: st
       });
     }
     const at = now(ctx);
-    const invalidations = await revokeAccountAccess(ctx, em, user, { session: "account_deleted", key: "creator_deleted" });
-    for (const m of await em.find(Membership, { sub })) {
+    // Memberships before API keys: member removal and demotion lock the membership, then the
+    // keys; taking them in the same order here means the two can never deadlock.
+    const memberships = await em.find(Membership, { sub }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    for (const m of memberships) {
       em.remove(m);
       emit(ctx, em, "MembershipRemoved.v1", { tenant_id: m.tenant_id, sub }, { tenant_id: m.tenant_id, subject: sub });
-      invalidations.push({ scope: "membership", tenant_id: m.tenant_id, sub });
     }
+    const invalidations = [
+      ...(await revokeAccountAccess(ctx, em, user, { session: "account_deleted", key: "creator_deleted" })),
+      ...memberships.map((m) => ({ scope: "membership" as const, tenant_id: m.tenant_id, sub })),
+    ];
     const prefs = await em.findOne(NotificationPreferencesRow, { sub });
     if (prefs) em.remove(prefs);
     Object.assign(user, {

@@ -17,22 +17,23 @@ const invalidRefresh = () =>
  * lock; the second one is a replay.
  */
 export async function refreshTokens({ ctx, input }: { ctx: ServiceContext; input: RefreshRequest }): Promise<TokenResponse> {
+  const tokenHash = sha256(input.refresh_token);
+  // Find whose token it is without locks first: the transaction must lock the user row BEFORE the
+  // session row, the order disableAccount and deleteAccount use, or the two would deadlock.
+  const peek = await ctx.em.findOne(RefreshToken, { token_hash: tokenHash });
+  const owner = peek ? await ctx.em.findOne(UserSession, { sid: peek.sid }) : null;
+  if (!peek || !owner) throw invalidRefresh();
   const outcome = await inTransaction(ctx, async (em) => {
-    const row = await em.findOne(
-      RefreshToken,
-      { token_hash: sha256(input.refresh_token) },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!row) return { kind: "invalid" as const };
-    const session = await em.findOne(UserSession, { sid: row.sid }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!session) return { kind: "invalid" as const };
+    const user = await em.findOne(User, { sub: owner.sub }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+    const row = await em.findOne(RefreshToken, { token_hash: tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const session = await em.findOne(UserSession, { sid: owner.sid }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!row || !session) return { kind: "invalid" as const };
     if (row.spent_at) {
       const revoked = revokeSession(ctx, em, session, "refresh_token_replayed");
       return { kind: "replayed" as const, revoked, sid: session.sid, sub: session.sub };
     }
     const at = now(ctx);
     if (session.revoked_at || session.expires_at <= at) return { kind: "invalid" as const };
-    const user = await em.findOne(User, { sub: session.sub }, { lockMode: LockMode.PESSIMISTIC_READ });
     if (user?.status !== "active" || user.disabled) return { kind: "invalid" as const };
     row.spent_at = at;
     return { kind: "ok" as const, sub: session.sub, sid: session.sid, refreshToken: addRefreshToken(ctx, em, session.sid) };
