@@ -97,5 +97,8 @@ describe("tenants", () => {
     assert.equal(((await res.json()) as { code: string }).code, "NOT_A_MEMBER");
     const self = await h.call("POST", `/v1/tenants/${t.id}/ownership-transfer`, { as: owner.identity, body: { new_owner_sub: owner.sub } });
     assert.equal(((await self.json()) as { code: string }).code, "ALREADY_OWNER");
+    // Refused work is rolled back whole: no event escapes it.
+    const events = await outboxEvents(h, "TenantOwnershipTransferred.v1");
+    assert.equal(events.filter((e) => e.envelope.tenant_id === t.id).length, 0);
   });
 });
