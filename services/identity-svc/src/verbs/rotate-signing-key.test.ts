@@ -31,6 +31,9 @@ describe("rotateSigningKey through the running app", () => {
   it("publishes the new key first, signs with it only after the delay, and keeps old tokens verifiable", async () => {
     const u = await h.signUp();
     const oldKid = decodeProtectedHeader(u.tokens.access_token).kid!;
+    // The periodic check leaves a young key alone.
+    const DAY = 24 * 3600_000;
+    assert.equal((await rotateSigningKey({ ctx: h.ctx({ kind: "system" }), ifOlderThanMs: 30 * DAY })).rotated, false);
 
     const r = await rotateSigningKey({ ctx: h.ctx({ kind: "system" }) });
     assert.equal(r.rotated, true);
@@ -51,6 +54,10 @@ describe("rotateSigningKey through the running app", () => {
 
     clock += (900 + 60) * 1000;
     assert.deepEqual((await jwks()).keys.map((k) => k.kid), [r.kid], "the old key retires once its tokens expired");
+
+    // A month on, the periodic check starts the next rotation.
+    clock += 31 * DAY;
+    assert.equal((await rotateSigningKey({ ctx: h.ctx({ kind: "system" }), ifOlderThanMs: 30 * DAY })).rotated, true);
   });
 
   it("a replica that reloads the key set sees the same keys (one secret, many readers)", async () => {

@@ -28,7 +28,8 @@ export async function rotateSigningKey({
     const at = now(ctx);
     const current = await keyStore.load(); // read under the lock: another replica may just have rotated
     const signing = signingKeyAt(current, at);
-    const due = ifOlderThanMs === undefined || !signing || at.getTime() - Date.parse(signing.activates_at) >= ifOlderThanMs;
+    // Age from creation: the first key's activates_at is the epoch (see key-store.ts).
+    const due = ifOlderThanMs === undefined || !signing || at.getTime() - Date.parse(signing.created_at) >= ifOlderThanMs;
     const { set, rotated } = due ? await rotate(current, at, rotation) : { set: current, rotated: false };
     if (rotated) await keyStore.save(set);
     const newest = set.keys.reduce((a, b) => (Date.parse(b.activates_at) > Date.parse(a.activates_at) ? b : a));
