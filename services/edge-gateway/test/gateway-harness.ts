@@ -4,6 +4,7 @@ import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp, type Gateway, type GatewaySettings } from "../src/app.ts";
 import { GatewayConfig } from "../src/config.ts";
+import { answerClientErrors } from "../src/http/client-errors.ts";
 
 /** The gateway's defaults as parsed from an environment that sets only IDENTITY_URL. */
 export function testSettings(identityUrl: string, overrides: Partial<GatewaySettings> = {}): GatewaySettings {
@@ -41,6 +42,7 @@ export async function startGateway(options: {
     ...(options.routes ? { routes: options.routes } : {}),
   });
   const server = await serve(gateway, { host: "127.0.0.1", port: 0, logger, handleSignals: false, drainTimeoutMs: 1_000 });
+  answerClientErrors(server.server);
   return {
     url: server.url,
     gateway,
