@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type EventKey, eventCatalog } from "./catalog.ts";
+
+/**
+ * One accepted and one rejected payload for every catalog entry. The table is typed by EventKey,
+ * so adding an event to the catalog without samples here is a compile error.
+ */
+const sub = "usr_0123456789ab";
+const other = "usr_ba9876543210";
+const tenant_id = "tnt_0123456789ab";
+const at = "2026-11-21T10:00:00.000Z";
+
+const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
+  "UserSignedUp.v1": { accept: { sub }, reject: { sub: "alice@example.com" } },
+  "UserProfileUpdated.v1": { accept: { sub, fields: ["name"] }, reject: { sub, fields: ["email"] } },
+  "AccountDeleted.v1": { accept: { sub, deleted_at: at }, reject: { sub, deleted_at: "now" } },
+  "AccountDisabled.v1": { accept: { sub, disabled_at: at }, reject: { sub } },
+  "SignUpAttemptedForExistingAccount.v1": { accept: { sub }, reject: { email: "alice@example.com" } },
+  "AccessRevoked.v1": { accept: { scope: "account", sub }, reject: { scope: "everything", sub } },
+  "TenantCreated.v1": { accept: { tenant_id, owner_sub: sub }, reject: { tenant_id } },
+  "TenantRenamed.v1": { accept: { tenant_id }, reject: { tenant_id: "acme" } },
+  "TenantSoftDeleted.v1": { accept: { tenant_id, deleted_by: sub }, reject: { tenant_id, deleted_by: "root" } },
+  "TenantOwnershipTransferred.v1": { accept: { tenant_id, from_sub: sub, to_sub: other }, reject: { tenant_id, from_sub: sub } },
+  "MembershipAdded.v1": { accept: { tenant_id, sub, role: "member" }, reject: { tenant_id, sub, role: "superuser" } },
+  "MembershipRoleChanged.v1": { accept: { tenant_id, sub, role: "admin" }, reject: { tenant_id, sub } },
+  "MembershipRemoved.v1": { accept: { tenant_id, sub }, reject: { sub } },
+  "FeatureFlagChanged.v1": { accept: { tenant_id, flag: "marketplace_offers", enabled: true }, reject: { tenant_id, flag: "marketplace_offers", enabled: "yes" } },
+  "NotificationPreferencesChanged.v1": { accept: { sub }, reject: {} },
+  "ApiKeyCreated.v1": { accept: { tenant_id, key_id: "key_0123456789ab", scope: "read" }, reject: { tenant_id, key_id: "key_0123456789ab", scope: "admin" } },
+  "ApiKeyRevoked.v1": { accept: { tenant_id, key_id: "key_0123456789ab" }, reject: { tenant_id, key_id: "fs_live_secret" } },
+  "ExportRequested.v1": { accept: { job_id: "exp_0123456789ab", sub }, reject: { job_id: "0123", sub } },
+  "ExportCompleted.v1": { accept: { job_id: "exp_0123456789ab", sub, expires_at: at }, reject: { job_id: "exp_0123456789ab", sub } },
+  "ConnectorConnected.v1": { accept: { tenant_id, account_id: "111122223333" }, reject: { tenant_id, account_id: "1111-2222-3333" } },
+  "ConnectorDisconnected.v1": { accept: { tenant_id }, reject: {} },
+  "OfferChangeRequested.v1": { accept: { tenant_id, change_set_id: "cs-1", action: "release" }, reject: { tenant_id, change_set_id: 1, action: "release" } },
+  "OfferChangeSucceeded.v1": { accept: { tenant_id, change_set_id: "cs-1" }, reject: { change_set_id: "cs-1" } },
+  "OfferChangeFailed.v1": { accept: { tenant_id, change_set_id: "cs-1", error_codes: ["INCOMPATIBLE_PAYMENT_SETTINGS"] }, reject: { tenant_id, change_set_id: "cs-1", error_codes: "x" } },
+  "PlatformProbe.v1": { accept: { key: "k", seq: 0 }, reject: { key: "", seq: -1 } },
+};
+
+describe("event catalog entries", () => {
+  for (const key of Object.keys(eventCatalog) as EventKey[]) {
+    const { accept, reject } = samples[key];
+    it(`${key} accepts a valid payload`, () => {
+      assert.equal(eventCatalog[key].safeParse(accept).success, true);
+    });
+    it(`${key} rejects an invalid payload`, () => {
+      assert.equal(eventCatalog[key].safeParse(reject).success, false);
+    });
+  }
+});
