@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import type { Logger } from "../log/logger.ts";
-import { bodyLimit } from "./body-limit.ts";
 import { onError } from "./error-handler.ts";
 import { createMetrics, type MetricsRegistry } from "./metrics.ts";
 import { notFoundHandler } from "./not-found.ts";
@@ -41,8 +40,7 @@ export type ServiceApp = Hono<ServiceEnv>;
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = options.metrics ?? createMetrics();
   const app = new Hono<ServiceEnv>();
-  app.use(requestContext(options.logger, metrics));
-  app.use(bodyLimit(options.bodyLimitBytes ?? 1024 * 1024));
+  app.use(requestContext(options.logger, metrics, options.bodyLimitBytes ?? 1024 * 1024));
   mountProbes(app, { readiness: options.readiness ?? {}, readinessTimeoutMs: options.readinessTimeoutMs ?? 2000, metrics });
   app.onError(onError);
   app.notFound(notFoundHandler(app));

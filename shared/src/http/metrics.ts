@@ -34,6 +34,9 @@ const renderLabels = (labels: Labels | undefined) =>
     : "";
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
+const METHOD_INDEX: Record<string, number> = { GET: 0, HEAD: 1, POST: 2, PUT: 3, PATCH: 4, DELETE: 5, OPTIONS: 6 };
+const OTHER = 15;
+
 /** Prometheus scrapes time out at 10 s by default; a slow gauge must not take the whole scrape down. */
 export const COLLECT_TIMEOUT_MS = 2000;
 
@@ -53,7 +56,7 @@ async function withTimeout(collect: Collect): Promise<number | Sample[]> {
 
 export class MetricsRegistry {
   readonly #collected = new Map<string, Collected>();
-  readonly #http = new Map<string, Series>();
+  readonly #http = new Map<string, Map<number, Series>>();
 
   /**
    * Registers a gauge read at scrape time. A callback that throws or takes longer than
@@ -81,18 +84,29 @@ export class MetricsRegistry {
     this.#collected.set(metric.name, metric);
   }
 
-  /** Hot path: one request observed. Label values are bounded (route pattern, not raw path). */
+  /**
+   * Hot path: one request observed. Label values are bounded: the route pattern (not the raw
+   * path), the status, and the method folded to OTHER when it is not a standard one. Series are
+   * found by route, then by a number built from status and method, so no key string is built.
+   */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.#http.get(key);
+    let byRoute = this.#http.get(route);
+    if (!byRoute) {
+      byRoute = new Map();
+      this.#http.set(route, byRoute);
+    }
+    const methodIndex = METHOD_INDEX[method] ?? OTHER;
+    const key = status * 16 + methodIndex;
+    let series = byRoute.get(key);
     if (!series) {
+      const label = methodIndex === OTHER ? "OTHER" : method;
       series = {
-        labels: renderLabels({ method, route, status: String(status) }),
+        labels: renderLabels({ method: label, route, status: String(status) }),
         count: 0,
         sum: 0,
         buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
       };
-      this.#http.set(key, series);
+      byRoute.set(key, series);
     }
     series.count++;
     series.sum += seconds;
@@ -121,12 +135,13 @@ export class MetricsRegistry {
 
   #renderHttp(out: string[]): void {
     out.push("# HELP http_requests_total HTTP requests by method, route pattern and status", "# TYPE http_requests_total counter");
-    for (const s of this.#http.values()) out.push(`http_requests_total{${s.labels}} ${s.count}`);
+    const all = [...this.#http.values()].flatMap((byRoute) => [...byRoute.values()]);
+    for (const s of all) out.push(`http_requests_total{${s.labels}} ${s.count}`);
     out.push(
       "# HELP http_request_duration_seconds HTTP request latency by method, route pattern and status",
       "# TYPE http_request_duration_seconds histogram",
     );
-    for (const s of this.#http.values()) {
+    for (const s of all) {
       let cumulative = 0;
       LATENCY_BUCKETS.forEach((le, i) => {
         cumulative += s.buckets[i]!;
