@@ -55,6 +55,15 @@ describe("metrics registry", () => {
     assert.match(text, /http_request_duration_seconds_sum\{method="GET",route="\/x",status="200"\} 20\.009/);
   });
 
+  it("folds non-standard methods into OTHER so a client cannot grow the label set", async () => {
+    const metrics = createMetrics();
+    metrics.observeRequest("PROPFIND", "(unmatched)", 405, 0.001);
+    metrics.observeRequest("BREW", "(unmatched)", 405, 0.001);
+    const text = await metrics.render();
+    assert.match(text, /^http_requests_total\{method="OTHER",route="\(unmatched\)",status="405"\} 2$/m);
+    assert.doesNotMatch(text, /PROPFIND|BREW/);
+  });
+
   it("serves gauges registered by other modules from the app's /metrics", async () => {
     const metrics = createMetrics();
     const app = createServiceApp({ name: "m", logger: createLogger({ service: "m", level: "silent", env: {} }), metrics });
