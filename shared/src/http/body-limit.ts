@@ -16,7 +16,8 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler<ServiceEnv> {
     throw new HttpProblem(413, "PAYLOAD_TOO_LARGE", `the request body exceeds ${maxBytes} bytes`);
   };
   const counting = countingBodyLimit({ maxSize: maxBytes, onError: tooLarge });
-  return async function bodyLimit(c, next) {
+  // Not async: GET and HEAD pass straight to next() without an extra promise (hot path).
+  return function bodyLimit(c, next) {
     const method = c.req.method;
     if (method === "GET" || method === "HEAD") return next();
     const length = rawHeader(c, "content-length");
