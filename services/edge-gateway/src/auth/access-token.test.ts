@@ -62,6 +62,25 @@ describe("AccessTokenVerifier", () => {
     assert.equal(fetches() - before, 0, "the last fetch was too recent to refetch");
   });
 
+  it("retries soon after a failed fetch instead of waiting out the refetch interval (identity-svc booting after the gateway)", async () => {
+    const key = await testSigningKey();
+    let up = false;
+    const keys = new JwksKeys({
+      fetchJwks: async () => {
+        if (!up) throw new Error("connection refused");
+        return { keys: [key.jwk] };
+      },
+      minRefetchMs: 60_000,
+      refreshMs: 300_000,
+    });
+    await assert.rejects(keys.refresh());
+    up = true;
+    await new Promise((r) => setTimeout(r, 600));
+    const verifier = new AccessTokenVerifier({ keys, issuer: ISS, audience: AUD, cacheMax: 100 });
+    const claims = await verifier.verify(await key.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD }));
+    assert.equal(claims.kid, key.kid);
+  });
+
   it("picks up a rotated key on its first unknown kid", async () => {
     const key = await testSigningKey();
     const rotated = await testSigningKey();

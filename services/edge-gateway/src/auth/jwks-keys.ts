@@ -12,6 +12,7 @@ const PublicJwk = z.object({
   use: z.literal("sig").optional(),
 });
 const Jwks = z.object({ keys: z.array(z.unknown()).max(50) });
+const FAILED_FETCH_BACKOFF_MS = 500;
 
 export interface JwksKeysOptions {
   /** Fetches identity-svc's `/.well-known/jwks.json` and returns the parsed JSON. */
@@ -35,7 +36,8 @@ export interface JwksKeysOptions {
 export class JwksKeys {
   readonly #options: JwksKeysOptions;
   #keys = new Map<string, CryptoKey>();
-  #lastAttempt = Number.NEGATIVE_INFINITY;
+  /** When an unknown kid may trigger the next fetch: `minRefetchMs` after a success, soon after a failure. */
+  #nextFetch = Number.NEGATIVE_INFINITY;
   #lastSuccess = Number.NEGATIVE_INFINITY;
   #refreshing: Promise<void> | undefined;
 
@@ -51,7 +53,7 @@ export class JwksKeys {
   async key(kid: string): Promise<CryptoKey | null> {
     const known = this.#keys.get(kid);
     if (known !== undefined) return known;
-    if (Date.now() - this.#lastAttempt >= this.#options.minRefetchMs) await this.refresh();
+    if (Date.now() >= this.#nextFetch) await this.refresh();
     return this.#keys.get(kid) ?? null;
   }
 
@@ -68,7 +70,8 @@ export class JwksKeys {
   }
 
   #load = async (): Promise<void> => {
-    this.#lastAttempt = Date.now();
+    // A failed fetch (identity-svc still booting) must not lock verification out for the full interval.
+    this.#nextFetch = Date.now() + Math.min(FAILED_FETCH_BACKOFF_MS, this.#options.minRefetchMs);
     const body = Jwks.parse(await this.#options.fetchJwks());
     const next = new Map<string, CryptoKey>();
     for (const candidate of body.keys) {
@@ -78,5 +81,6 @@ export class JwksKeys {
     }
     this.#keys = next;
     this.#lastSuccess = Date.now();
+    this.#nextFetch = this.#lastSuccess + this.#options.minRefetchMs;
   };
 }

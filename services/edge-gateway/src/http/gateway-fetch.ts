@@ -75,10 +75,12 @@ export function gatewayFetch(options: GatewayFetchOptions) {
     const seconds = (performance.now() - started) / 1000;
     metrics.observeRequest(req.method!, route, status, seconds);
     const line = { request_id: requestId, method: req.method, route, status, duration_ms: Math.round(seconds * 1e4) / 10 };
-    if (status >= 500 && error !== undefined && !(error instanceof HttpProblem) && mapError(error).problem.status >= 500) {
-      logger.error({ ...line, err: error }, "request failed");
-    } else if (status >= 500) logger.warn(line, "request");
-    else logger.info(line, "request");
+    // A relayed success is logged by the owning service under the same request id (and counted in
+    // /metrics here), so the gateway's line is debug; every refusal and failure is its own to report.
+    if (error !== undefined && status >= 500 && !(error instanceof HttpProblem)) logger.error({ ...line, err: error }, "request failed");
+    else if (status >= 500) logger.warn(line, "request");
+    else if (status >= 400 || error !== undefined) logger.info(line, "request");
+    else if (logger.isLevelEnabled("debug")) logger.debug(line, "request");
     return RESPONSE_ALREADY_SENT;
   }
 

@@ -1,9 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pipeline } from "node:stream/promises";
-import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { Dispatcher } from "undici";
-import { relayedHeaders } from "./headers.ts";
+import { RelayHandler } from "./relay-handler.ts";
 
 export interface ForwardRequest {
   method: string;
@@ -22,9 +20,6 @@ export interface ForwardHooks {
   onInvalidate: (value: string) => void;
 }
 
-/** Answers up to this size are read whole and written with the head in one syscall; larger ones are streamed. */
-const BUFFER_LIMIT = 256 * 1024;
-
 export const upstreamUnavailable = (cause?: unknown) =>
   new DomainError("unavailable", "UPSTREAM_UNAVAILABLE", "the service behind this route is unavailable; retry shortly", {
     retryAfter: 1,
@@ -33,48 +28,30 @@ export const upstreamUnavailable = (cause?: unknown) =>
 
 /**
  * Sends one request to a service over its keep-alive pool and writes the answer straight onto
- * the client's Node response: no WHATWG Request/Response objects, no body parsing. The
- * invalidation header is applied before a byte of the answer is written, which is what makes "no
- * request accepted after the revoking call returns" hold for calls through this instance.
- * Returns the status relayed. Throws (nothing written yet) when the service cannot be reached.
+ * the client's Node response: no WHATWG Request/Response objects, no body parsing (see
+ * RelayHandler). The invalidation header is applied before a byte of the answer is written,
+ * which is what makes "no request accepted after the revoking call returns" hold for calls
+ * through this instance. Resolves with the status relayed; rejects (nothing written yet) when the
+ * service cannot be reached or the client's body does not match its Content-Length.
  *
  * @example
  * const status = await forward(pool, { method: "GET", path: "/v1/tenants/tnt_x", headers, body: null, requestId }, res, hooks);
  */
-export async function forward(pool: Dispatcher, req: ForwardRequest, res: ServerResponse, hooks: ForwardHooks): Promise<number> {
-  let answer: Dispatcher.ResponseData;
-  try {
-    answer = await pool.request({ method: req.method as Dispatcher.HttpMethod, path: req.path, headers: req.headers, body: req.body });
-  } catch (err) {
-    if ((err as { code?: string }).code === "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH") {
-      throw new DomainError("invalid", "BAD_REQUEST", "the request body does not match its Content-Length", { cause: err });
-    }
-    throw upstreamUnavailable(err);
-  }
-  const invalidate = answer.headers[INVALIDATE_HEADER];
-  if (invalidate !== undefined) {
-    for (const value of Array.isArray(invalidate) ? invalidate : [invalidate]) hooks.onInvalidate(value);
-  }
-  const status = answer.statusCode;
-  if (status < 300 && req.onSuccess) req.onSuccess();
-  const headers = relayedHeaders(answer.headers, req.requestId);
-  if (req.method === "HEAD" || status === 204 || status === 304) {
-    await answer.body.dump();
-    res.writeHead(status, headers).end();
-    return status;
-  }
-  if (Number(answer.headers["content-length"]) <= BUFFER_LIMIT) {
-    let body: Buffer;
-    try {
-      body = Buffer.from(await answer.body.arrayBuffer());
-    } catch (err) {
-      throw upstreamUnavailable(err);
-    }
-    res.writeHead(status, headers).end(body);
-    return status;
-  }
-  res.writeHead(status, headers);
-  // The head is out: a failure now can only cut the connection, which tells the client it is incomplete.
-  await pipeline(answer.body, res).catch(() => res.destroy());
-  return status;
+export function forward(pool: Dispatcher, req: ForwardRequest, res: ServerResponse, hooks: ForwardHooks): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const handler = new RelayHandler({
+      res,
+      requestId: req.requestId,
+      head: req.method === "HEAD",
+      onInvalidate: hooks.onInvalidate,
+      onSuccess: req.onSuccess,
+      resolve,
+      reject: (err) => {
+        if ((err as { code?: string }).code === "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH") {
+          reject(new DomainError("invalid", "BAD_REQUEST", "the request body does not match its Content-Length", { cause: err }));
+        } else reject(upstreamUnavailable(err));
+      },
+    });
+    pool.dispatch({ method: req.method as Dispatcher.HttpMethod, path: req.path, headers: req.headers, body: req.body }, handler as unknown as Dispatcher.DispatchHandler);
+  });
 }

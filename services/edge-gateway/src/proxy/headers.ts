@@ -22,9 +22,6 @@ const NOT_FORWARDED = new Set([
   "forwarded",
 ]);
 
-/** Response headers never relayed: the invalidation is for the gateway's eyes only. */
-const NOT_RELAYED = new Set([...HOP_BY_HOP, INVALIDATE_HEADER, IDENTITY_HEADER, "x-request-id"]);
-
 /** Headers the request's `Connection` header declares hop-by-hop (RFC 9110 section 7.6.1). */
 function connectionTokens(value: string | undefined): Set<string> | undefined {
   if (!value) return undefined;
@@ -51,29 +48,4 @@ export function upstreamHeaders(raw: readonly string[], extra: readonly string[]
   }
   for (const value of extra) out.push(value);
   return out;
-}
-
-/**
- * The upstream answer's headers as relayed to the client, in the form Node's `writeHead` takes:
- * a plain record when every header has one value, or a flat `[name, value, …]` list when one
- * repeats (Set-Cookie must not be comma-joined).
- */
-export function relayedHeaders(upstream: Record<string, string | string[] | undefined>, requestId: string): Record<string, string> | string[] {
-  const record: Record<string, string> = {};
-  let flat: string[] | undefined;
-  const connection = connectionTokens(typeof upstream.connection === "string" ? upstream.connection : undefined);
-  for (const name in upstream) {
-    if (NOT_RELAYED.has(name) || connection?.has(name)) continue;
-    const value = upstream[name];
-    if (value === undefined) continue;
-    if (typeof value === "string") record[name] = value;
-    else {
-      flat ??= [];
-      for (const v of value) flat.push(name, v);
-    }
-  }
-  record["x-request-id"] = requestId;
-  if (flat === undefined) return record;
-  for (const name in record) flat.push(name, record[name]!);
-  return flat;
 }
