@@ -101,7 +101,8 @@ export function createApp(deps: GatewayDeps): Gateway {
     logger,
     metrics,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
-    readiness: { "identity-svc": () => keys.refresh() },
+    // Ready once the signing keys are known (identity-svc reached at least once); not re-fetched per probe.
+    readiness: { "identity-svc": async () => void (keys.kids.length ? undefined : await keys.refresh()) },
   });
   const document = JSON.stringify(openApiDocument(routes));
   app.get("/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json" }));
