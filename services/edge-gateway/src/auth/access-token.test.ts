@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { SignJWT } from "jose";
 import { randomId, testSigningKey } from "../../test/keys.ts";
+import { upstreamUnavailable } from "../proxy/forward.ts";
 import { AccessTokenVerifier } from "./access-token.ts";
 import { JwksKeys } from "./jwks-keys.ts";
 
@@ -62,23 +63,48 @@ describe("AccessTokenVerifier", () => {
     assert.equal(fetches() - before, 0, "the last fetch was too recent to refetch");
   });
 
-  it("retries soon after a failed fetch instead of waiting out the refetch interval (identity-svc booting after the gateway)", async () => {
+  it("fetches the key set on first use when identity-svc was down at boot, answering 503 while it still is", async () => {
     const key = await testSigningKey();
     let up = false;
     const keys = new JwksKeys({
       fetchJwks: async () => {
-        if (!up) throw new Error("connection refused");
+        if (!up) throw upstreamUnavailable(new Error("connection refused")); // what identity-client throws
         return { keys: [key.jwk] };
       },
       minRefetchMs: 60_000,
       refreshMs: 300_000,
     });
     await assert.rejects(keys.refresh());
+    const verifier = new AccessTokenVerifier({ keys, issuer: ISS, audience: AUD, cacheMax: 100 });
+    const token = await key.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD });
+    await assert.rejects(verifier.verify(token), (err) => err instanceof DomainError && err.code === "UPSTREAM_UNAVAILABLE");
     up = true;
+    const claims = await verifier.verify(token);
+    assert.equal(claims.kid, key.kid);
+  });
+
+  it("retries soon after a failed refresh even once it has keys", async () => {
+    const key = await testSigningKey();
+    const rotated = await testSigningKey();
+    let up = true;
+    const published = { keys: [key.jwk] as unknown[] };
+    const keys = new JwksKeys({
+      fetchJwks: async () => {
+        if (!up) throw new Error("connection refused");
+        return published;
+      },
+      minRefetchMs: 60_000,
+      refreshMs: 300_000,
+    });
+    await keys.refresh();
+    up = false;
+    await assert.rejects(keys.refresh());
+    up = true;
+    published.keys.push(rotated.jwk);
     await new Promise((r) => setTimeout(r, 600));
     const verifier = new AccessTokenVerifier({ keys, issuer: ISS, audience: AUD, cacheMax: 100 });
-    const claims = await verifier.verify(await key.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD }));
-    assert.equal(claims.kid, key.kid);
+    const claims = await verifier.verify(await rotated.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD }));
+    assert.equal(claims.kid, rotated.kid);
   });
 
   it("picks up a rotated key on its first unknown kid", async () => {

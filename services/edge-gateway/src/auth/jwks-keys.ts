@@ -53,7 +53,9 @@ export class JwksKeys {
   async key(kid: string): Promise<CryptoKey | null> {
     const known = this.#keys.get(kid);
     if (known !== undefined) return known;
-    if (Date.now() >= this.#nextFetch) await this.refresh();
+    // Without any key set yet (identity-svc was down at boot) every token needs a fetch; a failure
+    // then surfaces as 503 rather than as a false "invalid token". Otherwise refetches are throttled.
+    if (this.#lastSuccess === Number.NEGATIVE_INFINITY || Date.now() >= this.#nextFetch) await this.refresh();
     return this.#keys.get(kid) ?? null;
   }
 
