@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+
+/**
+ * "Bad configuration stops a service at boot with a message naming each bad variable", checked on
+ * the real entry point of every service (not a stand-in script): the process must exit non-zero
+ * before it listens, and its stderr must name every variable we broke.
+ */
+const root = join(import.meta.dirname, "..");
+const services = readdirSync(join(root, "services")).filter((s) =>
+  readdirSync(join(root, "services", s, "src")).includes("main.ts"),
+);
+
+const broken = { PORT: "not-a-port", STAGE: "staging", LOG_LEVEL: "loud" };
+
+function boot(service: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, "services", service, "src", "main.ts")], {
+      env: { PATH: process.env.PATH, NODE_ENV: "test", DATABASE_URL: "postgres://postgres@127.0.0.1:5432/flowstate_test", ...broken },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe("a service booted with bad configuration", () => {
+  for (const service of services) {
+    it(`${service} exits before listening and names every bad variable`, async () => {
+      const { code, stderr } = await boot(service);
+      assert.notEqual(code, 0, "the process must fail");
+      assert.notEqual(code, null, "the process must exit by itself, not hang");
+      for (const name of Object.keys(broken)) assert.match(stderr, new RegExp(`\\b${name}\\b`), `stderr names ${name}`);
+    });
+  }
+});
