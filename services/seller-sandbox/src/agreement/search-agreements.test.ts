@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { paginateSearchAgreements, SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
-import { rejection, type SellerSession, sellerSession } from "../testing/seller-session.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
+import { useSellerSession } from "../testing/seller-fixture.ts";
+import { rejection } from "../testing/seller-session.ts";
 
 const proposer = [
   { name: "PartyType", values: ["Proposer"] },
@@ -10,13 +10,7 @@ const proposer = [
 ];
 
 describe("Agreement SearchAgreements with the real SDK", () => {
-  let sandbox: RunningSandbox;
-  let seller: SellerSession;
-  before(async () => {
-    sandbox = await startSandbox();
-    seller = await sellerSession(sandbox);
-  });
-  after(() => sandbox.stop());
+  const seller = useSellerSession();
 
   it("lists the seller's purchase agreements as proposer, newest end first", async () => {
     const out = await seller.agreement.send(new SearchAgreementsCommand({ catalog: "AWSMarketplace", filters: proposer }));

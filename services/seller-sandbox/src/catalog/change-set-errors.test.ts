@@ -1,27 +1,23 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { type Change, ListEntitiesCommand, StartChangeSetCommand } from "@aws-sdk/client-marketplace-catalog";
 import { privateOfferChanges } from "../testing/change-sets.ts";
-import { rejection, type SellerSession, sellerSession } from "../testing/seller-session.ts";
+import { useSellerSession } from "../testing/seller-fixture.ts";
+import { rejection } from "../testing/seller-session.ts";
 import { signedFetch } from "../testing/signed-fetch.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
 
 const Catalog = "AWSMarketplace";
 
 describe("StartChangeSet refuses bad requests synchronously with AWS's errors", () => {
-  let sandbox: RunningSandbox;
-  let seller: SellerSession;
+  const seller = useSellerSession();
   let productId: string;
   let offerId: string;
   before(async () => {
-    sandbox = await startSandbox();
-    seller = await sellerSession(sandbox);
     const list = async (EntityType: string) =>
       (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType }))).EntitySummaryList ?? [];
     productId = (await list("SaaSProduct")).find((p) => p.Visibility === "Public")?.EntityId ?? "";
     offerId = (await list("Offer")).find((o) => o.OfferSummary?.State === "Draft")?.EntityId ?? "";
   });
-  after(() => sandbox.stop());
 
   const start = (ChangeSet: Change[], extra: object = {}) =>
     seller.catalog.send(new StartChangeSetCommand({ Catalog, ChangeSet, ...extra }));
@@ -56,7 +52,7 @@ describe("StartChangeSet refuses bad requests synchronously with AWS's errors", 
   });
 
   it("answers ValidationException, not a crash, for a body that is not JSON", async () => {
-    const r = await signedFetch(sandbox.endpoint, seller.credentials, { method: "POST", path: "/StartChangeSet", body: '{"Catalog": "AWSMarketplace", "ChangeSet": [' });
+    const r = await signedFetch(seller.endpoint, seller.credentials, { method: "POST", path: "/StartChangeSet", body: '{"Catalog": "AWSMarketplace", "ChangeSet": [' });
     assert.equal(r.status, 422);
     assert.equal(r.errorType, "ValidationException");
     assert.match(JSON.parse(r.body).Message, /not valid JSON/);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import {
   CancelChangeSetCommand,
   DescribeChangeSetCommand,
@@ -11,19 +11,18 @@ import {
 import { assumeConnector, catalogClient } from "../testing/clients.ts";
 import { privateOfferChanges, waitForChangeSet } from "../testing/change-sets.ts";
 import { customRole } from "../testing/custom-role.ts";
+import { useSandbox } from "../testing/seller-fixture.ts";
 import { rejection, type SellerSession, sellerSession } from "../testing/seller-session.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
 
 const Catalog = "AWSMarketplace";
 
 describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let catalog: MarketplaceCatalogClient;
   let control: string;
   let productId: string;
   let template: SellerSession;
   before(async () => {
-    sandbox = await startSandbox();
     // The connector template grants neither ListChangeSets nor CancelChangeSet; this role does.
     const role = await customRole({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "aws-marketplace:*", Resource: "*" }] });
     catalog = catalogClient(sandbox.endpoint, await assumeConnector(sandbox.endpoint, "backend", role.roleArn, role.externalId));
@@ -32,7 +31,6 @@ describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
     productId = products.EntitySummaryList?.find((p) => p.Visibility === "Public")?.EntityId ?? "";
     template = await sellerSession(sandbox);
   });
-  after(() => sandbox.stop());
 
   const start = async (name: string) =>
     (await catalog.send(new StartChangeSetCommand({ Catalog, ChangeSetName: name, ChangeSet: privateOfferChanges(productId) }))).ChangeSetId ?? "";

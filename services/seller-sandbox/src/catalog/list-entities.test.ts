@@ -1,19 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { ListEntitiesCommand, paginateListEntities } from "@aws-sdk/client-marketplace-catalog";
-import { rejection, type SellerSession, sellerSession } from "../testing/seller-session.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
+import { useSellerSession } from "../testing/seller-fixture.ts";
+import { rejection } from "../testing/seller-session.ts";
 
 const Catalog = "AWSMarketplace";
 
 describe("Catalog ListEntities with the real SDK", () => {
-  let sandbox: RunningSandbox;
-  let seller: SellerSession;
-  before(async () => {
-    sandbox = await startSandbox();
-    seller = await sellerSession(sandbox);
-  });
-  after(() => sandbox.stop());
+  const seller = useSellerSession();
 
   it("lists the seller's SaaS products with their summaries and ARNs", async () => {
     const out = await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType: "SaaSProduct" }));

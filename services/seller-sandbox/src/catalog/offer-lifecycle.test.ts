@@ -1,20 +1,16 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { createdOfferId, dayFromNow, privateOfferChanges, runChangeSet } from "../testing/change-sets.ts";
-import { type SellerSession, sellerSession } from "../testing/seller-session.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
+import { useSellerSession } from "../testing/seller-fixture.ts";
 
 const Catalog = "AWSMarketplace";
 type OfferDoc = { State: string; Name?: string; Rules: { Type: string; AvailabilityEndDate?: string }[]; Terms: { Type: string }[] };
 
 describe("a private offer goes draft → released → expired through change sets", () => {
-  let sandbox: RunningSandbox;
-  let seller: SellerSession;
+  const seller = useSellerSession();
   let productId: string;
   before(async () => {
-    sandbox = await startSandbox();
-    seller = await sellerSession(sandbox);
     // Slow enough that polling sees each status.
     await fetch(`${seller.control}/timing`, { method: "PUT", body: JSON.stringify({ changeSetStepMs: 150 }) });
     const products = await seller.catalog.send(
@@ -22,7 +18,6 @@ describe("a private offer goes draft → released → expired through change set
     );
     productId = products.EntitySummaryList?.[0]?.EntityId ?? "";
   });
-  after(() => sandbox.stop());
 
   const describeOffer = async (id: string) => {
     const out = await seller.catalog.send(new DescribeEntityCommand({ Catalog, EntityId: id }));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { PutRolePolicyCommand } from "@aws-sdk/client-iam";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { ListEntitiesCommand, MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
@@ -8,20 +8,14 @@ import { motoAccountCredentials } from "../../../../deploy/connector-role/moto-a
 import { assumeConnector, catalogClient, principalCredentials, stsClient } from "../testing/clients.ts";
 import { customRole } from "../testing/custom-role.ts";
 import { privateOfferChanges, runChangeSet } from "../testing/change-sets.ts";
-import { rejection, type SellerSession, sellerSession } from "../testing/seller-session.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
+import { useSellerSession } from "../testing/seller-fixture.ts";
+import { rejection } from "../testing/seller-session.ts";
 
 const list = new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct" });
 const put = (url: string, body: unknown) => fetch(url, { method: "PUT", body: JSON.stringify(body) });
 
 describe("the control plane under /_sandbox/", () => {
-  let sandbox: RunningSandbox;
-  let seller: SellerSession;
-  before(async () => {
-    sandbox = await startSandbox();
-    seller = await sellerSession(sandbox);
-  });
-  after(() => sandbox.stop());
+  const seller = useSellerSession();
 
   it("throttles with 429 ThrottlingException for as many calls as asked, then recovers", async () => {
     await put(`${seller.control}/faults`, { faults: [{ kind: "throttle", operations: ["ListEntities"], count: 1 }] });
@@ -33,7 +27,7 @@ describe("the control plane under /_sandbox/", () => {
 
   it("is absorbed by the SDK's own retries when the fault is brief", async () => {
     await put(`${seller.control}/faults`, { faults: [{ kind: "throttle", count: 1 }] });
-    const retrying = new MarketplaceCatalogClient({ region: "us-east-1", endpoint: sandbox.endpoint, credentials: seller.credentials, maxAttempts: 3 });
+    const retrying = new MarketplaceCatalogClient({ region: "us-east-1", endpoint: seller.endpoint, credentials: seller.credentials, maxAttempts: 3 });
     const out = await retrying.send(list);
     assert.equal(out.$metadata.attempts, 2);
   });
@@ -47,7 +41,7 @@ describe("the control plane under /_sandbox/", () => {
     assert.equal(agreements.name, "InternalServerException");
     assert.equal(agreements.$metadata.httpStatusCode, 500);
     const sts = await rejection(
-      stsClient(sandbox.endpoint, principalCredentials("backend")).send(
+      stsClient(seller.endpoint, principalCredentials("backend")).send(
         new AssumeRoleCommand({ RoleArn: seller.role.roleArn, RoleSessionName: "x1", ExternalId: seller.role.externalId }),
       ),
     );
@@ -66,7 +60,7 @@ describe("the control plane under /_sandbox/", () => {
 
   it("throttles STS AssumeRole with the code the SDK retries on", async () => {
     await put(`${seller.control}/faults`, { faults: [{ kind: "throttle", operations: ["AssumeRole"], count: 1 }] });
-    const err = await rejection(assumeConnector(sandbox.endpoint, "backend", seller.role.roleArn, seller.role.externalId));
+    const err = await rejection(assumeConnector(seller.endpoint, "backend", seller.role.roleArn, seller.role.externalId));
     assert.equal(err.name, "Throttling");
   });
 
@@ -84,13 +78,13 @@ describe("the control plane under /_sandbox/", () => {
   });
 
   it("rejects a malformed account id and a malformed fault", async () => {
-    assert.equal((await fetch(`${sandbox.endpoint}/_sandbox/accounts/12/`)).status, 400);
+    assert.equal((await fetch(`${seller.endpoint}/_sandbox/accounts/12/`)).status, 400);
     assert.equal((await put(`${seller.control}/faults`, { faults: [{ kind: "meteor" }] })).status, 400);
   });
 
   it("flushes cached policies on request so an IAM change applies at once", async () => {
     const role = await customRole({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "aws-marketplace:*", Resource: "*" }] });
-    const catalog = catalogClient(sandbox.endpoint, await assumeConnector(sandbox.endpoint, "backend", role.roleArn, role.externalId));
+    const catalog = catalogClient(seller.endpoint, await assumeConnector(seller.endpoint, "backend", role.roleArn, role.externalId));
     await catalog.send(list);
     const { IAMClient } = await import("@aws-sdk/client-iam");
     const iam = new IAMClient({
@@ -105,7 +99,7 @@ describe("the control plane under /_sandbox/", () => {
         PolicyDocument: JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Deny", Action: "aws-marketplace:ListEntities", Resource: "*" }] }),
       }),
     );
-    await fetch(`${sandbox.endpoint}/_sandbox/iam/flush`, { method: "POST", body: JSON.stringify({ roleArn: role.roleArn }) });
+    await fetch(`${seller.endpoint}/_sandbox/iam/flush`, { method: "POST", body: JSON.stringify({ roleArn: role.roleArn }) });
     const err = await rejection(catalog.send(list));
     assert.equal(err.name, "AccessDeniedException");
     assert.match(err.message, /with an explicit deny/);

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
-import { rejection, type SellerSession, sellerSession } from "../testing/seller-session.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
+import { useSellerSession } from "../testing/seller-fixture.ts";
+import { rejection } from "../testing/seller-session.ts";
 
 const Catalog = "AWSMarketplace";
 const proposer = [
@@ -12,13 +12,7 @@ const proposer = [
 ];
 
 describe("the role's inline policy decides, and the 2026-08-31 migration takes effect in place", () => {
-  let sandbox: RunningSandbox;
-  let seller: SellerSession;
-  before(async () => {
-    sandbox = await startSandbox();
-    seller = await sellerSession(sandbox, { version: "legacy" });
-  });
-  after(() => sandbox.stop());
+  const seller = useSellerSession({ version: "legacy" });
 
   const sellerId = async () =>
     (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType: "Seller" }))).EntitySummaryList?.[0]?.EntityId ?? "";
@@ -54,7 +48,7 @@ describe("the role's inline policy decides, and the 2026-08-31 migration takes e
 
   it("refuses Marketplace calls signed with a Flowstate principal's own keys", async () => {
     const { catalogClient, principalCredentials } = await import("../testing/clients.ts");
-    const direct = catalogClient(sandbox.endpoint, principalCredentials("backend"));
+    const direct = catalogClient(seller.endpoint, principalCredentials("backend"));
     const err = await rejection(direct.send(new ListEntitiesCommand({ Catalog, EntityType: "Offer" })));
     assert.equal(err.name, "AccessDeniedException");
   });

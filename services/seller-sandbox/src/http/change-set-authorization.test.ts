@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import {
   CancelChangeSetCommand,
   DescribeChangeSetCommand,
@@ -9,17 +9,16 @@ import {
 } from "@aws-sdk/client-marketplace-catalog";
 import { assumeConnector, catalogClient } from "../testing/clients.ts";
 import { customRole } from "../testing/custom-role.ts";
+import { useSandbox } from "../testing/seller-fixture.ts";
 import { rejection } from "../testing/seller-session.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
 
 const Catalog = "AWSMarketplace";
 
 describe("change-set calls are authorized per change, with catalog:ChangeType", () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let catalog: MarketplaceCatalogClient;
   let offerId: string;
   before(async () => {
-    sandbox = await startSandbox();
     const role = await customRole({
       Version: "2012-10-17",
       Statement: [
@@ -32,7 +31,6 @@ describe("change-set calls are authorized per change, with catalog:ChangeType", 
     const offers = await catalog.send(new ListEntitiesCommand({ Catalog, EntityType: "Offer", EntityTypeFilters: { OfferFilters: { State: { ValueList: ["Draft"] } } } }));
     offerId = offers.EntitySummaryList?.[0]?.EntityId ?? "";
   });
-  after(() => sandbox.stop());
 
   it("denies a change set containing a change type the policy denies, and allows the others", async () => {
     const on = { Type: "Offer@1.0", Identifier: offerId };

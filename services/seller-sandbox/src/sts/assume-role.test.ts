@@ -1,32 +1,21 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { AssumeRoleCommand, GetCallerIdentityCommand } from "@aws-sdk/client-sts";
 import { assumeConnector, principalCredentials, stsClient } from "../testing/clients.ts";
 import { type ConnectorRole, connectorRole } from "../testing/connector-role.ts";
-import { type RunningSandbox, startSandbox } from "../testing/start-sandbox.ts";
+import { useSandbox } from "../testing/seller-fixture.ts";
+import { rejection } from "../testing/seller-session.ts";
 
 const backendArn = "arn:aws:iam::123456789012:role/flowstate-dev-backend";
 const mcpArn = "arn:aws:iam::123456789012:role/flowstate-dev-mcp-execution";
 
-async function rejection(promise: Promise<unknown>): Promise<Error & { $metadata?: { httpStatusCode?: number } }> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  assert.fail("expected the call to fail");
-}
-
 describe("STS AssumeRole through the sandbox", () => {
-  let sandbox: RunningSandbox;
+  const sandbox = useSandbox();
   let both: ConnectorRole;
   let backendOnly: ConnectorRole;
-
   before(async () => {
-    sandbox = await startSandbox();
     [both, backendOnly] = await Promise.all([connectorRole(), connectorRole({ trusted: ["backend"] })]);
   });
-  after(() => sandbox.stop());
 
   it("gives either trusted principal temporary credentials for the role with the right external id", async () => {
     for (const principal of ["backend", "mcp-execution"] as const) {

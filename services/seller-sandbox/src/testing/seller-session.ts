@@ -15,6 +15,11 @@ export interface SellerSession {
   control: string;
 }
 
+export interface SellerSessionOptions {
+  version?: PolicyVersion;
+  principal?: PrincipalName;
+}
+
 /**
  * A fresh seller account with the connector role deployed, assumed as a Flowstate principal, and
  * real Catalog and Agreement clients on its credentials.
@@ -23,10 +28,7 @@ export interface SellerSession {
  * const { catalog, role } = await sellerSession(sandbox);
  * await catalog.send(new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct" }));
  */
-export async function sellerSession(
-  sandbox: RunningSandbox,
-  options: { version?: PolicyVersion; principal?: PrincipalName } = {},
-): Promise<SellerSession> {
+export async function sellerSession(sandbox: RunningSandbox, options: SellerSessionOptions = {}): Promise<SellerSession> {
   const role = await connectorRole({ version: options.version ?? "current" });
   const credentials = await assumeConnector(sandbox.endpoint, options.principal ?? "backend", role.roleArn, role.externalId);
   return {
