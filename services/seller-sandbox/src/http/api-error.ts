@@ -1,33 +1,21 @@
 import type { AuthFailureReason } from "../credentials/authenticate.ts";
+import { AUTH_ERROR_CODES, AwsError } from "./aws-error.ts";
 
 /**
  * An error answer of the JSON protocols (Catalog restJson1, Agreement awsJson1_0). `name` is what
  * the SDK raises (`err.name`); `fields` carries the Agreement API's extra members (reason, ...).
  */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
+export class ApiError extends AwsError {
   readonly fields: Record<string, unknown>;
   constructor(status: number, code: string, message: string, fields: Record<string, unknown> = {}) {
-    super(message);
-    this.status = status;
-    this.code = code;
+    super(status, code, message);
     this.fields = fields;
   }
 }
 
-/** The JSON services' names for authentication failures (STS uses its own, see sts/errors.ts). */
+/** The JSON services' answer to an authentication failure. */
 export function jsonAuthError(reason: AuthFailureReason, message: string): ApiError {
-  switch (reason) {
-    case "missing":
-      return new ApiError(403, "MissingAuthenticationTokenException", message);
-    case "unknown-key":
-      return new ApiError(403, "UnrecognizedClientException", message);
-    case "expired":
-      return new ApiError(403, "ExpiredTokenException", message);
-    default:
-      return new ApiError(403, "InvalidSignatureException", message);
-  }
+  return new ApiError(403, AUTH_ERROR_CODES.json[reason], message);
 }
 
 export type JsonProtocol = "restJson1" | "awsJson1_0";

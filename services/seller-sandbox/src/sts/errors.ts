@@ -1,30 +1,19 @@
 import type { AuthFailureReason } from "../credentials/authenticate.ts";
+import { AUTH_ERROR_CODES, AwsError } from "../http/aws-error.ts";
 
-/** An STS error answer: HTTP status, `Error.Code`, message. */
-export class StsError extends Error {
-  readonly status: number;
-  readonly code: string;
+/** An STS error answer; `type` is the awsQuery `<Error><Type>` (Sender: the caller's fault). */
+export class StsError extends AwsError {
   readonly type: "Sender" | "Receiver";
   constructor(status: number, code: string, message: string, type: "Sender" | "Receiver" = "Sender") {
-    super(message);
-    this.status = status;
-    this.code = code;
+    super(status, code, message);
     this.type = type;
   }
 }
 
-/** STS's own names for authentication failures (they differ from the JSON services'). */
+/** STS's answer to an authentication failure; a missing signature gets AWS's fixed message. */
 export function stsAuthError(reason: AuthFailureReason, message: string): StsError {
-  switch (reason) {
-    case "missing":
-      return new StsError(403, "MissingAuthenticationToken", "Request is missing Authentication Token");
-    case "unknown-key":
-      return new StsError(403, "InvalidClientTokenId", message);
-    case "expired":
-      return new StsError(403, "ExpiredToken", message);
-    default:
-      return new StsError(403, "SignatureDoesNotMatch", message);
-  }
+  const text = reason === "missing" ? "Request is missing Authentication Token" : message;
+  return new StsError(403, AUTH_ERROR_CODES.sts[reason], text);
 }
 
 /**
