@@ -1,34 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { permissionPolicy } from "../../../../deploy/connector-role/policies.ts";
 import { evaluatePolicies } from "./evaluate.ts";
 import { parsePolicyDocument } from "./policy-document.ts";
 
 const acct = "210987654321";
 const arn = (kind: string, id: string) => `arn:aws:aws-marketplace:us-east-1:${acct}:AWSMarketplace/${kind}/${id}`;
-const current = parsePolicyDocument(
-  JSON.stringify({
-    Version: "2012-10-17",
-    Statement: [
-      { Sid: "MarketplaceCatalogList", Effect: "Allow", Action: "aws-marketplace:ListEntities", Resource: "*" },
-      {
-        Sid: "MarketplaceCatalogManage",
-        Effect: "Allow",
-        Action: ["aws-marketplace:DescribeEntity", "aws-marketplace:StartChangeSet", "aws-marketplace:DescribeChangeSet"],
-        Resource: ["SaaSProduct", "Offer", "ChangeSet", "Seller"].map((k) => arn(k, "*")),
-      },
-      {
-        Sid: "MarketplaceAgreementRead",
-        Effect: "Allow",
-        Action: "aws-marketplace:SearchAgreements",
-        Resource: "*",
-        Condition: {
-          "ForAllValues:StringEquals": { "aws-marketplace:AgreementType": ["PurchaseAgreement"] },
-          StringEquals: { "aws-marketplace:PartyType": "Proposer" },
-        },
-      },
-    ],
-  }),
-);
+// The connector role's own inline policy, from the single source the templates are rendered from.
+const current = parsePolicyDocument(JSON.stringify(permissionPolicy({ partition: "aws", accountId: acct })));
 const check = (action: string, resource: string, context = {}) =>
   evaluatePolicies([current], { action, resource, context }).decision;
 
