@@ -3,6 +3,7 @@ import { before, describe, it } from "node:test";
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { createdOfferId, dayFromNow, privateOfferChanges, runChangeSet } from "../testing/change-sets.ts";
 import { useSellerSession } from "../testing/seller-fixture.ts";
+import { testSettings } from "../testing/start-sandbox.ts";
 
 const Catalog = "AWSMarketplace";
 type OfferDoc = { State: string; Name?: string; Rules: { Type: string; AvailabilityEndDate?: string }[]; Terms: { Type: string }[] };
@@ -11,14 +12,13 @@ describe("a private offer goes draft → released → expired through change set
   const seller = useSellerSession();
   let productId: string;
   before(async () => {
-    // Slow enough that polling sees each status.
-    await fetch(`${seller.control}/timing`, { method: "PUT", body: JSON.stringify({ changeSetStepMs: 150 }) });
     const products = await seller.catalog.send(
       new ListEntitiesCommand({ Catalog, EntityType: "SaaSProduct", EntityTypeFilters: { SaaSProductFilters: { Visibility: { ValueList: ["Public"] } } } }),
     );
     productId = products.EntitySummaryList?.[0]?.EntityId ?? "";
   });
 
+  const stepMs = (changeSetStepMs: number) => fetch(`${seller.control}/timing`, { method: "PUT", body: JSON.stringify({ changeSetStepMs }) });
   const describeOffer = async (id: string) => {
     const out = await seller.catalog.send(new DescribeEntityCommand({ Catalog, EntityId: id }));
     return { doc: out.DetailsDocument as OfferDoc, identifier: out.EntityIdentifier };
@@ -28,7 +28,10 @@ describe("a private offer goes draft → released → expired through change set
       .EntitySummaryList?.[0]?.OfferSummary;
 
   it("walks through every state, with DescribeEntity showing each", async () => {
-    const created = await runChangeSet(seller.catalog, privateOfferChanges(productId));
+    // Slow enough that polling sees each status even on a loaded machine (at 150 ms the first
+    // DescribeChangeSet sometimes came after PREPARING); the other change sets run at the fast default.
+    await stepMs(600);
+    const created = await runChangeSet(seller.catalog, privateOfferChanges(productId)).finally(() => stepMs(testSettings().SANDBOX_CHANGE_SET_STEP_MS));
     assert.deepEqual(created.seen, ["PREPARING", "APPLYING", "SUCCEEDED"]);
     assert.ok(created.final.EndTime && created.final.StartTime);
     assert.ok(created.final.ChangeSet?.every((c) => c.ErrorDetailList?.length === 0));
