@@ -240,6 +240,24 @@ describe("createConsumer", { concurrency: true }, () => {
     assert.ok(rendered);
   });
 
+  it("keeps pruning round after round while more records are due than one delete takes", async () => {
+    // Its own schema: the concurrent prune test counts what one delete removes from the shared one.
+    const own = await openTestDatabase({ prefix: "consumer_prune" });
+    // 2500 records: three deletes of at most 1000, which used to be an hour apart.
+    await own.orm.em.fork().execute(
+      `INSERT INTO "${own.schema}".processed_event (event_id, event_key, processed_at)
+       SELECT 'evt_prune' || g, 'PlatformProbe.v1', now() - interval '31 days' FROM generate_series(1, 2500) g`,
+    );
+    const c = consumer(await queue(3, 1), {}, { orm: own.orm });
+    const count = async () => Number((await own.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${own.schema}".processed_event`))[0]?.n);
+    try {
+      await waitFor(async () => (await count()) === 0, 10_000, "every expired record pruned");
+    } finally {
+      await c.stop({ deadlineMs: 100 });
+      await own.close();
+    }
+  });
+
   it("prunes processed-event records only after the retention", async () => {
     const em = db.orm.em.fork();
     const [oldId, newId] = [probeEvent("prune", 1).id, probeEvent("prune", 2).id];

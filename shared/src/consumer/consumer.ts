@@ -7,6 +7,9 @@ import { dlqDepthReader } from "./dlq-depth.ts";
 import { messageHandler, type Outcome } from "./handle-message.ts";
 import { changeVisibility, type InFlight, startHeartbeat } from "./visibility.ts";
 
+/** Processed-event records deleted per statement (keeps each delete short). */
+const PRUNE_BATCH = 1000;
+
 export interface ConsumerOptions {
   sqs: SQSClient;
   queueUrl: string;
@@ -160,7 +163,13 @@ export function createConsumer(options: ConsumerOptions): Consumer {
       const now = Date.now();
       if (now - lastPrune > 3600_000) {
         lastPrune = now;
-        await pruneProcessed(orm.em.fork(), schema, retainProcessedMs).catch((err) => log.warn({ err }, "pruning processed events failed"));
+        const pruned = await pruneProcessed(orm.em.fork(), schema, retainProcessedMs, PRUNE_BATCH).catch((err) => {
+          log.warn({ err }, "pruning processed events failed");
+          return 0;
+        });
+        // A full batch means more records are due: prune again next round rather than in an hour,
+        // or a consumer taking more than PRUNE_BATCH events an hour would grow the table forever.
+        if (pruned === PRUNE_BATCH) lastPrune = 0;
       }
       lag = messages.reduce((max, m) => Math.max(max, (now - Number(m.Attributes?.SentTimestamp ?? now)) / 1000), 0);
       stats.received += messages.length;

@@ -184,6 +184,19 @@ describe("outbox relay", { concurrency: true }, () => {
     await waitFor(async () => (await r.backlog()) === 0, 5000, "the NOTIFY wake-up (the poll is 60 s away)");
   });
 
+  it("keeps pruning round after round while more sent rows are due than one delete takes", async () => {
+    const db = await openTestDatabase({ prefix: "relay_prune" });
+    cleanups.push(() => db.close());
+    // 2500 rows: three deletes of at most 1000, which used to be ten minutes apart.
+    await db.orm.em.fork().execute(
+      `INSERT INTO "${db.schema}".outbox_event (id, event_key, envelope, sent_at)
+       SELECT 'evt_prune' || g, 'PlatformProbe.v1', '{}'::jsonb, now() - interval '8 days' FROM generate_series(1, 2500) g`,
+    );
+    relay({ orm: db.orm, eventBridge, busName: "t-no-such-bus", logger, pollIntervalMs: 100 });
+    const count = async () => Number((await db.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${db.schema}".outbox_event`))[0]?.n);
+    await waitFor(async () => (await count()) === 0, 5000, "every expired row pruned");
+  });
+
   it("keeps rows pending with a growing backoff when PutEvents fails", async () => {
     const db = await openTestDatabase({ prefix: "relay_fail" });
     cleanups.push(() => db.close());

@@ -6,6 +6,9 @@ import { claimBatch, countBacklog, markFailed, markSent, pruneSent } from "./cla
 import { type Listener, listen } from "./listen.ts";
 import { publishBatch } from "./publish-batch.ts";
 
+/** Sent rows deleted per statement (keeps each delete short). */
+const PRUNE_BATCH = 1000;
+
 export interface OutboxRelayOptions {
   orm: Database;
   eventBridge: EventBridgeClient;
@@ -109,8 +112,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function maybePrune(): Promise<void> {
     if (Date.now() - lastPrune < 600_000) return;
     lastPrune = Date.now();
-    const deleted = await pruneSent(orm.em.fork(), schema, retainSentMs);
+    const deleted = await pruneSent(orm.em.fork(), schema, retainSentMs, PRUNE_BATCH);
     if (deleted) log.debug({ deleted }, "pruned sent outbox rows");
+    // A full batch means more rows are due: prune again next round rather than in ten minutes, or
+    // a service sending more than PRUNE_BATCH events per ten minutes would grow the table forever.
+    if (deleted === PRUNE_BATCH) lastPrune = 0;
   }
 
   const loop = (async () => {
