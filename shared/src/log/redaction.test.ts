@@ -73,6 +73,30 @@ describe("log redaction", () => {
     assert.equal(logged.client_secret, "[redacted]");
   });
 
+  it("prints an object nested too deep to inspect as a marker rather than unredacted", () => {
+    const leaked = secret("too-deep");
+    let value: Record<string, unknown> = { password: leaked };
+    for (let i = 0; i < 12; i++) value = { next: value };
+    const { text } = logOne({ value });
+    assert.doesNotMatch(text, new RegExp(leaked));
+    assert.match(text, /\[too deep\]/);
+  });
+
+  it("serialises and redacts errors logged under other keys, nested, or inside an error's fields", () => {
+    const leaks = [secret("error-key"), secret("nested-err"), secret("aggregate")];
+    const { line, text } = logOne({
+      error: Object.assign(new Error("under error"), { client_secret: leaks[0] }),
+      ctx: { err: Object.assign(new Error("nested"), { token: leaks[1] }) },
+      failures: new AggregateError([Object.assign(new Error("one of many"), { apiKey: leaks[2] })], "several failed"),
+    });
+    assert.doesNotMatch(text, new RegExp(leaks.join("|")));
+    const error = line.error as Record<string, unknown>;
+    assert.equal(error.message, "under error");
+    assert.match(String(error.stack), /under error/);
+    assert.equal(error.client_secret, "[redacted]");
+    assert.match(text, /one of many/);
+  });
+
   it("never mutates the object the caller logged", () => {
     const value = { password: "keep-me-here", inner: { token: "and-me-too" } };
     const copy = structuredClone(value);

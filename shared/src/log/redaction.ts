@@ -1,3 +1,5 @@
+import pino from "pino";
+
 /**
  * What must never reach a log line, by key name, at any depth. pino's own path-based redaction
  * was measured at ~150 µs per line with a wildcard path per key and depth (and ~24 µs per
@@ -13,14 +15,13 @@ const SENSITIVE =
   /passw|secret|token|authori[sz]ation|cookie|credential|private[-_]?key|api[-_]?key|external[-_]?id|signature|flowstate-identity|^key$/i;
 
 export const CENSOR = "[redacted]";
+const TOO_DEEP = "[too deep]";
 const MAX_DEPTH = 10;
 
 export const isSensitiveKey = (key: string) => SENSITIVE.test(key);
 
 function walkable(value: object): boolean {
   if (ArrayBuffer.isView(value) || value instanceof Date || value instanceof RegExp) return false;
-  // Errors keep their prototype for pino's err serializer, whose output is redacted instead.
-  if (value instanceof Error) return false;
   // Objects with toJSON decide their own serialisation (Date, Decimal, ORM entities): JSON.stringify
   // would not use our copy's fields anyway, so walking them gives false comfort.
   return typeof (value as { toJSON?: unknown }).toJSON !== "function";
@@ -34,7 +35,13 @@ function walkable(value: object): boolean {
  * redact({ user: { id: "usr_1", password: "hunter22" } }) // { user: { id: "usr_1", password: "[redacted]" } }
  */
 export function redact<T>(value: T, depth = 0): T {
-  if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return value;
+  if (value === null || typeof value !== "object") return value;
+  // Fail closed: what is too deep to inspect is not printed either.
+  if (depth > MAX_DEPTH) return TOO_DEEP as T;
+  // pino's err serializer only sees the top-level `err`; any other Error would be printed by
+  // JSON.stringify as its enumerable fields (an SDK error's, a `client_secret` attached to it)
+  // without message or stack. Serialise it the same way, then redact that.
+  if (value instanceof Error) return redact(pino.stdSerializers.err(value), depth) as T;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
@@ -52,6 +59,8 @@ export function redact<T>(value: T, depth = 0): T {
   const record = value as Record<string, unknown>;
   for (const key in record) {
     const item = record[key];
+    // The logged object's own `err` stays an Error for the err serializer, which redacts its output.
+    if (depth === 0 && key === "err" && item instanceof Error) continue;
     const next = SENSITIVE.test(key) ? (item === undefined || item === null ? item : CENSOR) : redact(item, depth + 1);
     if (next !== item) {
       out ??= { ...record };
