@@ -59,6 +59,21 @@ describe("serve", () => {
     assert.deepEqual(order, ["listening", "shutting down", "hook ran", "stopped"]);
   });
 
+  it("keeps draining when a second signal arrives during the drain (Ctrl-C twice)", async (t) => {
+    const svc = startChild();
+    t.after(() => kill(svc.proc));
+    const { url } = (await svc.waitFor("listening")) as { url: string };
+    const inFlight = fetch(`${url}/slow?ms=600`);
+    await svc.waitFor("slow request started");
+    svc.proc.kill("SIGINT");
+    await svc.waitFor("shutting down");
+    svc.proc.kill("SIGINT");
+    const res = await inFlight;
+    assert.deepEqual(await res.json(), { finished: true });
+    assert.equal(await svc.exited, 0);
+    assert.ok(svc.lines.some((l) => l.msg === "hook ran"));
+  });
+
   it("cuts requests that outlive the drain deadline and still exits 0", async (t) => {
     const svc = startChild({ DRAIN_TIMEOUT_MS: "200" });
     t.after(() => kill(svc.proc));

@@ -26,6 +26,9 @@ export interface RunningServer {
   shutdown(reason?: string): Promise<void>;
 }
 
+/** Anything with Hono's `fetch` (a service app, the gateway's app). */
+export type Fetchable = { fetch: (request: Request) => Response | Promise<Response> };
+
 /**
  * Listens with @hono/node-server and shuts down gracefully: on SIGTERM or SIGINT it stops
  * accepting, lets in-flight requests finish (bounded by `drainTimeoutMs`), runs the shutdown
@@ -34,9 +37,6 @@ export interface RunningServer {
  * @example
  * const { url } = await serve(app, { host: config.HOST, port: config.PORT, logger, onShutdown: [() => orm.close()] });
  */
-/** Anything with Hono's `fetch` (a service app, the gateway's app). */
-export type Fetchable = { fetch: (request: Request) => Response | Promise<Response> };
-
 export async function serve(app: Fetchable, options: ServeOptions): Promise<RunningServer> {
   const { logger } = options;
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
@@ -56,18 +56,23 @@ export async function serve(app: Fetchable, options: ServeOptions): Promise<Runn
   logger.info({ url, host: options.host, port }, "listening");
 
   let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) return; // a second Ctrl-C does not cut the drain short; the deadline does
+    void shutdown(signal).then(() => process.exit(0));
+  };
   const shutdown = (reason = "shutdown") => {
-    closing ??= drainAndClose(server, options, reason);
+    closing ??= drainAndClose(server, options, reason).finally(() => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+    });
     return closing;
   };
 
   if (options.handleSignals !== false) {
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (closing) return; // a second Ctrl-C does not cut the drain short; the deadline does
-      void shutdown(signal).then(() => process.exit(0));
-    };
-    process.once("SIGTERM", onSignal);
-    process.once("SIGINT", onSignal);
+    // `on`, not `once`: with `once` a second signal during the drain finds no listener and Node's
+    // default action kills the process mid-drain.
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
   }
   return { server, port, url, shutdown };
 }
