@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
-import { CONTRACT_VARIABLES, SERVICE_VARIABLES } from "./environment.ts";
+import type { StackOutputs } from "./bootstrap.ts";
+import { defineStack } from "./definition.ts";
+import { CONTRACT_VARIABLES, SERVICE_VARIABLES, stackEnvironment } from "./environment.ts";
 
 const root = new URL("../../", import.meta.url);
 // `merge: true` resolves the `<<: *env` keys the way Docker Compose does.
@@ -43,6 +45,21 @@ describe("docker-compose.yml", () => {
       assert.equal(env.AWS_ENDPOINT_URL, "http://localstack:4566");
       assert.equal(env.MARKETPLACE_ENDPOINT_URL, "http://seller-sandbox:8090");
     }
+  });
+
+  test("names the resources the bootstrap creates in LocalStack's account, as npm start would pass them", () => {
+    const env = compose.services["identity-svc"]?.environment ?? {};
+    const settings = { prefix: env.SERVICE_PREFIX ?? "", stage: env.STAGE ?? "", accountId: env.FLOWSTATE_ACCOUNT_ID ?? "", mailFrom: env.MAIL_FROM ?? "" };
+    const def = defineStack(settings);
+    const outputs = {
+      busName: def.busName,
+      keyAlias: def.keyAlias,
+      mailFrom: def.mailFrom,
+      buckets: Object.fromEntries(def.buckets.map((b) => [b.role, b.name])),
+    } as StackOutputs;
+    const expected = stackEnvironment(outputs, settings.prefix, settings.stage);
+    const actual = Object.fromEntries(Object.keys(expected).map((name) => [name, env[name]]));
+    assert.deepEqual(actual, expected);
   });
 
   test("starts the services only after the bootstrap has created the AWS resources", () => {
