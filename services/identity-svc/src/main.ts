@@ -26,7 +26,14 @@ const secrets = aws.data("secretsmanager");
 const assertionKey = await secrets.send(new GetSecretValueCommand({ SecretId: config.INTERNAL_AUTH_SECRET_ID }));
 if (!assertionKey.SecretString) throw new Error(`secret ${config.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
 
-const orm = await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, entities, migrations, logger });
+const orm = await openDatabase({
+  url: config.DATABASE_URL,
+  schema: config.DATABASE_SCHEMA,
+  entities,
+  migrations,
+  logger,
+  pool: { max: config.DATABASE_POOL_MAX },
+});
 const deps = await buildDeps({
   orm,
   logger,
