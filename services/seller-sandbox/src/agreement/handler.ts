@@ -14,7 +14,9 @@ const operations = { SearchAgreements: searchAgreements } as const;
 export function handleAgreement(c: Context, deps: SandboxDeps): Promise<Response> | Response {
   const target = c.req.header("x-amz-target") ?? "";
   const name = target.startsWith(PREFIX) ? target.slice(PREFIX.length) : "";
-  const operation = operations[name as keyof typeof operations];
+  // Own keys only: `constructor` or `toString` would otherwise find Object.prototype's functions,
+  // run them past authorization and echo the call context (with the caller) as a 200.
+  const operation = Object.hasOwn(operations, name) ? operations[name as keyof typeof operations] : undefined;
   if (!operation) {
     return renderApiError(new ApiError(400, "UnknownOperationException", `Unknown operation ${target}`), "awsJson1_0", crypto.randomUUID());
   }

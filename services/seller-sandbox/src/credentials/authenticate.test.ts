@@ -51,14 +51,16 @@ describe("credentials on the Marketplace APIs", () => {
     await catalog.send(list);
   });
 
-  it("answers the Agreement API's UnknownOperationException for a target it does not serve", async () => {
-    const r = await signedFetch(seller.endpoint, seller.credentials, {
-      method: "POST",
-      path: "/",
-      body: "{}",
-      headers: { "content-type": "application/x-amz-json-1.0", "x-amz-target": "AWSMPCommerceService_v20200301.MakeCoffee" },
-    });
-    assert.equal(r.status, 400);
-    assert.equal(r.errorType, "UnknownOperationException");
+  it("answers the Agreement API's UnknownOperationException for a target it does not serve, prototype names included", async () => {
+    for (const operation of ["MakeCoffee", "constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const r = await signedFetch(seller.endpoint, seller.credentials, {
+        method: "POST",
+        path: "/",
+        body: "{}",
+        headers: { "content-type": "application/x-amz-json-1.0", "x-amz-target": `AWSMPCommerceService_v20200301.${operation}` },
+      });
+      assert.equal(r.status, 400, operation);
+      assert.equal(r.errorType, "UnknownOperationException", operation);
+    }
   });
 });
