@@ -65,7 +65,9 @@ export function legacyFilters(entityType: string, list: { Name: string; ValueLis
     SaaSProduct: { EntityId: "EntityId", ProductTitle: "ProductTitle", Name: "ProductTitle", Visibility: "Visibility" },
   };
   for (const { Name, ValueList } of list) {
-    const target = names[entityType]?.[Name];
+    // Own keys only: `constructor` or `toString` would find Object.prototype's and filter nothing.
+    const byName = names[entityType];
+    const target = byName && Object.hasOwn(byName, Name) ? byName[Name] : undefined;
     if (!target) throw new ApiError(422, "ValidationException", `Filter name ${Name} is not supported for entity type ${entityType}.`);
     out[target] = { ValueList };
   }

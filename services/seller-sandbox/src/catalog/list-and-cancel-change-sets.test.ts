@@ -54,6 +54,10 @@ describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
     assert.equal(next.ChangeSetSummaryList?.[0]?.ChangeSetId, a);
     const tooMany = await rejection(catalog.send(new ListChangeSetsCommand({ Catalog, MaxResults: 21 })));
     assert.equal(tooMany.name, "ValidationException");
+    for (const Name of ["Colour", "constructor"]) {
+      const unknown = await rejection(catalog.send(new ListChangeSetsCommand({ Catalog, FilterList: [{ Name, ValueList: ["x"] }] })));
+      assert.equal(unknown.name, "ValidationException", Name);
+    }
   });
 
   it("cancels a change set while it is PREPARING and refuses once it is done", async () => {

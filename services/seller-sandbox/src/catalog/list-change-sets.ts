@@ -42,7 +42,8 @@ export async function listChangeSets(call: CallContext) {
   const input = parseInput(ListChangeSetsInput, parseJsonBody(call.body, 422), { status: 422 });
   requireCatalog(input.Catalog);
   for (const f of input.FilterList ?? []) {
-    if (!FILTERS[f.Name]) throw new ApiError(422, "ValidationException", `Filter name ${f.Name} is not supported for change sets.`);
+    // Own keys only: `constructor` would find Object and filter nothing.
+    if (!Object.hasOwn(FILTERS, f.Name)) throw new ApiError(422, "ValidationException", `Filter name ${f.Name} is not supported for change sets.`);
   }
   await authorize(call.deps, call.caller, "aws-marketplace:ListChangeSets", "*");
   const found = [...call.seller.changeSets.values()].filter((cs) => (input.FilterList ?? []).every((f) => FILTERS[f.Name]?.(cs, f.ValueList)));

@@ -91,6 +91,7 @@ describe("Catalog ListEntities with the real SDK", () => {
       { Catalog, EntityType: "Offer", NextToken: "bm90LW91cnM" },
       { Catalog, EntityType: "Offer", EntityTypeFilters: { SaaSProductFilters: {} } },
       { Catalog, EntityType: "Offer", FilterList: [{ Name: "Colour", ValueList: ["red"] }] },
+      { Catalog, EntityType: "Offer", FilterList: [{ Name: "constructor", ValueList: ["x"] }] },
       { Catalog, EntityType: "Spaceship" },
       { Catalog: "Elsewhere", EntityType: "Offer" },
     ];
