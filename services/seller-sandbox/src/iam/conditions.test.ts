@@ -19,6 +19,12 @@ describe("conditionHolds", () => {
     assert.equal(conditionHolds({ StringEqualsIfExists: { "a:b": ["x"] } }, { "a:b": ["y"] }), false);
   });
 
+  it("reads keys and operators named like Object.prototype members as absent and unsupported, not as functions", () => {
+    assert.equal(conditionHolds({ StringEquals: { constructor: ["x"] } }, {}), false);
+    assert.equal(conditionHolds({ StringNotEquals: { toString: ["x"] } }, {}), true);
+    assert.throws(() => conditionHolds({ constructor: { "a:b": ["x"] } }, { "a:b": ["x"] }), { name: "UnsupportedConditionOperator" });
+  });
+
   it("treats condition key names case-insensitively", () => {
     assert.equal(conditionHolds({ StringEquals: { "STS:externalid": ["a"] } }, { "sts:ExternalId": ["a"] }), true);
   });

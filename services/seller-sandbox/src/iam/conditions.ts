@@ -52,10 +52,10 @@ export class UnsupportedConditionOperator extends Error {
 }
 
 function lookup(context: RequestContext, key: string): readonly string[] | undefined {
-  const direct = context[key];
-  if (direct) return direct;
+  // Own keys only: a policy key named `constructor` must read as absent, not as Object.
+  if (Object.hasOwn(context, key)) return context[key];
   const lower = key.toLowerCase();
-  for (const k in context) if (k.toLowerCase() === lower) return context[k];
+  for (const k of Object.keys(context)) if (k.toLowerCase() === lower) return context[k];
   return undefined;
 }
 
@@ -80,8 +80,8 @@ function evaluateKey(rawOperator: string, key: string, policyValues: readonly st
     const wantAbsent = (policyValues[0] ?? "").toLowerCase() === "true";
     return wantAbsent === (values === undefined || values.length === 0);
   }
-  const base = negated[op] ?? op;
-  const compare = operators[base];
+  const base = (Object.hasOwn(negated, op) && negated[op]) || op;
+  const compare = Object.hasOwn(operators, base) ? operators[base] : undefined;
   if (!compare) throw new UnsupportedConditionOperator(rawOperator);
   const isNegated = base !== op;
   const matchOne = (r: string) => {
