@@ -18,8 +18,6 @@ export const CENSOR = "[redacted]";
 const TOO_DEEP = "[too deep]";
 const MAX_DEPTH = 10;
 
-export const isSensitiveKey = (key: string) => SENSITIVE.test(key);
-
 function walkable(value: object): boolean {
   if (ArrayBuffer.isView(value) || value instanceof Date || value instanceof RegExp) return false;
   // Objects with toJSON decide their own serialisation (Date, Decimal, ORM entities): JSON.stringify

@@ -1,4 +1,4 @@
-import type { Fault, SellerState } from "../seller/types.ts";
+import type { SellerState } from "../seller/types.ts";
 
 /**
  * Applies the account's switched-on faults to one call of `operation`: waits for added latency,
@@ -17,8 +17,4 @@ export async function applyFaults(seller: SellerState, operation: string): Promi
     if (fault.remaining !== undefined && --fault.remaining <= 0) seller.faults.splice(seller.faults.indexOf(fault), 1);
   }
   return outcome;
-}
-
-export function addFault(seller: SellerState, fault: Fault): void {
-  seller.faults.push(fault);
 }
