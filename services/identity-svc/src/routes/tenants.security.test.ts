@@ -99,4 +99,30 @@ describe("tenant routes' own authorization", () => {
       if (res.status === 403) assert.equal(((await res.json()) as { code: string }).code, "API_KEY_NOT_ALLOWED", r.id);
     }
   });
+
+  it("gives each of many concurrent readers of a tenant its own answer (reads share statements under load)", async () => {
+    // Far more requests than pool connections, so reads are grouped into shared statements
+    // (verbs/tenant-view.ts): a mix-up between callers would show as a wrong role or a 200 for a stranger.
+    const expected = [
+      [owner, tenantId, "owner"],
+      [admin, tenantId, "admin"],
+      [member, tenantId, "member"],
+      [outsider, tenantId, 404],
+      [outsider, otherTenantId, "owner"],
+      [member, otherTenantId, 404],
+      [owner, "tnt_0000000000nonexistent", 404],
+    ] as const;
+    const calls = Array.from({ length: 140 }, (_, i) => expected[i % expected.length]!);
+    const answers = await Promise.all(
+      calls.map(async ([who, tenant]) => {
+        const res = await h.call("GET", `/v1/tenants/${tenant}`, { as: who.identity });
+        return res.status === 200 ? ((await res.json()) as { id: string; role: string }) : res.status;
+      }),
+    );
+    answers.forEach((answer, i) => {
+      const [, tenant, want] = calls[i]!;
+      if (want === 404) assert.equal(answer, 404, `call ${i}`);
+      else assert.deepEqual(typeof answer === "object" && [answer.id, answer.role], [tenant, want], `call ${i}`);
+    });
+  });
 });

@@ -2,7 +2,9 @@ import type { TenantRole } from "@flowstate/contracts/ids";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { type ServiceContext, table } from "../context.ts";
+import { type CoalescedRead, coalescedRead } from "../db/coalesced-read.ts";
 import { type PreparedStatement, preparedRead } from "../db/prepared-read.ts";
+import type { IdentityDeps } from "../deps.ts";
 
 type Row = { id: string; name: string; created_at: Date; owner_sub: string; role: TenantRole | null };
 
@@ -15,25 +17,62 @@ const toTenant = (r: Row, role: TenantRole): Tenant => ({
 });
 
 /**
- * Active tenants with their owner and `sub`'s role, in one query (the read path of GET
- * /v1/tenants/{id} is a single round trip). The statements are built once per schema.
+ * Active tenants with their owner and the caller's role, one query per read (the read path of GET
+ * /v1/tenants/{id} is a single round trip). `one` runs inside a verb's transaction; `many` is the
+ * same read for a group of (sub, tenant) pairs, which concurrent GETs share (see coalesced-read.ts);
+ * `all` lists a user's tenants. Built once per schema.
  */
-const statements = new Map<string, { one: PreparedStatement; all: PreparedStatement }>();
+const statements = new Map<string, { one: string; many: PreparedStatement; all: PreparedStatement }>();
 function statementsFor(ctx: ServiceContext) {
   let s = statements.get(ctx.deps.schema);
   if (!s) {
-    const select = `SELECT t.id, t.name, t.created_at, o.sub AS owner_sub, me.role
-       FROM ${table(ctx, "tenant")} t
-       JOIN ${table(ctx, "membership")} o ON o.tenant_id = t.id AND o.role = 'owner'
-       LEFT JOIN ${table(ctx, "membership")} me ON me.tenant_id = t.id AND me.sub = $1
-      WHERE t.status = 'active'`;
+    const [tenant, membership] = [table(ctx, "tenant"), table(ctx, "membership")];
+    const columns = "t.id, t.name, t.created_at, o.sub AS owner_sub, me.role";
+    const owner = `JOIN ${membership} o ON o.tenant_id = t.id AND o.role = 'owner'`;
     s = {
-      one: { name: `tenant_view_${ctx.deps.schema}`, text: `${select} AND t.id = $2` },
-      all: { name: `tenants_of_${ctx.deps.schema}`, text: `${select} AND me.sub IS NOT NULL ORDER BY t.created_at, t.id` },
+      one: `SELECT ${columns} FROM ${tenant} t ${owner}
+              LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = ?
+             WHERE t.status = 'active' AND t.id = ?`,
+      many: {
+        name: `tenant_views_${ctx.deps.schema}`,
+        text: `SELECT q.i::int AS i, ${columns}
+                 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(sub, id, i)
+                 JOIN ${tenant} t ON t.id = q.id ${owner}
+                 LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = q.sub
+                WHERE t.status = 'active'`,
+      },
+      all: {
+        name: `tenants_of_${ctx.deps.schema}`,
+        text: `SELECT ${columns} FROM ${tenant} t ${owner}
+                 JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = $1
+                WHERE t.status = 'active' ORDER BY t.created_at, t.id`,
+      },
     };
     statements.set(ctx.deps.schema, s);
   }
   return s;
+}
+
+/** One coalescing reader per database (per IdentityDeps), as many statements at once as the pool has connections. */
+const readers = new WeakMap<IdentityDeps, CoalescedRead<[sub: string | null, tenantId: string], Row>>();
+function readerFor(ctx: ServiceContext) {
+  let reader = readers.get(ctx.deps);
+  if (!reader) {
+    const { orm } = ctx.deps;
+    const many = statementsFor(ctx).many;
+    reader = coalescedRead({
+      maxInFlight: orm.config.get("pool")?.max ?? 10,
+      maxBatch: 64,
+      run: async (keys) => {
+        const rows = await preparedRead<Row & { i: number }>(orm.em, many, [keys.map((k) => k[0]), keys.map((k) => k[1])]);
+        const byKey: (Row | undefined)[] = new Array(keys.length);
+        for (const r of rows) byKey[r.i - 1] = r;
+        return byKey;
+      },
+    });
+    readers.set(ctx.deps, reader);
+  }
+  return reader;
 }
 
 /** One tenant as `sub` sees it; `role` when the caller is not a member (an API key) comes from `fallbackRole`. */
@@ -44,7 +83,9 @@ export async function tenantView(
   sub: string | null,
   fallbackRole?: TenantRole,
 ): Promise<{ tenant: Tenant; memberRole: TenantRole | null } | null> {
-  const [row] = await preparedRead<Row>(em, statementsFor(ctx).one, [sub, tenantId]);
+  const row = em.isInTransaction()
+    ? (await em.execute<Row[]>(statementsFor(ctx).one, [sub, tenantId]))[0]
+    : await readerFor(ctx).load([sub, tenantId]);
   if (!row) return null;
   const role = row.role ?? fallbackRole;
   if (!role) return { tenant: toTenant(row, "member"), memberRole: null };
