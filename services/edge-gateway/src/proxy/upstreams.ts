@@ -30,6 +30,9 @@ export class Upstreams {
         service,
         new Pool(origin.origin, {
           connections: options.connections,
+          // One request per socket at a time: a pipelined request waits behind a slow answer on the
+          // same socket (head-of-line blocking), and a failed socket would take several requests with it.
+          pipelining: 1,
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
           keepAliveTimeout: 30_000,
