@@ -162,8 +162,8 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     const bareRps = rps("bare");
     const ratio = rps("gateway") / bareRps;
     const p99 = median(runs.gateway.map((r) => r.p99Ms));
-    // The best round: the gateway's rate against the bare Hono run of the same round.
-    const best = runs.gateway.map((r, i) => ({ ratio: r.rps / runs.bare[i]!.rps, rps: r.rps, p99: r.p99Ms })).sort((a, b) => b.ratio - a.ratio)[0]!;
+    // The best round's rate, against the same median baseline (a single low bare Hono run would flatter it).
+    const best = [...runs.gateway].sort((a, b) => b.rps - a.rps)[0]!;
     const perRequest = (ms: number) => Math.round(((ms * 1000) / cpu.requests) * 10) / 10;
     const baseline = { name: "bare Hono hello world", value: Math.round(bareRps) };
     const name = `edge-gateway -> identity-svc GET /v1/tenants/{id} (${CONNECTIONS} conns, median of ${ROUNDS} x ${DURATION_MS / 1000} s)`;
@@ -171,12 +171,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     return [
       { name, value: Math.round(rps("gateway")), unit: "req/s", baseline, ratio, target: ">= 15% of bare Hono", met: ratio >= 0.15 },
       { name: `${name} p99`, value: Math.round(p99 * 10) / 10, unit: "ms", target: "< 20 ms", met: p99 < 20 },
-      {
-        name: `best round: edge-gateway -> identity-svc (p99 ${best.p99.toFixed(1)} ms), against that round's bare Hono`,
-        value: Math.round(best.rps),
-        unit: "req/s",
-        ratio: best.ratio,
-      },
+      { name: `best round: edge-gateway -> identity-svc (p99 ${best.p99Ms.toFixed(1)} ms)`, value: Math.round(best.rps), unit: "req/s", baseline, ratio: best.rps / bareRps },
       { name: "identity-svc alone, signed assertion, no gateway (calibration: 19%)", value: Math.round(rps("direct")), unit: "req/s", baseline, ratio: rps("direct") / bareRps },
       { name: "CPU per gateway request: edge-gateway", value: perRequest(cpu.gateway), unit: "µs CPU/req" },
       { name: "CPU per gateway request: identity-svc", value: perRequest(cpu.identity), unit: "µs CPU/req" },
