@@ -2,6 +2,7 @@ import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { openDatabase } from "@flowstate/shared/db/open-database";
+import { createMetrics } from "@flowstate/shared/http/metrics";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { startOutboxRelay } from "@flowstate/shared/outbox/relay";
@@ -45,8 +46,16 @@ const deps = await buildDeps({
   sessionTtlDays: config.SESSION_TTL_DAYS,
   keyActivationDelaySeconds: config.KEY_ACTIVATION_DELAY_SECONDS,
 });
-const app = createApp(deps);
-const relay = startOutboxRelay({ orm, eventBridge: aws.data("eventbridge"), busName: config.EVENT_BUS_NAME, logger });
+// One registry for the HTTP metrics and the relay's outbox_backlog, so /metrics shows both.
+const metrics = createMetrics();
+const app = createApp(deps, { metrics });
+const relay = startOutboxRelay({
+  orm,
+  eventBridge: aws.data("eventbridge"),
+  busName: config.EVENT_BUS_NAME,
+  logger,
+  metrics,
+});
 const maintenance = startKeyMaintenance(deps, {
   reloadMs: config.KEYSET_RELOAD_SECONDS * 1000,
   rotateAfterMs: config.KEY_ROTATION_DAYS * 24 * 3600_000,
