@@ -121,7 +121,6 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
       [IDENTITY_HEADER]: signAssertion(secret, "GET", path, {
         identity: { kind: "user", sub: claims.sub!, sid: claims.sid as string },
         tenant: { tenant_id: tenant.id!, role: "owner" },
-        request_id: "req_bench_direct",
       }),
     });
 

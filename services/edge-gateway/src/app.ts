@@ -1,6 +1,7 @@
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes as registry } from "@flowstate/contracts/rest/routes";
+import { assertionSigner } from "@flowstate/shared/auth/assertion-cache";
 import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
 import { createMetrics, type MetricsRegistry } from "@flowstate/shared/http/metrics";
 import { newRequestId } from "@flowstate/shared/http/request-id";
@@ -112,7 +113,7 @@ export function createApp(deps: GatewayDeps): Gateway {
     tokens,
     state,
     limits,
-    secret: deps.internalSecret,
+    sign: assertionSigner(deps.internalSecret),
     hooks,
     onTenantWrite: (tenantId: string) => log.mark([depKeys.tenant(tenantId)]),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

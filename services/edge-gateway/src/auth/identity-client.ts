@@ -47,7 +47,7 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
   ): Promise<z.output<S> | null> {
     const requestId = options.newRequestId();
     const headers: Record<string, string> = {
-      [IDENTITY_HEADER]: signAssertion(secret, method, path, { identity: GATEWAY, request_id: requestId }),
+      [IDENTITY_HEADER]: signAssertion(secret, method, path, { identity: GATEWAY }),
       "x-request-id": requestId,
       accept: "application/json",
     };

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TenantContext } from "@flowstate/contracts/internal/identity";
-import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import type { AssertionSign } from "@flowstate/shared/auth/assertion-cache";
+import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { AccessTokenVerifier } from "../auth/access-token.ts";
 import type { AccessState } from "../auth/access-state.ts";
@@ -18,8 +19,8 @@ export interface RouteDeps {
   tokens: AccessTokenVerifier;
   state: AccessState;
   limits: RateLimits;
-  /** HMAC key of the `flowstate-identity` assertion. */
-  secret: string;
+  /** Signs the `flowstate-identity` assertion (assertionSigner: the same header is reused for up to 1 s). */
+  sign: AssertionSign;
   hooks: ForwardHooks;
   /** A successful write to this tenant went through (see below). */
   onTenantWrite: (tenantId: string) => void;
@@ -80,7 +81,7 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
   const method = req.method!;
   const extra = ["x-request-id", requestId, "x-forwarded-for", address];
   if (identity !== undefined) {
-    extra.push(IDENTITY_HEADER, signAssertion(deps.secret, method, call.path, { identity, tenant, request_id: requestId }));
+    extra.push(IDENTITY_HEADER, deps.sign(method, call.path, { identity, tenant }));
   }
   let body: IncomingMessage | Buffer | null = null;
   if (method !== "GET" && method !== "HEAD") {

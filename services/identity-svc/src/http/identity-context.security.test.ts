@@ -45,20 +45,29 @@ describe("the gateway assertion", () => {
   it("refuses an assertion signed with another key (a forged identity)", async () => {
     for (const r of guarded()) {
       const path = concrete(r.path);
-      const forged = signAssertion("not-the-key", r.method, path, { identity: owner.identity, request_id: "req_x" });
+      const forged = signAssertion("not-the-key", r.method, path, { identity: owner.identity });
       await expect401(await h.call(r.method, path, { headers: { [IDENTITY_HEADER]: forged } }), `${r.method} ${r.path} forged`);
     }
   });
 
   it("refuses an assertion made for another path or method, or one that is stale", async () => {
     const path = "/v1/users/me";
-    const other = signAssertion(h.secret, "GET", "/v1/tenants", { identity: owner.identity, request_id: "req_x" });
+    const other = signAssertion(h.secret, "GET", "/v1/tenants", { identity: owner.identity });
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: other } }), "other path");
-    const method = signAssertion(h.secret, "DELETE", path, { identity: owner.identity, request_id: "req_x" });
+    const method = signAssertion(h.secret, "DELETE", path, { identity: owner.identity });
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: method } }), "other method");
-    const stale = signAssertion(h.secret, "GET", path, { identity: owner.identity, request_id: "req_x" }, Date.now() - 60_000);
+    const stale = signAssertion(h.secret, "GET", path, { identity: owner.identity }, Date.now() - 60_000);
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: stale } }), "stale");
-    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: "v1.garbage" } }), "garbage");
+    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: "v2.garbage" } }), "garbage");
+  });
+
+  it("refuses a header it already accepted when it is presented for another path or method", async () => {
+    const path = "/v1/users/me";
+    const header = signAssertion(h.secret, "GET", path, { identity: owner.identity });
+    assert.equal((await h.call("GET", path, { headers: { [IDENTITY_HEADER]: header } })).status, 200, "genuine, now cached");
+    await expect401(await h.call("GET", "/v1/tenants", { headers: { [IDENTITY_HEADER]: header } }), "cached, other path");
+    await expect401(await h.call("DELETE", path, { headers: { [IDENTITY_HEADER]: header } }), "cached, other method");
+    assert.equal((await h.call("GET", path, { headers: { [IDENTITY_HEADER]: header } })).status, 200, "still genuine on its own route");
   });
 
   it("refuses the gateway's own service identity on public API routes", async () => {

@@ -1,6 +1,7 @@
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
-import { IDENTITY_HEADER, verifyAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { assertionVerifier } from "@flowstate/shared/auth/assertion-cache";
+import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { MiddlewareHandler } from "hono";
 import type { Actor, ServiceContext } from "../context.ts";
@@ -24,11 +25,13 @@ const unauthenticated = () =>
  * header, on error answers too (a replayed refresh token revokes its session and still answers 401).
  */
 export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityEnv> {
+  // Verified headers are remembered until they leave the skew window (see assertion-cache.ts).
+  const verify = assertionVerifier(deps.internalAuthSecret);
   return async function identityContext(c, next) {
     let actor: Actor = { kind: "anonymous" };
     let tenant: ServiceContext["tenant"];
     if (!PUBLIC.has(`${c.req.method} ${c.req.path}`)) {
-      const assertion = verifyAssertion(deps.internalAuthSecret, c.req.method, c.req.path, c.req.header(IDENTITY_HEADER));
+      const assertion = verify(c.req.method, c.req.path, c.req.header(IDENTITY_HEADER));
       if (!assertion) throw unauthenticated();
       if (assertion.identity.kind === "service" && !c.req.path.startsWith("/internal/")) throw unauthenticated();
       actor = assertion.identity;

@@ -16,6 +16,6 @@ export function assertionHeaders(
   tenant?: TenantContext,
 ): Record<string, string> {
   const path = pathWithQuery.split("?")[0]!;
-  const assertion = { identity, request_id: `req_test${Date.now()}`, ...(tenant ? { tenant } : {}) };
+  const assertion = { identity, ...(tenant ? { tenant } : {}) };
   return { [IDENTITY_HEADER]: signAssertion(secret, method, path, assertion) };
 }
