@@ -52,8 +52,11 @@ function benchBackends(url: string): number[] {
 }
 const sumCpu = (pids: number[]) => pids.reduce((s, p) => s + readCpuSafe(p), 0);
 
+/** BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it exits (NODE_OPTIONS may not carry --cpu-prof). */
+const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
 function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ["src/main.ts"], { cwd: `${root}services/${name}`, env, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [...profile, "src/main.ts"], { cwd: `${root}services/${name}`, env, stdio: ["ignore", "ignore", "inherit"] });
   child.once("exit", (code) => code && process.stderr.write(`bench: ${name} exited with ${code}\n`));
   return child;
 }
