@@ -4,7 +4,7 @@ import { assertionVerifier } from "@flowstate/shared/auth/assertion-cache";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { MiddlewareHandler } from "hono";
-import type { Actor, ServiceContext } from "../context.ts";
+import { type Actor, type ServiceContext, withLazyEm } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
 import type { IdentityEnv } from "./env.ts";
 
@@ -37,16 +37,18 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
       actor = assertion.identity;
       tenant = assertion.tenant;
     }
-    const ctx: ServiceContext = {
-      em: deps.orm.em.fork(),
-      actor,
-      tenant,
-      requestId: c.get("requestId"),
-      trace: c.req.header("traceparent"),
-      logger: c.get("logger"),
-      deps,
-      invalidations: [],
-    };
+    const ctx = withLazyEm(
+      {
+        actor,
+        tenant,
+        requestId: c.get("requestId"),
+        trace: c.req.header("traceparent"),
+        logger: c.get("logger"),
+        deps,
+        invalidations: [],
+      },
+      () => deps.orm.em.fork(),
+    );
     c.set("ctx", ctx);
     try {
       await next();

@@ -1,6 +1,6 @@
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
-import type { ServiceContext } from "../context.ts";
+import { existingEm, type ServiceContext } from "../context.ts";
 import { tenantView } from "./tenant-view.ts";
 
 /**
@@ -11,12 +11,12 @@ export async function getTenant({ ctx, tenantId }: { ctx: ServiceContext; tenant
   const a = ctx.actor;
   if (a.kind === "api_key") {
     if (a.tenant_id !== tenantId) throw notFound("tenant");
-    const view = await tenantView(ctx, ctx.em, tenantId, null, a.scope === "write" ? "admin" : "member");
+    const view = await tenantView(ctx, existingEm(ctx), tenantId, null, a.scope === "write" ? "admin" : "member");
     if (!view) throw notFound("tenant");
     return view.tenant;
   }
   if (a.kind !== "user") throw new DomainError("unauthenticated", "UNAUTHENTICATED", "sign in first");
-  const view = await tenantView(ctx, ctx.em, tenantId, a.sub);
+  const view = await tenantView(ctx, existingEm(ctx), tenantId, a.sub);
   if (!view?.memberRole) throw notFound("tenant");
   return view.tenant;
 }

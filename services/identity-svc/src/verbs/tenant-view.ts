@@ -87,12 +87,13 @@ function readerFor(ctx: ServiceContext) {
 /** One tenant as `sub` sees it; `role` when the caller is not a member (an API key) comes from `fallbackRole`. */
 export async function tenantView(
   ctx: ServiceContext,
-  em: EntityManager,
+  /** The call's unit of work, if it has one: inside a transaction the read joins it. */
+  em: EntityManager | undefined,
   tenantId: string,
   sub: string | null,
   fallbackRole?: TenantRole,
 ): Promise<{ tenant: Tenant; memberRole: TenantRole | null } | null> {
-  const row = em.isInTransaction()
+  const row = em?.isInTransaction()
     ? (await em.execute<Row[]>(statementsFor(ctx).one, [sub, tenantId]))[0]
     : await readerFor(ctx).load([sub, tenantId]);
   if (!row) return null;
