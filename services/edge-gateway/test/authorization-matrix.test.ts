@@ -5,7 +5,7 @@ import type { TenantRole } from "@flowstate/contracts/ids";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
-import { disableAccount } from "../../identity-svc/src/verbs/disable-account.ts";
+import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
 import { type Account, AUDIENCE, type E2E, ISSUER, startE2E } from "./e2e-stack.ts";
 import { randomId, testSigningKey } from "./keys.ts";
 

@@ -4,7 +4,7 @@ import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { decodeJwt, SignJWT } from "jose";
-import { type Harness, startHarness } from "../../identity-svc/src/testing/harness.ts";
+import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import type { GatewaySettings } from "../src/app.ts";
 import { type RunningGateway, startGateway } from "./gateway-harness.ts";
 

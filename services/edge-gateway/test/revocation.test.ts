@@ -15,7 +15,7 @@ import { createLogger } from "@flowstate/shared/log/logger";
 import { type OutboxRelay, startOutboxRelay } from "@flowstate/shared/outbox/relay";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { eventPattern } from "../../../deploy/local/definition.ts";
-import { disableAccount } from "../../identity-svc/src/verbs/disable-account.ts";
+import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
 import { type RevocationConsumer, startRevocationConsumer } from "../src/events/revocation-consumer.ts";
 import { type E2E, startE2E } from "./e2e-stack.ts";
 import { type RunningGateway, startGateway } from "./gateway-harness.ts";
