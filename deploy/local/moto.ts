@@ -1,18 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
-
-/** Asks the kernel for a free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
+import { freePort } from "./ports.ts";
 
 export interface Moto {
   endpoint: string;

@@ -1,5 +1,17 @@
 import { createServer } from "node:net";
-import { freePort } from "./moto.ts";
+
+/** Asks the kernel for a free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
 
 /** True when nothing listens on host:port yet (checked by binding it for a moment). */
 export function portIsFree(host: string, port: number): Promise<boolean> {
