@@ -10,9 +10,10 @@
  * below bare Hono's capacity): at equal CPU, 70% of the throughput is at most 1/0.7 ≈ 1.43 times
  * the CPU per request.
  */
-import type { BenchRow } from "./lib/types.ts";
+
 import { measureHttp } from "./lib/load.ts";
 import { type ServerProcess, startServerProcess } from "./lib/servers.ts";
+import type { BenchRow } from "./lib/types.ts";
 
 const CONNECTIONS = 32;
 const ROUNDS = 5;
@@ -41,9 +42,13 @@ export default async function healthz(): Promise<BenchRow[]> {
       runs.app.push(await measure(app, round === 0 ? 1500 : 300));
     }
     const rps = { bare: median(runs.bare.map((r) => r.rps)), app: median(runs.app.map((r) => r.rps)) };
-    const cpu = { bare: median(runs.bare.map((r) => r.cpuPerRequest)), app: median(runs.app.map((r) => r.cpuPerRequest)) };
+    const cpu = {
+      bare: median(runs.bare.map((r) => r.cpuPerRequest)),
+      app: median(runs.app.map((r) => r.cpuPerRequest)),
+    };
     // A load generator near one full core caps both servers alike and flatters the ratio.
-    const saturated = median(runs.bare.map((r) => r.generatorCpu)) > 0.9 ? ", load generator saturated: see CPU row" : "";
+    const saturated =
+      median(runs.bare.map((r) => r.generatorCpu)) > 0.9 ? ", load generator saturated: see CPU row" : "";
     return [
       {
         name: `createServiceApp GET /healthz (${CONNECTIONS} conns, median of ${ROUNDS}${saturated})`,

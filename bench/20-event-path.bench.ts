@@ -95,7 +95,12 @@ export default async function eventPath(): Promise<BenchRow[]> {
   async function pipeline() {
     const queue = await createTestQueue(setup.data("sqs"), { prefix: "bench", visibilityTimeout: 30 });
     const bus = await createTestBus(setup.data("eventbridge"), queue.queueArn);
-    const relay = startOutboxRelay({ orm: db.orm, eventBridge: measured.data("eventbridge"), busName: bus.busName, logger });
+    const relay = startOutboxRelay({
+      orm: db.orm,
+      eventBridge: measured.data("eventbridge"),
+      busName: bus.busName,
+      logger,
+    });
     cleanups.push(() => Promise.allSettled([bus.delete(), queue.delete()]));
     const consumer = () =>
       createConsumer({
@@ -132,7 +137,11 @@ export default async function eventPath(): Promise<BenchRow[]> {
       await commit(lowKey, i, 1);
       await new Promise((r) => setTimeout(r, LOW_RATE_GAP_MS));
     }
-    await waitFor(() => handled === LOW_RATE_EVENTS && lowConsumer.stats().deleted === LOW_RATE_EVENTS + 1, 30_000, "low-rate events");
+    await waitFor(
+      () => handled === LOW_RATE_EVENTS && lowConsumer.stats().deleted === LOW_RATE_EVENTS + 1,
+      30_000,
+      "low-rate events",
+    );
     const lowCalls = counter.total() / LOW_RATE_EVENTS;
     const lowPutEvents = counter.putEventsMs();
     const lowLatency = [...latencies];
@@ -148,7 +157,12 @@ export default async function eventPath(): Promise<BenchRow[]> {
     // Poll the backlog rarely: this process's CPU is what is measured.
     await waitFor(async () => (await steady.relay.backlog()) === 0, 45_000, "the relay", 1000);
     const steadyConsumer = steady.consumer();
-    await waitFor(() => handled === STEADY_EVENTS && steadyConsumer.stats().deleted === STEADY_EVENTS, 30_000, "steady-state events", 20);
+    await waitFor(
+      () => handled === STEADY_EVENTS && steadyConsumer.stats().deleted === STEADY_EVENTS,
+      30_000,
+      "steady-state events",
+      20,
+    );
     await Promise.all([steadyConsumer.stop(), steady.relay.stop()]);
     const steadyCpu = cpuMs(cpuStart) / STEADY_EVENTS;
     const steadyCalls = counter.total() / STEADY_EVENTS;
@@ -157,14 +171,22 @@ export default async function eventPath(): Promise<BenchRow[]> {
       .join(", ");
 
     return [
-      { name: `event path latency p50, commit → handler (moto, 1 event per ${LOW_RATE_GAP_MS} ms, n=${LOW_RATE_EVENTS})`, value: percentile(lowLatency, 50), unit: "ms" },
+      {
+        name: `event path latency p50, commit → handler (moto, 1 event per ${LOW_RATE_GAP_MS} ms, n=${LOW_RATE_EVENTS})`,
+        value: percentile(lowLatency, 50),
+        unit: "ms",
+      },
       { name: "event path latency p99, commit → handler (same run)", value: percentile(lowLatency, 99), unit: "ms" },
       {
         name: "  of which PutEvents p50 (moto's EventBridge → SQS delivery happens inside this call)",
         value: Math.round(percentile(lowPutEvents, 50)),
         unit: "ms",
       },
-      { name: "AWS API calls per event, low rate (mostly 1-message receives)", value: round(lowCalls), unit: "calls/event" },
+      {
+        name: "AWS API calls per event, low rate (mostly 1-message receives)",
+        value: round(lowCalls),
+        unit: "calls/event",
+      },
       {
         name: `AWS API calls per event, steady state (n=${STEADY_EVENTS}: ${byCommand})`,
         value: round(steadyCalls),
@@ -172,7 +194,11 @@ export default async function eventPath(): Promise<BenchRow[]> {
         target: "<= 0.35",
         met: steadyCalls <= 0.35,
       },
-      { name: "project CPU per event, steady state (enqueue + relay + consumer, this process)", value: round(steadyCpu), unit: "ms CPU/event" },
+      {
+        name: "project CPU per event, steady state (enqueue + relay + consumer, this process)",
+        value: round(steadyCpu),
+        unit: "ms CPU/event",
+      },
     ];
   } finally {
     for (const c of cleanups) await c();

@@ -95,7 +95,9 @@ export default async function sandboxBench(): Promise<BenchRow[]> {
       const r = await measureHttp({ ...load, durationMs: 2000 });
       cpus.push(((await server.cpuMicros()) - cpuBefore) / r.requests);
       if (r.errors || r.non2xx) throw new Error(`ListEntities: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
-      process.stderr.write(`  ListEntities: ${Math.round(r.rps)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, load generator CPU ${(r.generatorCpu * 100).toFixed(0)}%\n`);
+      process.stderr.write(
+        `  ListEntities: ${Math.round(r.rps)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, load generator CPU ${(r.generatorCpu * 100).toFixed(0)}%\n`,
+      );
       rates.push(r.rps);
     }
     const client = new MarketplaceCatalogClient({ region: "us-east-1", endpoint: server.url, credentials });

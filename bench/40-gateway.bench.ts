@@ -16,8 +16,8 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { decodeJwt } from "jose";
 import { bootstrap } from "../deploy/local/bootstrap.ts";
 import { stackNames } from "../deploy/local/definition.ts";
@@ -48,7 +48,18 @@ function cpuMs(pid: number): number {
 function benchBackends(url: string): number[] {
   const u = new URL(url);
   const sql = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()";
-  const out = execFileSync("psql", ["-h", u.hostname, "-p", u.port || "5432", "-U", u.username || "postgres", "-d", u.pathname.slice(1), "-tAc", sql]);
+  const out = execFileSync("psql", [
+    "-h",
+    u.hostname,
+    "-p",
+    u.port || "5432",
+    "-U",
+    u.username || "postgres",
+    "-d",
+    u.pathname.slice(1),
+    "-tAc",
+    sql,
+  ]);
   return out.toString().split("\n").filter(Boolean).map(Number);
 }
 const sumCpu = (pids: number[]) => pids.reduce((s, p) => s + readCpuSafe(p), 0);
@@ -57,21 +68,35 @@ const sumCpu = (pids: number[]) => pids.reduce((s, p) => s + readCpuSafe(p), 0);
 const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
 function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [...profile, "src/main.ts"], { cwd: `${root}services/${name}`, env, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [...profile, "src/main.ts"], {
+    cwd: `${root}services/${name}`,
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   child.once("exit", (code) => code && process.stderr.write(`bench: ${name} exited with ${code}\n`));
   return child;
 }
 
 async function waitHealthy(url: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} never became healthy`);
 }
 
 async function post(url: string, body: unknown, token?: string) {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<Record<string, string>>;
 }
@@ -82,7 +107,10 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
   ensureDatabase(databaseUrl);
   const moto = await startMoto();
   const credentials = { AWS_ACCESS_KEY_ID: "testing", AWS_SECRET_ACCESS_KEY: "testing" };
-  const aws = createAwsClients({ endpoint: moto.endpoint, credentials: { accessKeyId: "testing", secretAccessKey: "testing" } });
+  const aws = createAwsClients({
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
+  });
   const prefix = "flowstate";
   const stage = "dev";
   const { outputs } = await bootstrap({ aws, prefix, stage, mailFrom: "no-reply@flowstate.local" });
@@ -119,7 +147,11 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     const tenant = await post(`${gatewayUrl}/v1/tenants`, { name: "Bench" }, token);
     const path = `/v1/tenants/${tenant.id}`;
     const claims = decodeJwt(token!);
-    const secret = (await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: stackNames({ prefix, stage }).internalAuthSecretId }))).SecretString!;
+    const secret = (
+      await aws
+        .data("secretsmanager")
+        .send(new GetSecretValueCommand({ SecretId: stackNames({ prefix, stage }).internalAuthSecretId }))
+    ).SecretString!;
     // The service alone: what the gateway would send, signed just before each run (assertions are valid for 30 s).
     const direct = () => ({
       [IDENTITY_HEADER]: signAssertion(secret, "GET", path, {
@@ -143,7 +175,9 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
         const { url, headers } = targets[kind];
         await measureHttp({ url, headers: headers(), connections: CONNECTIONS, durationMs: round === 0 ? 2000 : 500 });
         if (kind !== "gateway") {
-          runs[kind].push(await measureHttp({ url, headers: headers(), connections: CONNECTIONS, durationMs: DURATION_MS }));
+          runs[kind].push(
+            await measureHttp({ url, headers: headers(), connections: CONNECTIONS, durationMs: DURATION_MS }),
+          );
           continue;
         }
         const pg = benchBackends(databaseUrl);
@@ -172,20 +206,50 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     const name = `edge-gateway -> identity-svc GET /v1/tenants/{id} (${CONNECTIONS} conns, median of ${ROUNDS} x ${DURATION_MS / 1000} s)`;
     const servers = cpu.gateway + cpu.identity + cpu.postgres;
     return [
-      { name, value: Math.round(rps("gateway")), unit: "req/s", baseline, ratio, target: ">= 15% of bare Hono", met: ratio >= 0.15 },
+      {
+        name,
+        value: Math.round(rps("gateway")),
+        unit: "req/s",
+        baseline,
+        ratio,
+        target: ">= 15% of bare Hono",
+        met: ratio >= 0.15,
+      },
       { name: `${name} p99`, value: Math.round(p99 * 10) / 10, unit: "ms", target: "< 20 ms", met: p99 < 20 },
-      { name: `best round: edge-gateway -> identity-svc (p99 ${best.p99Ms.toFixed(1)} ms)`, value: Math.round(best.rps), unit: "req/s", baseline, ratio: best.rps / bareRps },
-      { name: "identity-svc alone, signed assertion, no gateway (calibration: 19%)", value: Math.round(rps("direct")), unit: "req/s", baseline, ratio: rps("direct") / bareRps },
+      {
+        name: `best round: edge-gateway -> identity-svc (p99 ${best.p99Ms.toFixed(1)} ms)`,
+        value: Math.round(best.rps),
+        unit: "req/s",
+        baseline,
+        ratio: best.rps / bareRps,
+      },
+      {
+        name: "identity-svc alone, signed assertion, no gateway (calibration: 19%)",
+        value: Math.round(rps("direct")),
+        unit: "req/s",
+        baseline,
+        ratio: rps("direct") / bareRps,
+      },
       { name: "CPU per gateway request: edge-gateway", value: perRequest(cpu.gateway), unit: "µs CPU/req" },
       { name: "CPU per gateway request: identity-svc", value: perRequest(cpu.identity), unit: "µs CPU/req" },
-      { name: "CPU per gateway request: PostgreSQL (the bench database's backends)", value: perRequest(cpu.postgres), unit: "µs CPU/req" },
+      {
+        name: "CPU per gateway request: PostgreSQL (the bench database's backends)",
+        value: perRequest(cpu.postgres),
+        unit: "µs CPU/req",
+      },
       { name: "CPU per gateway request: all server processes", value: perRequest(servers), unit: "µs CPU/req" },
       { name: "CPU per gateway request: load generator", value: perRequest(cpu.generator), unit: "µs CPU/req" },
-      { name: "CPU per gateway request: all processes (servers + load generator)", value: perRequest(servers + cpu.generator), unit: "µs CPU/req" },
+      {
+        name: "CPU per gateway request: all processes (servers + load generator)",
+        value: perRequest(servers + cpu.generator),
+        unit: "µs CPU/req",
+      },
     ];
   } finally {
     for (const child of [gateway, identity]) child.kill("SIGTERM");
-    await Promise.all([gateway, identity].map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : undefined)));
+    await Promise.all(
+      [gateway, identity].map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : undefined)),
+    );
     await bare.stop();
     await moto.stop();
   }

@@ -19,7 +19,9 @@ const files = readdirSync(dir)
 
 function runFile(file: string): Promise<BenchRow[]> {
   return new Promise((resolve, reject) => {
-    const child = fork(join(dir, "lib", "run-file.ts"), [join(dir, file)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(join(dir, "lib", "run-file.ts"), [join(dir, file)], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     let reply: { rows?: BenchRow[]; error?: string } | undefined;
     child.once("message", (m) => {
       reply = m as typeof reply;

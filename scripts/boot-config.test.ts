@@ -19,7 +19,12 @@ const broken = { PORT: "not-a-port", STAGE: "staging", LOG_LEVEL: "loud" };
 function boot(service: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(root, "services", service, "src", "main.ts")], {
-      env: { PATH: process.env.PATH, NODE_ENV: "test", DATABASE_URL: "postgres://postgres@127.0.0.1:5432/flowstate_test", ...broken },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "test",
+        DATABASE_URL: "postgres://postgres@127.0.0.1:5432/flowstate_test",
+        ...broken,
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

@@ -11,7 +11,9 @@ const alive = (pid: number) => {
   }
 };
 
-test("npm start brings up every service healthy, prints where it listens, and stops everything on SIGTERM", { timeout: 60_000 }, async () => {
+test("npm start brings up every service healthy, prints where it listens, and stops everything on SIGTERM", {
+  timeout: 60_000,
+}, async () => {
   const stack = await launchStack();
   try {
     assert.match(stack.output(), /AWS endpoint\s+http:\/\/127\.0\.0\.1:\d+/);
@@ -28,6 +30,7 @@ test("npm start brings up every service healthy, prints where it listens, and st
   } finally {
     assert.equal(await stack.stop(), 0);
   }
-  for (const [name, service] of Object.entries(stack.services)) assert.equal(alive(service.pid), false, `${name} has exited`);
+  for (const [name, service] of Object.entries(stack.services))
+    assert.equal(alive(service.pid), false, `${name} has exited`);
   await assert.rejects(fetch(`${stack.awsEndpoint}/moto-api/`), "moto_server has stopped");
 });

@@ -43,7 +43,8 @@ try {
 
 for (const s of stack.services) {
   void s.child.exited.then((code) => {
-    if (!stopping && s.healthy) print(`!! ${s.name} exited (${code}); the others keep running. Restart with npm start.`);
+    if (!stopping && s.healthy)
+      print(`!! ${s.name} exited (${code}); the others keep running. Restart with npm start.`);
   });
 }
 
@@ -62,12 +63,16 @@ const lines = [
   `  event bus           ${stack.outputs.busName}`,
   ...stack.services.filter((s) => !s.healthy).map((s) => `\n  ${s.name} failed to start: ${s.error}`),
   "",
-  stack.services.length ? "Press Ctrl-C to stop." : "No service has a src/main.ts yet; only the local AWS stack runs. Press Ctrl-C to stop.",
+  stack.services.length
+    ? "Press Ctrl-C to stop."
+    : "No service has a src/main.ts yet; only the local AWS stack runs. Press Ctrl-C to stop.",
   "",
 ];
 // Machine-readable copy for end-to-end tests (deploy/local/stack-process.ts).
 if (process.env.FLOWSTATE_STACK_FILE) {
-  const services = Object.fromEntries(stack.services.map((s) => [s.name, { url: s.url, healthy: s.healthy, pid: s.child.process.pid }]));
+  const services = Object.fromEntries(
+    stack.services.map((s) => [s.name, { url: s.url, healthy: s.healthy, pid: s.child.process.pid }]),
+  );
   writeFileSync(process.env.FLOWSTATE_STACK_FILE, JSON.stringify({ awsEndpoint: stack.awsEndpoint, services }));
 }
 print(lines.join("\n"));

@@ -8,8 +8,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
 import { type Moto, startMoto } from "../deploy/local/moto.ts";
+import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
 import { scanLogs } from "./lib/log-scan.ts";
 
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
@@ -22,24 +22,22 @@ if (!process.env.AWS_ENDPOINT_URL) moto = await startMoto();
 const logDir = process.env.FLOWSTATE_LOG_DIR ?? mkdtempSync(join(tmpdir(), "flowstate-logs-"));
 
 const targets = process.argv.slice(2);
-const patterns = targets.length ? targets.map((t) => (t.endsWith(".ts") ? t : `${t.replace(/\/$/, "")}/**/*.test.ts`)) : ["**/*.test.ts"];
+const patterns = targets.length
+  ? targets.map((t) => (t.endsWith(".ts") ? t : `${t.replace(/\/$/, "")}/**/*.test.ts`))
+  : ["**/*.test.ts"];
 
-const child = spawn(
-  process.execPath,
-  ["--test", "--test-concurrency=3", "--test-timeout=120000", ...patterns],
-  {
-    stdio: "inherit",
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      AWS_ENDPOINT_URL: process.env.AWS_ENDPOINT_URL ?? moto?.endpoint,
-      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? "testing",
-      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? "testing",
-      NODE_ENV: "test",
-      FLOWSTATE_LOG_DIR: logDir,
-    },
+const child = spawn(process.execPath, ["--test", "--test-concurrency=3", "--test-timeout=120000", ...patterns], {
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    AWS_ENDPOINT_URL: process.env.AWS_ENDPOINT_URL ?? moto?.endpoint,
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? "testing",
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? "testing",
+    NODE_ENV: "test",
+    FLOWSTATE_LOG_DIR: logDir,
   },
-);
+});
 const code: number = await new Promise((resolve) => child.once("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 await moto?.stop();
 

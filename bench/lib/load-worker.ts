@@ -13,7 +13,12 @@ async function drive(pool: Pool, o: LoadOptions, path: string, ms: number, laten
     while (performance.now() < end) {
       const start = performance.now();
       try {
-        const res = await pool.request({ path, method: (o.method ?? "GET") as "GET", headers: o.headers, body: o.body });
+        const res = await pool.request({
+          path,
+          method: (o.method ?? "GET") as "GET",
+          headers: o.headers,
+          body: o.body,
+        });
         await res.body.dump();
         if (res.statusCode < 200 || res.statusCode > 299) non2xx++;
         latencies?.push(performance.now() - start);
@@ -26,7 +31,8 @@ async function drive(pool: Pool, o: LoadOptions, path: string, ms: number, laten
   return { errors, non2xx };
 }
 
-const percentile = (sorted: Float64Array, p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0;
 
 process.once("message", async (message) => {
   const o = message as LoadOptions;

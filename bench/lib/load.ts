@@ -48,7 +48,9 @@ export function measureHttp(options: LoadOptions): Promise<LoadResult> {
       if (m.error) reject(new Error(`load generator: ${m.error}`));
       else result = m.result;
     });
-    child.once("exit", (code) => (result ? resolve(result) : reject(new Error(`load generator exited (${code}) without a result`))));
+    child.once("exit", (code) =>
+      result ? resolve(result) : reject(new Error(`load generator exited (${code}) without a result`)),
+    );
     child.send(options);
   });
 }

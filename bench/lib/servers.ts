@@ -16,7 +16,11 @@ export interface ServerProcess {
  * @example
  * const bare = await startServerProcess(new URL("./servers/bare-hono.ts", import.meta.url));
  */
-export function startServerProcess(script: URL, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+export function startServerProcess(
+  script: URL,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = fork(script, args, {
       stdio: ["ignore", "ignore", "inherit", "ipc"],

@@ -1,7 +1,11 @@
 import type { BenchRow } from "./types.ts";
 
 const fmt = (n: number | undefined, digits = 2) =>
-  n === undefined || Number.isNaN(n) ? "" : Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en-US") : n.toFixed(digits);
+  n === undefined || Number.isNaN(n)
+    ? ""
+    : Math.abs(n) >= 100
+      ? Math.round(n).toLocaleString("en-US")
+      : n.toFixed(digits);
 
 /**
  * Renders rows as an aligned text table: name, value, unit, baseline, ratio, target, met.
@@ -22,6 +26,10 @@ export function renderTable(rows: BenchRow[]): string {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const numeric = new Set([1, 4]);
-  const line = (c: string[]) => c.map((v, i) => (numeric.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => (numeric.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
 }

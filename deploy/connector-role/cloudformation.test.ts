@@ -46,14 +46,24 @@ describe("the CloudFormation template", () => {
     assert.deepEqual(PolicyNames, [INLINE_POLICY_NAME]);
     const { AttachedPolicies } = await seller.iam.send(new ListAttachedRolePoliciesCommand({ RoleName: ROLE_NAME }));
     assert.deepEqual(AttachedPolicies, [], "no managed policy, as the console path says");
-    const inline = await seller.iam.send(new GetRolePolicyCommand({ RoleName: ROLE_NAME, PolicyName: INLINE_POLICY_NAME }));
-    assert.deepEqual(decode(inline.PolicyDocument), permissionPolicy({ partition: "aws", accountId: seller.accountId }));
+    const inline = await seller.iam.send(
+      new GetRolePolicyCommand({ RoleName: ROLE_NAME, PolicyName: INLINE_POLICY_NAME }),
+    );
+    assert.deepEqual(
+      decode(inline.PolicyDocument),
+      permissionPolicy({ partition: "aws", accountId: seller.accountId }),
+    );
   });
 
   it("answers CREATE_COMPLETE with the RoleArn output", async () => {
     const seller = await motoSellerAccount(endpoint);
     const stackName = `flowstate-connector-${seller.accountId}`;
-    await deployConnectorStack({ cloudformation: seller.cloudformation, stackName, principalArns: principals("111122223333"), externalId: randomUUID() });
+    await deployConnectorStack({
+      cloudformation: seller.cloudformation,
+      stackName,
+      principalArns: principals("111122223333"),
+      externalId: randomUUID(),
+    });
     const { Stacks } = await seller.cloudformation.send(new DescribeStacksCommand({ StackName: stackName }));
     assert.equal(Stacks?.[0]?.StackStatus, "CREATE_COMPLETE");
     assert.deepEqual(
@@ -66,7 +76,12 @@ describe("the CloudFormation template", () => {
     const seller = await motoSellerAccount(endpoint);
     const [backend] = principals("111122223333");
     const externalId = randomUUID();
-    await deployConnectorStack({ cloudformation: seller.cloudformation, stackName: "backend-only", principalArns: [backend!], externalId });
+    await deployConnectorStack({
+      cloudformation: seller.cloudformation,
+      stackName: "backend-only",
+      principalArns: [backend!],
+      externalId,
+    });
     const { Role } = await seller.iam.send(new GetRoleCommand({ RoleName: ROLE_NAME }));
     // CloudFormation passes a one-element CommaDelimitedList as a list, which IAM keeps.
     assert.deepEqual(decode(Role?.AssumeRolePolicyDocument), trustPolicy({ principalArns: [backend!], externalId }));
@@ -74,18 +89,30 @@ describe("the CloudFormation template", () => {
 
   it("cannot be deployed twice into one account, because the role name is fixed", async () => {
     const seller = await motoSellerAccount(endpoint);
-    const input = { cloudformation: seller.cloudformation, principalArns: principals("111122223333"), externalId: randomUUID() };
+    const input = {
+      cloudformation: seller.cloudformation,
+      principalArns: principals("111122223333"),
+      externalId: randomUUID(),
+    };
     await deployConnectorStack({ ...input, stackName: "first" });
-    await assert.rejects(deployConnectorStack({ ...input, stackName: "second" }), /MarketplaceConnector|already exists/);
+    await assert.rejects(
+      deployConnectorStack({ ...input, stackName: "second" }),
+      /MarketplaceConnector|already exists/,
+    );
   });
 
   it("passes CloudFormation's template linter (cfn-lint behind ValidateTemplate), which does catch a broken template", async () => {
     const seller = await motoSellerAccount(endpoint);
     for (const version of ["current", "legacy"] as const) {
-      const answer = await seller.cloudformation.send(new ValidateTemplateCommand({ TemplateBody: templateBody(version) }));
+      const answer = await seller.cloudformation.send(
+        new ValidateTemplateCommand({ TemplateBody: templateBody(version) }),
+      );
       assert.match(answer.Description ?? "", /MarketplaceConnector/);
     }
-    const broken = templateBody("current").replace("PolicyName: MarketplaceCatalogAccess", "PolicyNam: MarketplaceCatalogAccess");
+    const broken = templateBody("current").replace(
+      "PolicyName: MarketplaceCatalogAccess",
+      "PolicyNam: MarketplaceCatalogAccess",
+    );
     await assert.rejects(seller.cloudformation.send(new ValidateTemplateCommand({ TemplateBody: broken })), {
       name: "ValidationError",
     });
@@ -94,7 +121,10 @@ describe("the CloudFormation template", () => {
   it("needs CAPABILITY_NAMED_IAM: its only resources are IAM ones and the role has a fixed name", () => {
     // moto 5.2 does not enforce capabilities (it accepts CreateStack without them), so this is
     // checked on the template: AWS demands CAPABILITY_NAMED_IAM for any IAM resource with a custom name.
-    const resources = Object.values(readTemplate("current").Resources) as { Type: string; Properties: Record<string, unknown> }[];
+    const resources = Object.values(readTemplate("current").Resources) as {
+      Type: string;
+      Properties: Record<string, unknown>;
+    }[];
     assert.ok(resources.every((r) => r.Type.startsWith("AWS::IAM::")));
     assert.equal(resources.find((r) => r.Type === "AWS::IAM::Role")?.Properties.RoleName, ROLE_NAME);
     assert.match(templateBody("current"), /CAPABILITY_NAMED_IAM/);
@@ -108,7 +138,8 @@ describe("the CloudFormation template", () => {
       assert.equal(Parameters.ExternalId.AllowedPattern, "^[\\w+=,.@:/-]{2,1224}$");
       assert.equal(Parameters.ExternalId.NoEcho, true);
       const asserted = Rules.FlowstatePrincipalArnsListed.Assertions.map(
-        (a: { Assert: { "Fn::Not": [{ "Fn::Contains": [unknown, string] }] } }) => a.Assert["Fn::Not"][0]["Fn::Contains"],
+        (a: { Assert: { "Fn::Not": [{ "Fn::Contains": [unknown, string] }] } }) =>
+          a.Assert["Fn::Not"][0]["Fn::Contains"],
       );
       assert.deepEqual(asserted, [
         [{ Ref: "FlowstatePrincipalArns" }, ""],

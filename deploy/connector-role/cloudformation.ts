@@ -47,7 +47,10 @@ export function connectorTemplate(version: PolicyVersion = "current"): Record<st
     Metadata: {
       "AWS::CloudFormation::Interface": {
         ParameterGroups: [
-          { Label: { default: "Values shown by Flowstate (Settings, Marketplace)" }, Parameters: ["FlowstatePrincipalArns", "ExternalId"] },
+          {
+            Label: { default: "Values shown by Flowstate (Settings, Marketplace)" },
+            Parameters: ["FlowstatePrincipalArns", "ExternalId"],
+          },
         ],
         ParameterLabels: {
           FlowstatePrincipalArns: { default: "Flowstate principal ARNs" },
@@ -80,7 +83,8 @@ export function connectorTemplate(version: PolicyVersion = "current"): Record<st
           },
           {
             Assert: { "Fn::Not": [{ "Fn::Contains": [{ Ref: "FlowstatePrincipalArns" }, "undefined"] }] },
-            AssertDescription: 'FlowstatePrincipalArns contains the literal "undefined": copy the ARNs shown by Flowstate.',
+            AssertDescription:
+              'FlowstatePrincipalArns contains the literal "undefined": copy the ARNs shown by Flowstate.',
           },
         ],
       },
@@ -99,7 +103,9 @@ export function connectorTemplate(version: PolicyVersion = "current"): Record<st
         Properties: {
           PolicyName: INLINE_POLICY_NAME,
           Roles: [{ Ref: "MarketplaceConnectorRole" }],
-          PolicyDocument: substitutePseudoParameters(permissionPolicy({ partition: PARTITION, accountId: ACCOUNT, version })),
+          PolicyDocument: substitutePseudoParameters(
+            permissionPolicy({ partition: PARTITION, accountId: ACCOUNT, version }),
+          ),
         },
       },
     },

@@ -26,12 +26,20 @@ const terraformFile = (file: string) => readFileSync(new URL(`terraform/${file}`
 describe("the console guide", () => {
   it("shows the inline policy that CloudFormation and Terraform create, once <YOUR_ACCOUNT_ID> is filled in", () => {
     const consolePolicy = pasted("permission-current", { [ACCOUNT_PLACEHOLDER]: accountId });
-    const cfnPolicy = resolveIntrinsics(readTemplate("current").Resources.MarketplaceCatalogAccessPolicy.Properties.PolicyDocument, {
-      parameters: {},
-      partition: "aws",
-      accountId,
-    });
-    const tfPolicy = JSON.parse(renderTemplate(terraformFile("marketplace-catalog-access.json.tftpl"), { partition: "aws", account_id: accountId }));
+    const cfnPolicy = resolveIntrinsics(
+      readTemplate("current").Resources.MarketplaceCatalogAccessPolicy.Properties.PolicyDocument,
+      {
+        parameters: {},
+        partition: "aws",
+        accountId,
+      },
+    );
+    const tfPolicy = JSON.parse(
+      renderTemplate(terraformFile("marketplace-catalog-access.json.tftpl"), {
+        partition: "aws",
+        account_id: accountId,
+      }),
+    );
     assert.deepEqual(consolePolicy, cfnPolicy);
     assert.deepEqual(consolePolicy, tfPolicy);
   });
@@ -43,22 +51,33 @@ describe("the console guide", () => {
       "<FLOWSTATE_MCP_EXECUTION_ROLE_ARN>": mcp,
       "<EXTERNAL_ID>": externalId,
     });
-    const cfnTrust = resolveIntrinsics(readTemplate("current").Resources.MarketplaceConnectorRole.Properties.AssumeRolePolicyDocument, {
-      parameters: { FlowstatePrincipalArns: [backend, mcp], ExternalId: externalId },
-      partition: "aws",
-      accountId,
-    });
-    const tfTrust = JSON.parse(renderTemplate(terraformFile("trust-policy.json.tftpl"), { principal_arns: [backend, mcp], external_id: externalId }));
+    const cfnTrust = resolveIntrinsics(
+      readTemplate("current").Resources.MarketplaceConnectorRole.Properties.AssumeRolePolicyDocument,
+      {
+        parameters: { FlowstatePrincipalArns: [backend, mcp], ExternalId: externalId },
+        partition: "aws",
+        accountId,
+      },
+    );
+    const tfTrust = JSON.parse(
+      renderTemplate(terraformFile("trust-policy.json.tftpl"), {
+        principal_arns: [backend, mcp],
+        external_id: externalId,
+      }),
+    );
     assert.deepEqual(consoleTrust, cfnTrust);
     assert.deepEqual(consoleTrust, tfTrust);
   });
 
   it("shows the legacy policy that the legacy CloudFormation template creates", () => {
-    const legacy = resolveIntrinsics(readTemplate("legacy").Resources.MarketplaceCatalogAccessPolicy.Properties.PolicyDocument, {
-      parameters: {},
-      partition: "aws",
-      accountId,
-    });
+    const legacy = resolveIntrinsics(
+      readTemplate("legacy").Resources.MarketplaceCatalogAccessPolicy.Properties.PolicyDocument,
+      {
+        parameters: {},
+        partition: "aws",
+        accountId,
+      },
+    );
     assert.deepEqual(pasted("permission-legacy", { [ACCOUNT_PLACEHOLDER]: accountId }), legacy);
   });
 

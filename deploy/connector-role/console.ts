@@ -1,4 +1,10 @@
-import { agreementReadStatement, entityArnPattern, permissionPolicy, policyJson, trustPolicyDocument } from "./policies.ts";
+import {
+  agreementReadStatement,
+  entityArnPattern,
+  permissionPolicy,
+  policyJson,
+  trustPolicyDocument,
+} from "./policies.ts";
 
 export const CONSOLE_GUIDE_FILE = "console.md";
 export const ACCOUNT_PLACEHOLDER = "<YOUR_ACCOUNT_ID>";
@@ -20,7 +26,9 @@ export function consoleBlocks(): Record<string, string> {
     ),
     "migration-seller-resource": policyJson(entityArnPattern("aws", ACCOUNT_PLACEHOLDER, "Seller")),
     "migration-agreement-statement": policyJson(agreementReadStatement()),
-    "permission-legacy": policyJson(permissionPolicy({ partition: "aws", accountId: ACCOUNT_PLACEHOLDER, version: "legacy" })),
+    "permission-legacy": policyJson(
+      permissionPolicy({ partition: "aws", accountId: ACCOUNT_PLACEHOLDER, version: "legacy" }),
+    ),
   };
 }
 

@@ -20,7 +20,12 @@ describe("the committed artifacts", () => {
   it("include the console guide, whose JSON blocks are the rendered documents, each shown once", () => {
     const guide = read(CONSOLE_GUIDE_FILE);
     assert.equal(guide, syncConsoleGuide(guide), "console.md is stale: node deploy/connector-role/generate.ts");
-    assert.deepEqual(markedBlocks(guide).map((b) => b.key).sort(), Object.keys(consoleBlocks()).sort());
+    assert.deepEqual(
+      markedBlocks(guide)
+        .map((b) => b.key)
+        .sort(),
+      Object.keys(consoleBlocks()).sort(),
+    );
     for (const { key, json } of markedBlocks(guide)) assert.equal(json, consoleBlocks()[key]);
   });
 

@@ -23,12 +23,18 @@ async function legacyStack() {
   const roleArn = await deployConnectorStack({
     cloudformation: seller.cloudformation,
     stackName,
-    principalArns: ["arn:aws:iam::111122223333:role/flowstate-prod-backend", "arn:aws:iam::111122223333:role/flowstate-prod-mcp-execution"],
+    principalArns: [
+      "arn:aws:iam::111122223333:role/flowstate-prod-backend",
+      "arn:aws:iam::111122223333:role/flowstate-prod-mcp-execution",
+    ],
     externalId: randomUUID(),
     version: "legacy",
   });
   const inlinePolicy = async () =>
-    decode((await seller.iam.send(new GetRolePolicyCommand({ RoleName: ROLE_NAME, PolicyName: INLINE_POLICY_NAME }))).PolicyDocument);
+    decode(
+      (await seller.iam.send(new GetRolePolicyCommand({ RoleName: ROLE_NAME, PolicyName: INLINE_POLICY_NAME })))
+        .PolicyDocument,
+    );
   const role = async () => (await seller.iam.send(new GetRoleCommand({ RoleName: ROLE_NAME }))).Role!;
   return { seller, stackName, roleArn, inlinePolicy, role };
 }
@@ -36,7 +42,10 @@ async function legacyStack() {
 describe("the 2026-08-31 policy migration (stack update from the legacy template)", () => {
   it("starts from the legacy policy: no MarketplaceAgreementRead, no Seller scope", async () => {
     const { seller, inlinePolicy } = await legacyStack();
-    assert.deepEqual(await inlinePolicy(), permissionPolicy({ partition: "aws", accountId: seller.accountId, version: "legacy" }));
+    assert.deepEqual(
+      await inlinePolicy(),
+      permissionPolicy({ partition: "aws", accountId: seller.accountId, version: "legacy" }),
+    );
   });
 
   it("changes only the inline policy and keeps the role's ARN, id, creation date and trust policy", async () => {
@@ -75,19 +84,30 @@ describe("the 2026-08-31 policy migration (stack update from the legacy template
         ],
       }),
     );
-    const { Changes } = await seller.cloudformation.send(new DescribeChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
+    const { Changes } = await seller.cloudformation.send(
+      new DescribeChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }),
+    );
     assert.deepEqual(
-      Changes?.map((c) => [c.ResourceChange?.Action, c.ResourceChange?.LogicalResourceId, c.ResourceChange?.ResourceType]),
+      Changes?.map((c) => [
+        c.ResourceChange?.Action,
+        c.ResourceChange?.LogicalResourceId,
+        c.ResourceChange?.ResourceType,
+      ]),
       [["Modify", "MarketplaceCatalogAccessPolicy", "AWS::IAM::Policy"]],
     );
-    await seller.cloudformation.send(new DeleteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
+    await seller.cloudformation.send(
+      new DeleteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }),
+    );
   });
 
   it("is harmless to re-run: a second update leaves the current policy and the role as they are", async () => {
     const { seller, stackName, roleArn, inlinePolicy, role } = await legacyStack();
     await updateConnectorStack({ cloudformation: seller.cloudformation, stackName, version: "current" });
     const before = await role();
-    assert.equal(await updateConnectorStack({ cloudformation: seller.cloudformation, stackName, version: "current" }), roleArn);
+    assert.equal(
+      await updateConnectorStack({ cloudformation: seller.cloudformation, stackName, version: "current" }),
+      roleArn,
+    );
     assert.equal((await role()).RoleId, before.RoleId);
     assert.deepEqual(await inlinePolicy(), permissionPolicy({ partition: "aws", accountId: seller.accountId }));
   });

@@ -28,7 +28,10 @@ export function uniqueAccountId(): string {
  * const credentials = await motoAccountCredentials({ endpoint: process.env.AWS_ENDPOINT_URL!, accountId: uniqueAccountId() });
  * const cloudformation = new CloudFormationClient({ region: "us-east-1", endpoint, credentials });
  */
-export async function motoAccountCredentials(input: { endpoint: string; accountId: string }): Promise<AwsCredentialIdentity> {
+export async function motoAccountCredentials(input: {
+  endpoint: string;
+  accountId: string;
+}): Promise<AwsCredentialIdentity> {
   const sts = new STSClient({
     region: "us-east-1",
     endpoint: input.endpoint,
@@ -38,7 +41,10 @@ export async function motoAccountCredentials(input: { endpoint: string; accountI
     },
   });
   const { Credentials: c } = await sts.send(
-    new AssumeRoleCommand({ RoleArn: `arn:aws:iam::${input.accountId}:role/seller-admin`, RoleSessionName: "seller-admin" }),
+    new AssumeRoleCommand({
+      RoleArn: `arn:aws:iam::${input.accountId}:role/seller-admin`,
+      RoleSessionName: "seller-admin",
+    }),
   );
   if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error("moto STS returned no credentials");
   return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };

@@ -15,7 +15,9 @@ const BACKEND = "arn:aws:iam::111122223333:role/flowstate-prod-backend";
 const MCP = "arn:aws:iam::111122223333:role/flowstate-prod-mcp-execution";
 
 function statement(sid: string, version: "current" | "legacy" = "current"): Statement {
-  const found = permissionPolicy({ partition: "aws", accountId: ACCOUNT, version }).Statement.find((s) => s.Sid === sid);
+  const found = permissionPolicy({ partition: "aws", accountId: ACCOUNT, version }).Statement.find(
+    (s) => s.Sid === sid,
+  );
   assert.ok(found, `statement ${sid} missing`);
   return found;
 }
@@ -79,7 +81,10 @@ describe("the MarketplaceCatalogAccess policy", () => {
     );
     const current = permissionPolicy({ partition: "aws", accountId: ACCOUNT });
     assert.deepEqual(legacy.Statement[0], current.Statement[0]);
-    assert.deepEqual(statement("MarketplaceCatalogManage", "legacy").Resource, (current.Statement[1]!.Resource as string[]).slice(0, 3));
+    assert.deepEqual(
+      statement("MarketplaceCatalogManage", "legacy").Resource,
+      (current.Statement[1]!.Resource as string[]).slice(0, 3),
+    );
   });
 });
 
@@ -110,7 +115,7 @@ describe("the trust policy", () => {
     for (const ok of [randomUUID(), "ab", "a+b=c,d.e@f:g/h-i_j", "x".repeat(1224)]) {
       assert.equal(externalIdProblem(ok), undefined, ok);
     }
-    for (const bad of ["", "a", "x".repeat(1225), "has space", "quote\"", "semi;colon", "ünï", "a\nb"]) {
+    for (const bad of ["", "a", "x".repeat(1225), "has space", 'quote"', "semi;colon", "ünï", "a\nb"]) {
       assert.match(externalIdProblem(bad) ?? "", /2 to 1224/, JSON.stringify(bad));
       assert.throws(() => trustPolicy({ principalArns: [BACKEND], externalId: bad }));
     }

@@ -24,20 +24,26 @@ function templatefileCall(expression: string): { file: string; vars: Record<stri
   const match = /^\$\{templatefile\("\$\{path\.module\}\/([\w.-]+)", \{([^}]*)\}\)\}$/.exec(expression);
   assert.ok(match, `not a templatefile() call: ${expression}`);
   const vars = Object.fromEntries(
-    match[2]!.trim().split("\n").map((line) => line.split("=").map((part) => part.trim()) as [string, string]),
+    match[2]!
+      .trim()
+      .split("\n")
+      .map((line) => line.split("=").map((part) => part.trim()) as [string, string]),
   );
   return { file: match[1]!, vars };
 }
 
 const cfn = readTemplate("current");
-const principalArns = ["arn:aws:iam::111122223333:role/flowstate-prod-backend", "arn:aws:iam::111122223333:role/flowstate-prod-mcp-execution"];
+const principalArns = [
+  "arn:aws:iam::111122223333:role/flowstate-prod-backend",
+  "arn:aws:iam::111122223333:role/flowstate-prod-mcp-execution",
+];
 
 describe("the Terraform module", () => {
   it("requires hashicorp/aws ~> 6.0", () => {
     assert.deepEqual(hcl.terraform[0].required_providers[0].aws, { source: "hashicorp/aws", version: "~> 6.0" });
   });
 
-  it("takes flowstate_principal_arns as list(string), rejected when empty or containing \"undefined\"", () => {
+  it('takes flowstate_principal_arns as list(string), rejected when empty or containing "undefined"', () => {
     const variable = hcl.variable.flowstate_principal_arns[0];
     assert.equal(variable.type, "${list(string)}");
     assert.equal(variable.nullable, false);
@@ -79,13 +85,18 @@ describe("the Terraform module", () => {
       vars: { principal_arns: "var.flowstate_principal_arns", external_id: "var.external_id" },
     });
     const externalId = randomUUID();
-    const terraform = JSON.parse(renderTemplate(read(call.file), { principal_arns: principalArns, external_id: externalId }));
+    const terraform = JSON.parse(
+      renderTemplate(read(call.file), { principal_arns: principalArns, external_id: externalId }),
+    );
     const parameters = { FlowstatePrincipalArns: principalArns, ExternalId: externalId };
-    const cloudformation = resolveIntrinsics(cfn.Resources.MarketplaceConnectorRole.Properties.AssumeRolePolicyDocument, {
-      parameters,
-      partition: "aws",
-      accountId: "210987654321",
-    });
+    const cloudformation = resolveIntrinsics(
+      cfn.Resources.MarketplaceConnectorRole.Properties.AssumeRolePolicyDocument,
+      {
+        parameters,
+        partition: "aws",
+        accountId: "210987654321",
+      },
+    );
     assert.deepEqual(terraform, cloudformation);
   });
 
@@ -93,7 +104,10 @@ describe("the Terraform module", () => {
     const call = templatefileCall(hcl.resource.aws_iam_role_policy.marketplace_catalog_access[0].policy);
     assert.deepEqual(call, {
       file: "marketplace-catalog-access.json.tftpl",
-      vars: { partition: "data.aws_partition.current.partition", account_id: "data.aws_caller_identity.current.account_id" },
+      vars: {
+        partition: "data.aws_partition.current.partition",
+        account_id: "data.aws_caller_identity.current.account_id",
+      },
     });
     assert.ok(hcl.data.aws_partition.current && hcl.data.aws_caller_identity.current);
     for (const partition of ["aws", "aws-us-gov", "aws-cn"]) {
@@ -106,7 +120,15 @@ describe("the Terraform module", () => {
 
   it("documents init and apply for us-east-1 and the init -upgrade migration in its README", () => {
     const readme = read("README.md");
-    for (const needle of ["terraform init", "terraform apply", "us-east-1", "terraform init -upgrade", "flowstate_principal_arns", "external_id", "role_arn"]) {
+    for (const needle of [
+      "terraform init",
+      "terraform apply",
+      "us-east-1",
+      "terraform init -upgrade",
+      "flowstate_principal_arns",
+      "external_id",
+      "role_arn",
+    ]) {
       assert.ok(readme.includes(needle), `README.md lacks ${needle}`);
     }
   });
@@ -116,13 +138,21 @@ describe("the Terraform module", () => {
 // offline (no provider download), which proves renderTemplate() and the conditions above mean
 // what Terraform means.
 const cli = spawnSync("terraform", ["version"], { encoding: "utf8" });
-const skip = cli.status === 0 ? false : "no terraform CLI on PATH: install Terraform to run fmt, templatefile() and the variable validations for real";
+const skip =
+  cli.status === 0
+    ? false
+    : "no terraform CLI on PATH: install Terraform to run fmt, templatefile() and the variable validations for real";
 const env = { ...process.env, CHECKPOINT_DISABLE: "1", TF_CLI_CONFIG_FILE: "/dev/null", TF_IN_AUTOMATION: "1" };
 const workDir = mkdtempSync(join(tmpdir(), "connector-role-tf-"));
 after(() => rmSync(workDir, { recursive: true, force: true }));
 
 function console_(expression: string, args: string[] = []) {
-  const run = spawnSync("terraform", ["console", "-no-color", ...args], { cwd: workDir, env, input: expression, encoding: "utf8" });
+  const run = spawnSync("terraform", ["console", "-no-color", ...args], {
+    cwd: workDir,
+    env,
+    input: expression,
+    encoding: "utf8",
+  });
   return { ok: run.status === 0, out: run.stdout.trim(), err: run.stderr };
 }
 
@@ -134,8 +164,14 @@ describe("the Terraform module, evaluated by the terraform CLI (skipped, with th
   });
 
   it("renders both policy templates exactly as the tests' renderer does", { skip }, () => {
-    for (const file of ["trust-policy.json.tftpl", "marketplace-catalog-access.json.tftpl"]) cpSync(new URL(file, moduleDir), join(workDir, file));
-    const vars = { principal_arns: principalArns, external_id: "abc+=,.@:/-_9", partition: "aws", account_id: "210987654321" };
+    for (const file of ["trust-policy.json.tftpl", "marketplace-catalog-access.json.tftpl"])
+      cpSync(new URL(file, moduleDir), join(workDir, file));
+    const vars = {
+      principal_arns: principalArns,
+      external_id: "abc+=,.@:/-_9",
+      partition: "aws",
+      account_id: "210987654321",
+    };
     const tfVars = `{ principal_arns = ${JSON.stringify(principalArns)}, external_id = "${vars.external_id}", partition = "aws", account_id = "210987654321" }`;
     for (const file of ["trust-policy.json.tftpl", "marketplace-catalog-access.json.tftpl"]) {
       // jsondecode proves the rendered text is valid JSON; jsonencode prints it on one line.
@@ -145,16 +181,22 @@ describe("the Terraform module, evaluated by the terraform CLI (skipped, with th
     }
   });
 
-  it("applies the variable validations: empty list, \"undefined\", bad external IDs refused; good values accepted", { skip }, () => {
+  it('applies the variable validations: empty list, "undefined", bad external IDs refused; good values accepted', {
+    skip,
+  }, () => {
     cpSync(new URL("variables.tf", moduleDir), join(workDir, "variables.tf"));
     const check = (arns: string, externalId: string) =>
-      console_("var.flowstate_principal_arns\n", [`-var=flowstate_principal_arns=${arns}`, `-var=external_id=${externalId}`]);
+      console_("var.flowstate_principal_arns\n", [
+        `-var=flowstate_principal_arns=${arns}`,
+        `-var=external_id=${externalId}`,
+      ]);
     const good = JSON.stringify(principalArns);
     const accepted = check(good, randomUUID());
     assert.ok(accepted.ok, accepted.err);
     assert.ok(check(good, "x".repeat(1224)).ok);
     assert.match(check("[]", randomUUID()).err, /at least one/);
     assert.match(check('["arn:aws:iam::111122223333:role/a","undefined"]', randomUUID()).err, /"undefined"/);
-    for (const bad of ["a", "x".repeat(1225), "has space", "semi;colon"]) assert.match(check(good, bad).err, /external_id must be/, bad);
+    for (const bad of ["a", "x".repeat(1225), "has space", "semi;colon"])
+      assert.match(check(good, bad).err, /external_id must be/, bad);
   });
 });

@@ -31,7 +31,8 @@ describe("the local stack bootstrap", () => {
     assert.ok(first.changes.length > 0);
     outputs = first.outputs;
     const secretId = `${prefix}/dev/internal-auth-key`;
-    secretBefore = (await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+    secretBefore = (await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: secretId })))
+      .SecretString;
     secondRun = (await bootstrap(options)).changes;
   });
 
@@ -70,7 +71,9 @@ describe("the local stack bootstrap", () => {
   });
 
   test("the audit archive has Object Lock with a COMPLIANCE default retention of 2555 days", async () => {
-    const lock = await aws.data("s3").send(new GetObjectLockConfigurationCommand({ Bucket: outputs.buckets.auditArchive }));
+    const lock = await aws
+      .data("s3")
+      .send(new GetObjectLockConfigurationCommand({ Bucket: outputs.buckets.auditArchive }));
     assert.equal(lock.ObjectLockConfiguration?.ObjectLockEnabled, "Enabled");
     assert.equal(lock.ObjectLockConfiguration?.Rule?.DefaultRetention?.Mode, "COMPLIANCE");
     assert.equal(lock.ObjectLockConfiguration?.Rule?.DefaultRetention?.Days, 2555);
@@ -81,7 +84,10 @@ describe("the local stack bootstrap", () => {
     const Bucket = outputs.buckets.snapshots;
     assert.equal((await s3.send(new GetBucketVersioningCommand({ Bucket }))).Status, "Enabled");
     const sse = await s3.send(new GetBucketEncryptionCommand({ Bucket }));
-    assert.equal(sse.ServerSideEncryptionConfiguration?.Rules?.[0]?.ApplyServerSideEncryptionByDefault?.KMSMasterKeyID, outputs.keyArn);
+    assert.equal(
+      sse.ServerSideEncryptionConfiguration?.Rules?.[0]?.ApplyServerSideEncryptionByDefault?.KMSMasterKeyID,
+      outputs.keyArn,
+    );
   });
 
   test("the data key answers to its alias", async () => {
@@ -95,7 +101,9 @@ describe("the local stack bootstrap", () => {
       const q = outputs.queues[service]!;
       assert.ok(q.url.endsWith(`/${prefix}-dev-${service}`));
       assert.ok(q.dlqUrl.endsWith(`/${prefix}-dev-${service}-dlq`));
-      const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: q.url, AttributeNames: ["All"] }));
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: q.url, AttributeNames: ["All"] }),
+      );
       const redrive = JSON.parse(Attributes!.RedrivePolicy!);
       assert.equal(redrive.deadLetterTargetArn, q.dlqArn);
       assert.equal(Number(redrive.maxReceiveCount), 5);
@@ -111,7 +119,9 @@ describe("the local stack bootstrap", () => {
     const rule = await eb.send(new DescribeRuleCommand({ Name: `${prefix}-dev-privacy-svc`, EventBusName: bus }));
     assert.equal(rule.State, "ENABLED");
     assert.deepEqual(JSON.parse(rule.EventPattern!).detail.type, ["AccountDeleted", "ExportRequested"]);
-    const targets = await eb.send(new ListTargetsByRuleCommand({ Rule: `${prefix}-dev-privacy-svc`, EventBusName: bus }));
+    const targets = await eb.send(
+      new ListTargetsByRuleCommand({ Rule: `${prefix}-dev-privacy-svc`, EventBusName: bus }),
+    );
     assert.deepEqual(
       targets.Targets?.map((t) => t.Arn),
       [outputs.queues["privacy-svc"]!.arn],
@@ -119,16 +129,35 @@ describe("the local stack bootstrap", () => {
   });
 
   test("an event published to the bus reaches exactly the consumers subscribed to its type", async () => {
-    const envelope = { id: `evt_${randomBytes(8).toString("hex")}`, type: "AccessRevoked", version: 1, source: "flowstate.identity-svc", data: {} };
+    const envelope = {
+      id: `evt_${randomBytes(8).toString("hex")}`,
+      type: "AccessRevoked",
+      version: 1,
+      source: "flowstate.identity-svc",
+      data: {},
+    };
     const put = await aws.data("eventbridge").send(
       new PutEventsCommand({
-        Entries: [{ EventBusName: outputs.busName, Source: envelope.source, DetailType: "AccessRevoked", Detail: JSON.stringify(envelope) }],
+        Entries: [
+          {
+            EventBusName: outputs.busName,
+            Source: envelope.source,
+            DetailType: "AccessRevoked",
+            Detail: JSON.stringify(envelope),
+          },
+        ],
       }),
     );
     assert.equal(put.FailedEntryCount, 0);
     const sqs = aws.data("sqs");
     const receive = (service: string, wait: number) =>
-      sqs.send(new ReceiveMessageCommand({ QueueUrl: outputs.queues[service]!.url, WaitTimeSeconds: wait, MaxNumberOfMessages: 10 }));
+      sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: outputs.queues[service]!.url,
+          WaitTimeSeconds: wait,
+          MaxNumberOfMessages: 10,
+        }),
+      );
     for (const service of ["edge-gateway", "audit-svc"]) {
       const got = await receive(service, 5);
       assert.equal(got.Messages?.length, 1, `${service} receives the event`);

@@ -12,7 +12,13 @@ import { ensureDataKey } from "./apply/kms.ts";
 import { allowRulePolicy, ensureQueue } from "./apply/queues.ts";
 import { ensureSecret } from "./apply/secrets.ts";
 import { ensureEmailIdentity } from "./apply/ses.ts";
-import { type BucketRole, type ConsumerDefinition, consumers, defineStack, type QueueDefinition } from "./definition.ts";
+import {
+  type BucketRole,
+  type ConsumerDefinition,
+  consumers,
+  defineStack,
+  type QueueDefinition,
+} from "./definition.ts";
 import { readStackSettings } from "./settings.ts";
 
 export interface ConsumerQueue {
@@ -54,7 +60,10 @@ export async function bootstrap(options: BootstrapOptions): Promise<{ outputs: S
   const ctx: ApplyContext = { aws: options.aws, changes: [] };
   const identity = await options.aws.data("sts").send(new GetCallerIdentityCommand({}));
   const accountId = identity.Account!;
-  const def = defineStack({ prefix: options.prefix, stage: options.stage, accountId, mailFrom: options.mailFrom }, options.consumers ?? consumers);
+  const def = defineStack(
+    { prefix: options.prefix, stage: options.stage, accountId, mailFrom: options.mailFrom },
+    options.consumers ?? consumers,
+  );
 
   const [keyArn, busArn] = await Promise.all([ensureDataKey(ctx, def.keyAlias), ensureBus(ctx, def.busName)]);
   const [, queueList, secretArns] = await Promise.all([
@@ -79,7 +88,12 @@ export async function bootstrap(options: BootstrapOptions): Promise<{ outputs: S
 }
 
 /** DLQ first (the redrive policy names it), then the rule (the queue policy names it), then the queue and target. */
-async function ensureConsumerQueue(ctx: ApplyContext, bus: string, accountId: string, q: QueueDefinition): Promise<ConsumerQueue> {
+async function ensureConsumerQueue(
+  ctx: ApplyContext,
+  bus: string,
+  accountId: string,
+  q: QueueDefinition,
+): Promise<ConsumerQueue> {
   const dlq = await ensureQueue(ctx, q.dlqName, { MessageRetentionPeriod: String(14 * 24 * 3600) });
   const ruleArn = await ensureRule(ctx, {
     bus,

@@ -28,7 +28,11 @@ export function startChild(options: {
   print: (line: string) => void;
   format?: (line: string) => string;
 }): Child {
-  const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   const label = `[${options.name}]`;
   for (const stream of [child.stdout, child.stderr]) {
@@ -89,8 +93,18 @@ export async function waitHealthy(url: string, child: Child, timeoutMs = 60_000)
 export function formatLogLine(line: string): string {
   if (!line.startsWith("{")) return line;
   try {
-    const { level, msg, time: _t, pid: _p, hostname: _h, service: _s, ...rest } = JSON.parse(line) as Record<string, unknown>;
-    const name = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" }[Number(level)] ?? String(level).toUpperCase();
+    const {
+      level,
+      msg,
+      time: _t,
+      pid: _p,
+      hostname: _h,
+      service: _s,
+      ...rest
+    } = JSON.parse(line) as Record<string, unknown>;
+    const name =
+      { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" }[Number(level)] ??
+      String(level).toUpperCase();
     const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : "";
     return `${name} ${msg ?? ""}${extra}`;
   } catch {

@@ -9,7 +9,10 @@ import { CONTRACT_VARIABLES, SERVICE_VARIABLES, stackEnvironment } from "./envir
 const root = new URL("../../", import.meta.url);
 // `merge: true` resolves the `<<: *env` keys the way Docker Compose does.
 const compose = parse(readFileSync(new URL("docker-compose.yml", root), "utf8"), { merge: true }) as {
-  services: Record<string, { command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, unknown> }>;
+  services: Record<
+    string,
+    { command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, unknown> }
+  >;
 };
 const serviceDirs = readdirSync(new URL("services/", root), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -26,7 +29,9 @@ describe("docker-compose.yml", () => {
   });
 
   test("runs nothing that services/ does not have, besides PostgreSQL, LocalStack and the bootstrap", () => {
-    const extra = Object.keys(compose.services).filter((name) => !infrastructure.has(name) && !serviceDirs.includes(name));
+    const extra = Object.keys(compose.services).filter(
+      (name) => !infrastructure.has(name) && !serviceDirs.includes(name),
+    );
     assert.deepEqual(extra, []);
   });
 
@@ -49,7 +54,12 @@ describe("docker-compose.yml", () => {
 
   test("names the resources the bootstrap creates in LocalStack's account, as npm start would pass them", () => {
     const env = compose.services["identity-svc"]?.environment ?? {};
-    const settings = { prefix: env.SERVICE_PREFIX ?? "", stage: env.STAGE ?? "", accountId: env.FLOWSTATE_ACCOUNT_ID ?? "", mailFrom: env.MAIL_FROM ?? "" };
+    const settings = {
+      prefix: env.SERVICE_PREFIX ?? "",
+      stage: env.STAGE ?? "",
+      accountId: env.FLOWSTATE_ACCOUNT_ID ?? "",
+      mailFrom: env.MAIL_FROM ?? "",
+    };
     const def = defineStack(settings);
     const outputs = {
       busName: def.busName,

@@ -112,7 +112,10 @@ export function bucketName(s: Pick<StackSettings, "prefix" | "stage" | "accountI
  * const def = defineStack({ prefix: "flowstate", stage: "dev", accountId: "123456789012", mailFrom: "no-reply@flowstate.local" });
  * def.queues.find((q) => q.service === "audit-svc")?.queueName; // "flowstate-dev-audit-svc"
  */
-export function defineStack(s: StackSettings, consumerList: readonly ConsumerDefinition[] = consumers): StackDefinition {
+export function defineStack(
+  s: StackSettings,
+  consumerList: readonly ConsumerDefinition[] = consumers,
+): StackDefinition {
   const names = stackNames(s);
   return {
     busName: names.busName,
@@ -136,7 +139,9 @@ export function defineStack(s: StackSettings, consumerList: readonly ConsumerDef
       { role: "snapshots", name: bucketName(s, "snapshots"), versioned: true },
     ],
     // identity-svc creates and rotates its own signing keys; only shared secrets live here.
-    secrets: [{ name: names.internalAuthSecretId, description: "HMAC key of the gateway-to-service identity assertion" }],
+    secrets: [
+      { name: names.internalAuthSecretId, description: "HMAC key of the gateway-to-service identity assertion" },
+    ],
     mailFrom: s.mailFrom,
   };
 }

@@ -8,7 +8,9 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -36,7 +38,8 @@ export async function assignPorts(
   for (const service of services) {
     const wanted = defaults[service];
     const taken = new Set(ports.values());
-    if (!anyFree && wanted !== undefined && !taken.has(wanted) && (await portIsFree(host, wanted))) ports.set(service, wanted);
+    if (!anyFree && wanted !== undefined && !taken.has(wanted) && (await portIsFree(host, wanted)))
+      ports.set(service, wanted);
     else {
       let port = await freePort();
       while (taken.has(port)) port = await freePort();

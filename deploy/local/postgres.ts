@@ -43,6 +43,8 @@ export function ensureDatabase(url: string): void {
   const name = u.pathname.slice(1);
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsupported database name ${name}`);
   const args = ["-h", u.hostname, "-p", u.port || "5432", "-U", u.username || "postgres", "-d", "postgres", "-tAc"];
-  const exists = execFileSync("psql", [...args, `SELECT 1 FROM pg_database WHERE datname='${name}'`]).toString().trim();
+  const exists = execFileSync("psql", [...args, `SELECT 1 FROM pg_database WHERE datname='${name}'`])
+    .toString()
+    .trim();
   if (exists !== "1") execFileSync("psql", [...args, `CREATE DATABASE ${name}`]);
 }

@@ -1,5 +1,5 @@
-import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { baseEnv } from "@flowstate/shared/config/base";
+import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { z } from "zod";
 
 /**

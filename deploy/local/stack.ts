@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { baseEnv } from "@flowstate/shared/config/base";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { z } from "zod";
 import { bootstrap, type StackOutputs } from "./bootstrap.ts";
 import { type Child, formatLogLine, startChild, waitHealthy } from "./children.ts";
@@ -97,7 +97,12 @@ export async function startStack(options: {
       endpoint: awsEndpoint,
       credentials: motoCredentials,
     });
-    const { outputs, changes } = await bootstrap({ aws, prefix: env.SERVICE_PREFIX, stage: env.STAGE, mailFrom: env.MAIL_FROM });
+    const { outputs, changes } = await bootstrap({
+      aws,
+      prefix: env.SERVICE_PREFIX,
+      stage: env.STAGE,
+      mailFrom: env.MAIL_FROM,
+    });
     say(`bootstrap: ${changes.length ? `${changes.length} change(s) applied` : "everything up to date"}`);
     checkAborted();
 
@@ -107,7 +112,10 @@ export async function startStack(options: {
     const urls = new Map(names.map((n) => [n, `http://${reachable}:${ports.get(n)}`]));
     const shared: NodeJS.ProcessEnv = {
       ...options.env,
-      ...(motoCredentials && { AWS_ACCESS_KEY_ID: motoCredentials.accessKeyId, AWS_SECRET_ACCESS_KEY: motoCredentials.secretAccessKey }),
+      ...(motoCredentials && {
+        AWS_ACCESS_KEY_ID: motoCredentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: motoCredentials.secretAccessKey,
+      }),
       STAGE: env.STAGE,
       SERVICE_PREFIX: env.SERVICE_PREFIX,
       HOST: env.HOST,

@@ -22,7 +22,12 @@ describe("Problem", () => {
   });
 
   it("accepts validation errors as path, code and message", () => {
-    const body = { ...valid, status: 400, code: "VALIDATION_FAILED", errors: [{ path: "/role_arn", code: "invalid_format", message: "not a role ARN" }] };
+    const body = {
+      ...valid,
+      status: 400,
+      code: "VALIDATION_FAILED",
+      errors: [{ path: "/role_arn", code: "invalid_format", message: "not a role ARN" }],
+    };
     assert.equal(Problem.safeParse(body).success, true);
   });
 

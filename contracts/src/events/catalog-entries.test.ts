@@ -21,21 +21,45 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
   "TenantCreated.v1": { accept: { tenant_id, owner_sub: sub }, reject: { tenant_id } },
   "TenantRenamed.v1": { accept: { tenant_id }, reject: { tenant_id: "acme" } },
   "TenantSoftDeleted.v1": { accept: { tenant_id, deleted_by: sub }, reject: { tenant_id, deleted_by: "root" } },
-  "TenantOwnershipTransferred.v1": { accept: { tenant_id, from_sub: sub, to_sub: other }, reject: { tenant_id, from_sub: sub } },
+  "TenantOwnershipTransferred.v1": {
+    accept: { tenant_id, from_sub: sub, to_sub: other },
+    reject: { tenant_id, from_sub: sub },
+  },
   "MembershipAdded.v1": { accept: { tenant_id, sub, role: "member" }, reject: { tenant_id, sub, role: "superuser" } },
   "MembershipRoleChanged.v1": { accept: { tenant_id, sub, role: "admin" }, reject: { tenant_id, sub } },
   "MembershipRemoved.v1": { accept: { tenant_id, sub }, reject: { sub } },
-  "FeatureFlagChanged.v1": { accept: { tenant_id, flag: "marketplace_offers", enabled: true }, reject: { tenant_id, flag: "marketplace_offers", enabled: "yes" } },
+  "FeatureFlagChanged.v1": {
+    accept: { tenant_id, flag: "marketplace_offers", enabled: true },
+    reject: { tenant_id, flag: "marketplace_offers", enabled: "yes" },
+  },
   "NotificationPreferencesChanged.v1": { accept: { sub }, reject: {} },
-  "ApiKeyCreated.v1": { accept: { tenant_id, key_id: "key_0123456789ab", scope: "read" }, reject: { tenant_id, key_id: "key_0123456789ab", scope: "admin" } },
-  "ApiKeyRevoked.v1": { accept: { tenant_id, key_id: "key_0123456789ab" }, reject: { tenant_id, key_id: "fs_live_secret" } },
+  "ApiKeyCreated.v1": {
+    accept: { tenant_id, key_id: "key_0123456789ab", scope: "read" },
+    reject: { tenant_id, key_id: "key_0123456789ab", scope: "admin" },
+  },
+  "ApiKeyRevoked.v1": {
+    accept: { tenant_id, key_id: "key_0123456789ab" },
+    reject: { tenant_id, key_id: "fs_live_secret" },
+  },
   "ExportRequested.v1": { accept: { job_id: "exp_0123456789ab", sub }, reject: { job_id: "0123", sub } },
-  "ExportCompleted.v1": { accept: { job_id: "exp_0123456789ab", sub, expires_at: at }, reject: { job_id: "exp_0123456789ab", sub } },
-  "ConnectorConnected.v1": { accept: { tenant_id, account_id: "111122223333" }, reject: { tenant_id, account_id: "1111-2222-3333" } },
+  "ExportCompleted.v1": {
+    accept: { job_id: "exp_0123456789ab", sub, expires_at: at },
+    reject: { job_id: "exp_0123456789ab", sub },
+  },
+  "ConnectorConnected.v1": {
+    accept: { tenant_id, account_id: "111122223333" },
+    reject: { tenant_id, account_id: "1111-2222-3333" },
+  },
   "ConnectorDisconnected.v1": { accept: { tenant_id }, reject: {} },
-  "OfferChangeRequested.v1": { accept: { tenant_id, change_set_id: "cs-1", action: "release" }, reject: { tenant_id, change_set_id: 1, action: "release" } },
+  "OfferChangeRequested.v1": {
+    accept: { tenant_id, change_set_id: "cs-1", action: "release" },
+    reject: { tenant_id, change_set_id: 1, action: "release" },
+  },
   "OfferChangeSucceeded.v1": { accept: { tenant_id, change_set_id: "cs-1" }, reject: { change_set_id: "cs-1" } },
-  "OfferChangeFailed.v1": { accept: { tenant_id, change_set_id: "cs-1", error_codes: ["INCOMPATIBLE_PAYMENT_SETTINGS"] }, reject: { tenant_id, change_set_id: "cs-1", error_codes: "x" } },
+  "OfferChangeFailed.v1": {
+    accept: { tenant_id, change_set_id: "cs-1", error_codes: ["INCOMPATIBLE_PAYMENT_SETTINGS"] },
+    reject: { tenant_id, change_set_id: "cs-1", error_codes: "x" },
+  },
   "PlatformProbe.v1": { accept: { key: "k", seq: 0 }, reject: { key: "", seq: -1 } },
 };
 

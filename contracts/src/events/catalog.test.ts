@@ -10,7 +10,12 @@ const base = {
 
 describe("parseEvent", () => {
   it("accepts a catalogued event with valid data", () => {
-    const r = parseEvent({ ...base, type: "TenantCreated", version: 1, data: { tenant_id: "tnt_0123456789ab", owner_sub: "usr_0123456789ab" } });
+    const r = parseEvent({
+      ...base,
+      type: "TenantCreated",
+      version: 1,
+      data: { tenant_id: "tnt_0123456789ab", owner_sub: "usr_0123456789ab" },
+    });
     assert.equal(r.ok, true);
   });
   it("rejects an unknown version as unknown_event", () => {

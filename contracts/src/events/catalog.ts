@@ -41,8 +41,16 @@ export const eventCatalog = {
   "ConnectorDisconnected.v1": z.object({ tenant_id: TenantId }),
   // offers-svc
   "OfferChangeRequested.v1": z.object({ tenant_id: TenantId, change_set_id: z.string(), action: z.string() }),
-  "OfferChangeSucceeded.v1": z.object({ tenant_id: TenantId, change_set_id: z.string(), entity_id: z.string().optional() }),
-  "OfferChangeFailed.v1": z.object({ tenant_id: TenantId, change_set_id: z.string(), error_codes: z.array(z.string()) }),
+  "OfferChangeSucceeded.v1": z.object({
+    tenant_id: TenantId,
+    change_set_id: z.string(),
+    entity_id: z.string().optional(),
+  }),
+  "OfferChangeFailed.v1": z.object({
+    tenant_id: TenantId,
+    change_set_id: z.string(),
+    error_codes: z.array(z.string()),
+  }),
   // test-only traffic for the platform's own event-path tests and benchmark
   "PlatformProbe.v1": z.object({ key: z.string().min(1), seq: z.number().int().nonnegative() }),
 } as const satisfies Record<`${string}.v${number}`, z.ZodType>;

@@ -30,7 +30,13 @@ const NOT_CONFIGURED = [
  * Reads one bucket setting, compares it with the wanted one and writes it only when it differs.
  * A setting that was never configured reads as an error on S3, which counts as "differs".
  */
-async function converge(ctx: ApplyContext, what: string, read: () => Promise<unknown>, want: unknown, write: () => Promise<unknown>) {
+async function converge(
+  ctx: ApplyContext,
+  what: string,
+  read: () => Promise<unknown>,
+  want: unknown,
+  write: () => Promise<unknown>,
+) {
   let current: unknown;
   try {
     current = await read();
@@ -77,7 +83,12 @@ export async function ensureBucket(ctx: ApplyContext, def: BucketDefinition, key
     () => s3.send(new PutPublicAccessBlockCommand({ Bucket, PublicAccessBlockConfiguration: block })),
   );
 
-  const encryption = [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: "aws:kms" as const, KMSMasterKeyID: keyArn }, BucketKeyEnabled: true }];
+  const encryption = [
+    {
+      ApplyServerSideEncryptionByDefault: { SSEAlgorithm: "aws:kms" as const, KMSMasterKeyID: keyArn },
+      BucketKeyEnabled: true,
+    },
+  ];
   await converge(
     ctx,
     `set SSE-KMS on ${Bucket}`,
@@ -104,7 +115,9 @@ export async function ensureBucket(ctx: ApplyContext, def: BucketDefinition, key
   }
 
   if (def.expireAfterDays !== undefined) {
-    const rules = [{ ID: "expire", Status: "Enabled" as const, Filter: { Prefix: "" }, Expiration: { Days: def.expireAfterDays } }];
+    const rules = [
+      { ID: "expire", Status: "Enabled" as const, Filter: { Prefix: "" }, Expiration: { Days: def.expireAfterDays } },
+    ];
     await converge(
       ctx,
       `set lifecycle expiry ${def.expireAfterDays} days on ${Bucket}`,
@@ -121,7 +134,10 @@ export async function ensureBucket(ctx: ApplyContext, def: BucketDefinition, key
   }
 
   if (def.objectLock) {
-    const lock = { ObjectLockEnabled: "Enabled" as const, Rule: { DefaultRetention: { Mode: def.objectLock.mode, Days: def.objectLock.days } } };
+    const lock = {
+      ObjectLockEnabled: "Enabled" as const,
+      Rule: { DefaultRetention: { Mode: def.objectLock.mode, Days: def.objectLock.days } },
+    };
     await converge(
       ctx,
       `set Object Lock ${def.objectLock.mode} ${def.objectLock.days} days on ${Bucket}`,
@@ -129,7 +145,10 @@ export async function ensureBucket(ctx: ApplyContext, def: BucketDefinition, key
         const c = (await s3.send(new GetObjectLockConfigurationCommand({ Bucket }))).ObjectLockConfiguration;
         // Projected: moto also reports `Years: 0` beside `Days`.
         const r = c?.Rule?.DefaultRetention;
-        return { ObjectLockEnabled: c?.ObjectLockEnabled, Rule: { DefaultRetention: { Mode: r?.Mode, Days: r?.Days } } };
+        return {
+          ObjectLockEnabled: c?.ObjectLockEnabled,
+          Rule: { DefaultRetention: { Mode: r?.Mode, Days: r?.Days } },
+        };
       },
       lock,
       () => s3.send(new PutObjectLockConfigurationCommand({ Bucket, ObjectLockConfiguration: lock })),

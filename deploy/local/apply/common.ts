@@ -16,7 +16,11 @@ export function isAwsError(err: unknown, names: readonly string[], status?: numb
   if (!(err instanceof Error)) return false;
   const meta = (err as { $metadata?: { httpStatusCode?: number } }).$metadata;
   const code = (err as { Code?: string }).Code;
-  return names.includes(err.name) || (code !== undefined && names.includes(code)) || (status !== undefined && meta?.httpStatusCode === status);
+  return (
+    names.includes(err.name) ||
+    (code !== undefined && names.includes(code)) ||
+    (status !== undefined && meta?.httpStatusCode === status)
+  );
 }
 
 /**

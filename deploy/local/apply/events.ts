@@ -64,7 +64,9 @@ export async function ensureQueueTarget(ctx: ApplyContext, bus: string, rule: st
   const eb = ctx.aws.data("eventbridge");
   const { Targets = [] } = await eb.send(new ListTargetsByRuleCommand({ Rule: rule, EventBusName: bus }));
   if (Targets.some((t) => t.Id === "sqs" && t.Arn === queueArn)) return;
-  const put = await eb.send(new PutTargetsCommand({ Rule: rule, EventBusName: bus, Targets: [{ Id: "sqs", Arn: queueArn }] }));
+  const put = await eb.send(
+    new PutTargetsCommand({ Rule: rule, EventBusName: bus, Targets: [{ Id: "sqs", Arn: queueArn }] }),
+  );
   if (put.FailedEntryCount) throw new Error(`PutTargets failed for rule ${rule}: ${JSON.stringify(put.FailedEntries)}`);
   ctx.changes.push(`put target of rule ${rule}`);
 }

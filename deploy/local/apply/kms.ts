@@ -17,7 +17,11 @@ export async function ensureDataKey(ctx: ApplyContext, alias: string): Promise<s
   let arn = await describeKey(ctx, alias);
   if (!arn) {
     const created = await kms.send(
-      new CreateKeyCommand({ Description: `Flowstate data key (${alias})`, KeyUsage: "ENCRYPT_DECRYPT", KeySpec: "SYMMETRIC_DEFAULT" }),
+      new CreateKeyCommand({
+        Description: `Flowstate data key (${alias})`,
+        KeyUsage: "ENCRYPT_DECRYPT",
+        KeySpec: "SYMMETRIC_DEFAULT",
+      }),
     );
     const keyId = created.KeyMetadata!.KeyId!;
     try {

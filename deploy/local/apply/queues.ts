@@ -1,4 +1,9 @@
-import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs";
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  SetQueueAttributesCommand,
+} from "@aws-sdk/client-sqs";
 import { type ApplyContext, isAwsError, sameJson } from "./common.ts";
 
 export interface EnsuredQueue {
@@ -11,7 +16,11 @@ export interface EnsuredQueue {
  * Attributes are compared by meaning (JSON policies re-serialised by SQS) and only the differing
  * ones are set, so a second run changes nothing.
  */
-export async function ensureQueue(ctx: ApplyContext, name: string, attributes: Record<string, string>): Promise<EnsuredQueue> {
+export async function ensureQueue(
+  ctx: ApplyContext,
+  name: string,
+  attributes: Record<string, string>,
+): Promise<EnsuredQueue> {
   const sqs = ctx.aws.data("sqs");
   let url: string | undefined;
   try {
@@ -23,7 +32,9 @@ export async function ensureQueue(ctx: ApplyContext, name: string, attributes: R
     url = (await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }))).QueueUrl!;
     ctx.changes.push(`created queue ${name}`);
   }
-  const { Attributes: current = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }));
+  const { Attributes: current = {} } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }),
+  );
   const differing = Object.fromEntries(
     Object.entries(attributes).filter(([key, value]) => !sameJson(current[key as keyof typeof current], value)),
   );

@@ -6,21 +6,33 @@ import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
 import { createMetrics, type MetricsRegistry } from "@flowstate/shared/http/metrics";
 import { newRequestId } from "@flowstate/shared/http/request-id";
 import type { Logger } from "@flowstate/shared/log/logger";
-import { AccessTokenVerifier } from "./auth/access-token.ts";
 import { createAccessState } from "./auth/access-state.ts";
+import { AccessTokenVerifier } from "./auth/access-token.ts";
 import { identityClient } from "./auth/identity-client.ts";
 import { JwksKeys } from "./auth/jwks-keys.ts";
 import { InvalidationLog } from "./cache/invalidation-log.ts";
 import { applyInvalidations, depKeys, parseInvalidateHeader } from "./cache/invalidations.ts";
 import type { GatewayConfig } from "./config.ts";
+import { gatewayFetch } from "./http/gateway-fetch.ts";
 import { mountDocs } from "./openapi/docs-page.ts";
 import { openApiDocument } from "./openapi/document.ts";
 import { Upstreams } from "./proxy/upstreams.ts";
 import { RateLimits } from "./ratelimit/rate-limits.ts";
-import { gatewayFetch } from "./http/gateway-fetch.ts";
 import { RouteTable } from "./routing/route-table.ts";
 
-export type GatewaySettings = Omit<GatewayConfig, "STAGE" | "SERVICE_PREFIX" | "HOST" | "PORT" | "LOG_LEVEL" | "AWS_ENDPOINT_URL" | "MARKETPLACE_ENDPOINT_URL" | "EVENT_BUS_NAME" | "INTERNAL_AUTH_SECRET_ID" | "CONSUME_EVENTS">;
+export type GatewaySettings = Omit<
+  GatewayConfig,
+  | "STAGE"
+  | "SERVICE_PREFIX"
+  | "HOST"
+  | "PORT"
+  | "LOG_LEVEL"
+  | "AWS_ENDPOINT_URL"
+  | "MARKETPLACE_ENDPOINT_URL"
+  | "EVENT_BUS_NAME"
+  | "INTERNAL_AUTH_SECRET_ID"
+  | "CONSUME_EVENTS"
+>;
 
 export interface GatewayDeps {
   config: GatewaySettings;
@@ -72,9 +84,20 @@ export function createApp(deps: GatewayDeps): Gateway {
   );
   const identityPool = upstreams.pool("identity-svc")!;
   const identity = identityClient({ pool: identityPool, secret: deps.internalSecret, newRequestId });
-  const keys = new JwksKeys({ fetchJwks: identity.jwks, minRefetchMs: config.JWKS_MIN_REFETCH_MS, refreshMs: config.JWKS_REFRESH_MS });
-  const tokens = new AccessTokenVerifier({ keys, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, cacheMax: config.TOKEN_CACHE_MAX });
-  const log = new InvalidationLog(Math.max(config.ACCESS_CACHE_TTL_MS, config.ACCESS_CACHE_NEGATIVE_TTL_MS) + RETENTION_SLACK_MS);
+  const keys = new JwksKeys({
+    fetchJwks: identity.jwks,
+    minRefetchMs: config.JWKS_MIN_REFETCH_MS,
+    refreshMs: config.JWKS_REFRESH_MS,
+  });
+  const tokens = new AccessTokenVerifier({
+    keys,
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    cacheMax: config.TOKEN_CACHE_MAX,
+  });
+  const log = new InvalidationLog(
+    Math.max(config.ACCESS_CACHE_TTL_MS, config.ACCESS_CACHE_NEGATIVE_TTL_MS) + RETENTION_SLACK_MS,
+  );
   const state = createAccessState(identity, log, {
     max: config.ACCESS_CACHE_MAX,
     ttlMs: config.ACCESS_CACHE_TTL_MS,

@@ -37,7 +37,10 @@ export const GatewayConfig = serviceConfigSchema({
     UPSTREAM_CONNECTIONS: int(128),
     UPSTREAM_TIMEOUT_MS: int(30_000),
     /** Consume AccessRevoked from `<prefix>-<stage>-edge-gateway`; off only for a single-instance setup without a queue. */
-    CONSUME_EVENTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+    CONSUME_EVENTS: z
+      .enum(["true", "false"])
+      .default("true")
+      .transform((v) => v === "true"),
   },
 });
 export type GatewayConfig = z.output<typeof GatewayConfig>;

@@ -19,11 +19,15 @@ const config = parseConfig(GatewayConfig);
 const logger = createLogger({ service: "edge-gateway", level: config.LOG_LEVEL });
 const aws = createAwsClients({ endpoint: config.AWS_ENDPOINT_URL });
 
-const secret = await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: config.INTERNAL_AUTH_SECRET_ID }));
+const secret = await aws
+  .data("secretsmanager")
+  .send(new GetSecretValueCommand({ SecretId: config.INTERNAL_AUTH_SECRET_ID }));
 if (!secret.SecretString) throw new Error(`secret ${config.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
 
 const gateway = createApp({ config, logger, internalSecret: secret.SecretString });
-await gateway.warmUp().catch((err: unknown) => logger.warn({ err }, "JWKS not fetched at boot; will retry on first use"));
+await gateway
+  .warmUp()
+  .catch((err: unknown) => logger.warn({ err }, "JWKS not fetched at boot; will retry on first use"));
 
 let consumer: ReturnType<typeof startRevocationConsumer> | undefined;
 if (config.CONSUME_EVENTS) {

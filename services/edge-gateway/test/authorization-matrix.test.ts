@@ -4,8 +4,8 @@ import { after, before, describe, it } from "node:test";
 import type { TenantRole } from "@flowstate/contracts/ids";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
-import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
+import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { type Account, AUDIENCE, type E2E, ISSUER, startE2E } from "./e2e-stack.ts";
 import { randomId, testSigningKey } from "./keys.ts";
 
@@ -19,9 +19,20 @@ import { randomId, testSigningKey } from "./keys.ts";
  */
 
 type Caller =
-  | "anonymous" | "malformed token" | "expired token" | "unknown signing key" | "wrong audience" | "disabled account"
-  | "revoked API key" | "another tenant's member" | "another tenant's API key" | "member" | "admin" | "owner"
-  | "read API key" | "write API key";
+  | "anonymous"
+  | "malformed token"
+  | "expired token"
+  | "unknown signing key"
+  | "wrong audience"
+  | "disabled account"
+  | "revoked API key"
+  | "another tenant's member"
+  | "another tenant's API key"
+  | "member"
+  | "admin"
+  | "owner"
+  | "read API key"
+  | "write API key";
 
 const RANK: Record<TenantRole, number> = { member: 1, admin: 2, owner: 3 };
 
@@ -42,19 +53,28 @@ type Case = (w: World, caller: Caller, allowed: boolean) => Promise<{ path: stri
 
 const T = (w: World) => `/v1/tenants/${w.tenantId}`;
 const freshTenant = async (w: World) => {
-  const res = await w.e2e.call("POST", "/v1/tenants", { token: w.owner.token, body: { name: `Fresh ${randomUUID().slice(0, 6)}` } });
+  const res = await w.e2e.call("POST", "/v1/tenants", {
+    token: w.owner.token,
+    body: { name: `Fresh ${randomUUID().slice(0, 6)}` },
+  });
   assert.equal(res.status, 201, res.text);
   return res.json.id as string;
 };
 const freshKey = async (w: World) => {
-  const res = await w.e2e.call("POST", `${T(w)}/api-keys`, { token: w.owner.token, body: { name: "fresh", scope: "read" } });
+  const res = await w.e2e.call("POST", `${T(w)}/api-keys`, {
+    token: w.owner.token,
+    body: { name: "fresh", scope: "read" },
+  });
   assert.equal(res.status, 201, res.text);
   recordSecret(res.json.secret as string);
   return res.json.key_id as string;
 };
 const freshMember = async (w: World) => {
   const user = await w.e2e.signUp();
-  const res = await w.e2e.call("POST", `${T(w)}/members`, { token: w.owner.token, body: { email: user.email, role: "member" } });
+  const res = await w.e2e.call("POST", `${T(w)}/members`, {
+    token: w.owner.token,
+    body: { email: user.email, role: "member" },
+  });
   assert.equal(res.status, 201, res.text);
   return user;
 };
@@ -62,11 +82,17 @@ const freshMember = async (w: World) => {
 const cases: Record<string, Case> = {
   "tenants.get": async (w) => ({ path: T(w) }),
   "tenants.rename": async (w) => ({ path: T(w), body: { name: "Renamed" } }),
-  "tenants.delete": async (w, caller, allowed) => ({ path: allowed && caller === "owner" ? `/v1/tenants/${await freshTenant(w)}` : T(w) }),
+  "tenants.delete": async (w, caller, allowed) => ({
+    path: allowed && caller === "owner" ? `/v1/tenants/${await freshTenant(w)}` : T(w),
+  }),
   "tenants.ownership_transfer": async (w, caller, allowed) => {
-    if (!(allowed && caller === "owner")) return { path: `${T(w)}/ownership-transfer`, body: { new_owner_sub: w.member.sub } };
+    if (!(allowed && caller === "owner"))
+      return { path: `${T(w)}/ownership-transfer`, body: { new_owner_sub: w.member.sub } };
     const id = await freshTenant(w);
-    const added = await w.e2e.call("POST", `/v1/tenants/${id}/members`, { token: w.owner.token, body: { email: w.member.email, role: "member" } });
+    const added = await w.e2e.call("POST", `/v1/tenants/${id}/members`, {
+      token: w.owner.token,
+      body: { email: w.member.email, role: "member" },
+    });
     assert.equal(added.status, 201, added.text);
     return { path: `/v1/tenants/${id}/ownership-transfer`, body: { new_owner_sub: w.member.sub } };
   },
@@ -76,12 +102,16 @@ const cases: Record<string, Case> = {
     body: { email: allowed ? (await w.e2e.signUp()).email : w.target.email, role: "member" },
   }),
   "members.update": async (w) => ({ path: `${T(w)}/members/${w.target.sub}`, body: { role: "member" } }),
-  "members.remove": async (w, _caller, allowed) => ({ path: `${T(w)}/members/${allowed ? (await freshMember(w)).sub : w.target.sub}` }),
+  "members.remove": async (w, _caller, allowed) => ({
+    path: `${T(w)}/members/${allowed ? (await freshMember(w)).sub : w.target.sub}`,
+  }),
   "features.get": async (w) => ({ path: `${T(w)}/features` }),
   "features.update": async (w) => ({ path: `${T(w)}/features`, body: { marketplace_offers: true } }),
   "api_keys.list": async (w) => ({ path: `${T(w)}/api-keys` }),
   "api_keys.create": async (w) => ({ path: `${T(w)}/api-keys`, body: { name: "matrix", scope: "read" } }),
-  "api_keys.revoke": async (w, _caller, allowed) => ({ path: `${T(w)}/api-keys/${allowed ? await freshKey(w) : w.liveKeyId}` }),
+  "api_keys.revoke": async (w, _caller, allowed) => ({
+    path: `${T(w)}/api-keys/${allowed ? await freshKey(w) : w.liveKeyId}`,
+  }),
 };
 
 /** The one expected status of a cell; `success` is the route's documented success status. */
@@ -89,41 +119,77 @@ function expected(route: RouteSpec, caller: Caller): number {
   const success = Number(Object.keys(route.responses).find((s) => Number(s) < 300));
   const minRank = RANK[route.minRole ?? "member"];
   switch (caller) {
-    case "anonymous": case "malformed token": case "expired token": case "unknown signing key": case "wrong audience":
-    case "disabled account": case "revoked API key":
+    case "anonymous":
+    case "malformed token":
+    case "expired token":
+    case "unknown signing key":
+    case "wrong audience":
+    case "disabled account":
+    case "revoked API key":
       return 401;
-    case "another tenant's member": case "another tenant's API key":
+    case "another tenant's member":
+    case "another tenant's API key":
       return 404;
-    case "member": return minRank <= RANK.member ? success : 403;
-    case "admin": return minRank <= RANK.admin ? success : 403;
-    case "owner": return success;
-    case "read API key": return route.apiKey === "read" ? success : 403;
-    case "write API key": return route.apiKey ? success : 403;
+    case "member":
+      return minRank <= RANK.member ? success : 403;
+    case "admin":
+      return minRank <= RANK.admin ? success : 403;
+    case "owner":
+      return success;
+    case "read API key":
+      return route.apiKey === "read" ? success : 403;
+    case "write API key":
+      return route.apiKey ? success : 403;
   }
 }
 
 async function buildWorld(e2e: E2E): Promise<World> {
-  const [owner, admin, member, target, outsider, disabled] = await Promise.all([e2e.signUp(), e2e.signUp(), e2e.signUp(), e2e.signUp(), e2e.signUp(), e2e.signUp()]);
+  const [owner, admin, member, target, outsider, disabled] = await Promise.all([
+    e2e.signUp(),
+    e2e.signUp(),
+    e2e.signUp(),
+    e2e.signUp(),
+    e2e.signUp(),
+    e2e.signUp(),
+  ]);
   const created = await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Matrix" } });
   const tenantId = created.json.id as string;
-  for (const [user, role] of [[admin, "admin"], [member, "member"], [target, "member"], [disabled, "member"]] as const) {
-    const res = await e2e.call("POST", `/v1/tenants/${tenantId}/members`, { token: owner.token, body: { email: user.email, role } });
+  for (const [user, role] of [
+    [admin, "admin"],
+    [member, "member"],
+    [target, "member"],
+    [disabled, "member"],
+  ] as const) {
+    const res = await e2e.call("POST", `/v1/tenants/${tenantId}/members`, {
+      token: owner.token,
+      body: { email: user.email, role },
+    });
     assert.equal(res.status, 201, res.text);
   }
-  const otherTenant = (await e2e.call("POST", "/v1/tenants", { token: outsider.token, body: { name: "Elsewhere" } })).json.id as string;
+  const otherTenant = (await e2e.call("POST", "/v1/tenants", { token: outsider.token, body: { name: "Elsewhere" } }))
+    .json.id as string;
   const key = async (token: string, tenant: string, scope: "read" | "write") => {
-    const res = await e2e.call("POST", `/v1/tenants/${tenant}/api-keys`, { token, body: { name: `k-${scope}`, scope } });
+    const res = await e2e.call("POST", `/v1/tenants/${tenant}/api-keys`, {
+      token,
+      body: { name: `k-${scope}`, scope },
+    });
     assert.equal(res.status, 201, res.text);
     return { id: res.json.key_id as string, secret: recordSecret(res.json.secret as string) };
   };
   const [read, write, revoked, foreign] = await Promise.all([
-    key(owner.token, tenantId, "read"), key(owner.token, tenantId, "write"), key(owner.token, tenantId, "write"), key(outsider.token, otherTenant, "write"),
+    key(owner.token, tenantId, "read"),
+    key(owner.token, tenantId, "write"),
+    key(owner.token, tenantId, "write"),
+    key(outsider.token, otherTenant, "write"),
   ]);
 
   // Warm the gateway's caches with the credentials about to be revoked, so the matrix proves invalidation, not a cold cache.
   assert.equal((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: revoked.secret })).status, 200);
   assert.equal((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: disabled.token })).status, 200);
-  assert.equal((await e2e.call("DELETE", `/v1/tenants/${tenantId}/api-keys/${revoked.id}`, { token: owner.token })).status, 204);
+  assert.equal(
+    (await e2e.call("DELETE", `/v1/tenants/${tenantId}/api-keys/${revoked.id}`, { token: owner.token })).status,
+    204,
+  );
   // Disabling has no public route (an operator verb); its invalidations reach gateways as AccessRevoked events,
   // applied here directly (revocation.test.ts covers the queue).
   const ctx = e2e.identity.ctx({ kind: "system" });
@@ -134,7 +200,13 @@ async function buildWorld(e2e: E2E): Promise<World> {
   const claims = { sub: owner.sub, sid: owner.sid, iss: ISSUER, aud: AUDIENCE };
   const stranger = await testSigningKey();
   return {
-    e2e, tenantId, owner, admin, member, target, liveKeyId: read.id,
+    e2e,
+    tenantId,
+    owner,
+    admin,
+    member,
+    target,
+    liveKeyId: read.id,
     credentials: {
       anonymous: undefined,
       "malformed token": "not-a-token",
@@ -155,8 +227,20 @@ async function buildWorld(e2e: E2E): Promise<World> {
 }
 
 const CALLERS = [
-  "anonymous", "malformed token", "expired token", "unknown signing key", "wrong audience", "disabled account", "revoked API key",
-  "another tenant's member", "another tenant's API key", "member", "admin", "owner", "read API key", "write API key",
+  "anonymous",
+  "malformed token",
+  "expired token",
+  "unknown signing key",
+  "wrong audience",
+  "disabled account",
+  "revoked API key",
+  "another tenant's member",
+  "another tenant's API key",
+  "member",
+  "admin",
+  "owner",
+  "read API key",
+  "write API key",
 ] as const satisfies readonly Caller[];
 
 describe("the authorization matrix of every tenant route", () => {
@@ -181,7 +265,10 @@ describe("the authorization matrix of every tenant route", () => {
       const wrong: string[] = [];
       // What a missing tenant looks like on this route: "not yours" must be indistinguishable.
       const missingPath = (await prepare(w, "outsider" as Caller, false)).path.replace(w.tenantId, randomId("tnt"));
-      const missing = await w.e2e.call(route.method, missingPath, { token: w.owner.token, body: (await prepare(w, "owner", false)).body });
+      const missing = await w.e2e.call(route.method, missingPath, {
+        token: w.owner.token,
+        body: (await prepare(w, "owner", false)).body,
+      });
       assert.equal(missing.status, 404, missing.text);
       for (const caller of CALLERS) {
         const want = expected(route, caller);
@@ -190,15 +277,24 @@ describe("the authorization matrix of every tenant route", () => {
         const res = await w.e2e.call(route.method, path, { token: w.credentials[caller], body });
         const passed = w.e2e.reached.slice(seen);
         // identity-svc re-checks access itself; the gateway must refuse on its own, never relying on that.
-        if (want >= 400 && passed.length) wrong.push(`${caller}: refused, but the gateway let ${passed.join(", ")} through to identity-svc`);
+        if (want >= 400 && passed.length)
+          wrong.push(`${caller}: refused, but the gateway let ${passed.join(", ")} through to identity-svc`);
         if (res.status !== want) {
           wrong.push(`${caller}: expected ${want}, got ${res.status} ${res.text.slice(0, 200)}`);
           continue;
         }
         if (want >= 400) {
           assert.equal(res.headers.get("content-type"), "application/problem+json", `${caller}`);
-          assert.doesNotMatch(res.text, new RegExp(`${w.owner.sub}|Matrix|Renamed|secret`), `${caller}: a refusal carries tenant data`);
-          if (want === 401) assert.match(res.json.code, /^(UNAUTHENTICATED|INVALID_TOKEN|TOKEN_EXPIRED|SESSION_REVOKED|INVALID_API_KEY)$/);
+          assert.doesNotMatch(
+            res.text,
+            new RegExp(`${w.owner.sub}|Matrix|Renamed|secret`),
+            `${caller}: a refusal carries tenant data`,
+          );
+          if (want === 401)
+            assert.match(
+              res.json.code,
+              /^(UNAUTHENTICATED|INVALID_TOKEN|TOKEN_EXPIRED|SESSION_REVOKED|INVALID_API_KEY)$/,
+            );
           if (want === 404) {
             const { request_id: _a, ...got } = res.json;
             const { request_id: _b, ...reference } = missing.json;
@@ -219,7 +315,10 @@ const userCases: Record<string, (w: World) => Promise<{ token: string; body?: un
   "users.me.update": async (w) => ({ token: w.member.token, body: { name: "Renamed Member" } }),
   "users.me.delete": async (w) => ({ token: (await w.e2e.signUp()).token }),
   "users.me.notification_preferences.get": async (w) => ({ token: w.member.token }),
-  "users.me.notification_preferences.update": async (w) => ({ token: w.member.token, body: { product_updates: false } }),
+  "users.me.notification_preferences.update": async (w) => ({
+    token: w.member.token,
+    body: { product_updates: false },
+  }),
   "tenants.create": async (w) => ({ token: w.member.token, body: { name: "Member's own" } }),
   "tenants.list": async (w) => ({ token: w.member.token }),
 };
@@ -245,8 +344,15 @@ describe("the authorization matrix of every signed-in-user route", () => {
       const valid = await prepare(w);
       const wrong: string[] = [];
       const refused: [Caller, number][] = [
-        ["anonymous", 401], ["malformed token", 401], ["expired token", 401], ["unknown signing key", 401], ["wrong audience", 401],
-        ["disabled account", 401], ["revoked API key", 401], ["read API key", 403], ["write API key", 403],
+        ["anonymous", 401],
+        ["malformed token", 401],
+        ["expired token", 401],
+        ["unknown signing key", 401],
+        ["wrong audience", 401],
+        ["disabled account", 401],
+        ["revoked API key", 401],
+        ["read API key", 403],
+        ["write API key", 403],
       ];
       for (const [caller, want] of refused) {
         const seen = w.e2e.reached.length;
@@ -256,7 +362,8 @@ describe("the authorization matrix of every signed-in-user route", () => {
       }
       const ok = await w.e2e.call(route.method, route.path, valid);
       const success = Number(Object.keys(route.responses).find((s) => Number(s) < 300));
-      if (ok.status !== success) wrong.push(`a live user session: expected ${success}, got ${ok.status} ${ok.text.slice(0, 200)}`);
+      if (ok.status !== success)
+        wrong.push(`a live user session: expected ${success}, got ${ok.status} ${ok.text.slice(0, 200)}`);
       assert.deepEqual(wrong, [], `${route.id}:\n  ${wrong.join("\n  ")}`);
     });
   }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
+import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { decodeJwt, SignJWT } from "jose";
-import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import type { GatewaySettings } from "../src/app.ts";
 import { type RunningGateway, startGateway } from "./gateway-harness.ts";
 
@@ -101,7 +101,11 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
       body = JSON.stringify(o.body);
       headers["content-type"] ??= "application/json";
     }
-    const res = await fetch(`${gateway.url}${path}`, { method, headers, ...(body !== undefined ? { body: body as BodyInit } : {}) });
+    const res = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: body as BodyInit } : {}),
+    });
     const text = await res.text();
     let json: unknown;
     try {
@@ -118,11 +122,19 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
   };
 
   const signIn: E2E["signIn"] = async (email, password) => {
-    const tokens = expect(await call("POST", "/v1/auth/signin", { body: { email, password } }), 200, "sign-in").json as TokenResponse;
+    const tokens = expect(await call("POST", "/v1/auth/signin", { body: { email, password } }), 200, "sign-in")
+      .json as TokenResponse;
     recordSecret(tokens.access_token);
     recordSecret(tokens.refresh_token);
     const claims = decodeJwt(tokens.access_token);
-    return { sub: claims.sub!, sid: claims.sid as string, email, password, token: tokens.access_token, refresh: tokens.refresh_token };
+    return {
+      sub: claims.sub!,
+      sid: claims.sid as string,
+      email,
+      password,
+      token: tokens.access_token,
+      refresh: tokens.refresh_token,
+    };
   };
 
   return {
@@ -135,7 +147,11 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
     async signUp() {
       const email = `gw-${randomUUID()}@example.test`;
       const password = recordSecret(`pw-${randomUUID()}`);
-      expect(await call("POST", "/v1/auth/signup", { body: { email, password, name: "Gateway Tester" } }), 201, "sign-up");
+      expect(
+        await call("POST", "/v1/auth/signup", { body: { email, password, name: "Gateway Tester" } }),
+        201,
+        "sign-up",
+      );
       return signIn(email, password);
     },
     async forgeWithRealKey(claims, iat, exp) {

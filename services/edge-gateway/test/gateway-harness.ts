@@ -41,7 +41,13 @@ export async function startGateway(options: {
     internalSecret: secret,
     ...(options.routes ? { routes: options.routes } : {}),
   });
-  const server = await serve(gateway, { host: "127.0.0.1", port: 0, logger, handleSignals: false, drainTimeoutMs: 1_000 });
+  const server = await serve(gateway, {
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    handleSignals: false,
+    drainTimeoutMs: 1_000,
+  });
   answerClientErrors(server.server);
   return {
     url: server.url,

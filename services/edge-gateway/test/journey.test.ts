@@ -25,19 +25,31 @@ describe("a tenant's life, through the gateway only", () => {
     const tenantId: string = created.json.id;
     assert.equal(created.json.role, "owner");
 
-    const enabled = await call("PUT", `/v1/tenants/${tenantId}/features`, { token: alice.token, body: { marketplace_offers: true } });
+    const enabled = await call("PUT", `/v1/tenants/${tenantId}/features`, {
+      token: alice.token,
+      body: { marketplace_offers: true },
+    });
     assert.equal(enabled.status, 200, enabled.text);
-    assert.equal((await call("GET", `/v1/tenants/${tenantId}/features`, { token: alice.token })).json.marketplace_offers, true);
+    assert.equal(
+      (await call("GET", `/v1/tenants/${tenantId}/features`, { token: alice.token })).json.marketplace_offers,
+      true,
+    );
 
     assert.equal((await call("GET", `/v1/tenants/${tenantId}`, { token: bob.token })).status, 404, "not a member yet");
-    const added = await call("POST", `/v1/tenants/${tenantId}/members`, { token: alice.token, body: { email: bob.email, role: "admin" } });
+    const added = await call("POST", `/v1/tenants/${tenantId}/members`, {
+      token: alice.token,
+      body: { email: bob.email, role: "admin" },
+    });
     assert.equal(added.status, 201, added.text);
     // Bob's "not a member" answer was cached a moment ago; adding him must not leave him locked out.
     const bobSees = await call("GET", `/v1/tenants/${tenantId}`, { token: bob.token });
     assert.equal(bobSees.status, 200, bobSees.text);
     assert.equal(bobSees.json.role, "admin");
 
-    const transferred = await call("POST", `/v1/tenants/${tenantId}/ownership-transfer`, { token: alice.token, body: { new_owner_sub: bob.sub } });
+    const transferred = await call("POST", `/v1/tenants/${tenantId}/ownership-transfer`, {
+      token: alice.token,
+      body: { new_owner_sub: bob.sub },
+    });
     assert.equal(transferred.status, 200, transferred.text);
     assert.equal(transferred.json.owner_sub, bob.sub);
     // Alice's owner role was cached by the gateway; the transfer's answer invalidated it.
@@ -45,7 +57,10 @@ describe("a tenant's life, through the gateway only", () => {
     assert.equal(aliceDeletes.status, 403);
     assert.equal(aliceDeletes.json.code, "INSUFFICIENT_ROLE");
 
-    const key = await call("POST", `/v1/tenants/${tenantId}/api-keys`, { token: bob.token, body: { name: "ci", scope: "read" } });
+    const key = await call("POST", `/v1/tenants/${tenantId}/api-keys`, {
+      token: bob.token,
+      body: { name: "ci", scope: "read" },
+    });
     assert.equal(key.status, 201, key.text);
     const secret = recordSecret(key.json.secret as string);
     const byKey = await call("GET", `/v1/tenants/${tenantId}`, { token: secret });
@@ -53,7 +68,11 @@ describe("a tenant's life, through the gateway only", () => {
     assert.equal((await call("PATCH", `/v1/tenants/${tenantId}`, { token: secret, body: { name: "x" } })).status, 403);
     const revoked = await call("DELETE", `/v1/tenants/${tenantId}/api-keys/${key.json.key_id}`, { token: bob.token });
     assert.equal(revoked.status, 204, revoked.text);
-    assert.equal((await call("GET", `/v1/tenants/${tenantId}`, { token: secret })).status, 401, "the very next call with the revoked key");
+    assert.equal(
+      (await call("GET", `/v1/tenants/${tenantId}`, { token: secret })).status,
+      401,
+      "the very next call with the revoked key",
+    );
 
     const deleted = await call("DELETE", `/v1/tenants/${tenantId}`, { token: bob.token });
     assert.equal(deleted.status, 204, deleted.text);

@@ -10,7 +10,10 @@ export async function testSigningKey(kid = `k_${Math.random().toString(36).slice
   return {
     kid,
     jwk,
-    sign: (claims: Record<string, unknown>, options: { alg?: string; typ?: string; lifetimeSec?: number; iat?: number } = {}) => {
+    sign: (
+      claims: Record<string, unknown>,
+      options: { alg?: string; typ?: string; lifetimeSec?: number; iat?: number } = {},
+    ) => {
       const iat = options.iat ?? Math.floor(Date.now() / 1000);
       return new SignJWT(claims)
         .setProtectedHeader({ alg: options.alg ?? "ES256", kid, typ: options.typ ?? "at+jwt" })

@@ -18,14 +18,23 @@ const RUNS = 10;
 
 function assertClientError(status: number, contentType: string | null | undefined, text: string, what: string): void {
   assert.ok(status >= 400 && status < 500, `${what}: expected a 4xx, got ${status} ${text.slice(0, 300)}`);
-  assert.equal(contentType, "application/problem+json", `${what}: ${status} is not problem+json: ${text.slice(0, 200)}`);
+  assert.equal(
+    contentType,
+    "application/problem+json",
+    `${what}: ${status} is not problem+json: ${text.slice(0, 200)}`,
+  );
   const body = JSON.parse(text) as { status: number; code: string; request_id: string };
   assert.equal(body.status, status, what);
   assert.match(body.code, /^[A-Z][A-Z0-9_]*$/, what);
   assert.ok(body.request_id, what);
-  assert.doesNotMatch(text, /\n\s+at |file:\/\/|\.ts:\d+|node_modules|Error:/, `${what}: a stack trace or source location leaked`);
+  assert.doesNotMatch(
+    text,
+    /\n\s+at |file:\/\/|\.ts:\d+|node_modules|Error:/,
+    `${what}: a stack trace or source location leaked`,
+  );
 }
-const check = (res: Answer, what: string) => assertClientError(res.status, res.headers.get("content-type"), res.text, what);
+const check = (res: Answer, what: string) =>
+  assertClientError(res.status, res.headers.get("content-type"), res.text, what);
 
 describe("malformed input to every route", () => {
   let e2e: E2E;
@@ -40,8 +49,14 @@ describe("malformed input to every route", () => {
     owner = await e2e.signUp();
     const member = await e2e.signUp();
     const tenant = await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Fuzz" } });
-    await e2e.call("POST", `/v1/tenants/${tenant.json.id}/members`, { token: owner.token, body: { email: member.email, role: "member" } });
-    const key = await e2e.call("POST", `/v1/tenants/${tenant.json.id}/api-keys`, { token: owner.token, body: { name: "fuzz", scope: "read" } });
+    await e2e.call("POST", `/v1/tenants/${tenant.json.id}/members`, {
+      token: owner.token,
+      body: { email: member.email, role: "member" },
+    });
+    const key = await e2e.call("POST", `/v1/tenants/${tenant.json.id}/api-keys`, {
+      token: owner.token,
+      body: { name: "fuzz", scope: "read" },
+    });
     recordSecret(key.json.secret as string);
     values = { id: tenant.json.id, sub: member.sub, key_id: key.json.key_id };
   });
@@ -87,11 +102,17 @@ describe("malformed input to every route", () => {
   });
 
   it("refuses malformed credentials and request ids on every route that needs a credential", async () => {
-    const tokens = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom("Bearer", "Bearer ", "Basic abc", "Bearer a.b.c", `Bearer ${"e".repeat(5000)}`, "Bearer fs_x_y"));
+    const tokens = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.constantFrom("Bearer", "Bearer ", "Basic abc", "Bearer a.b.c", `Bearer ${"e".repeat(5000)}`, "Bearer fs_x_y"),
+    );
     for (const route of routes.filter((r) => r.auth !== "public")) {
       await fc.assert(
         fc.asyncProperty(tokens, fc.string({ maxLength: 200 }), async (authorization, requestId) => {
-          const headers = { authorization: authorization.replace(/[\r\n\0]/g, ""), "x-request-id": requestId.replace(/[^\x20-\x7e]/g, "") };
+          const headers = {
+            authorization: authorization.replace(/[\r\n\0]/g, ""),
+            "x-request-id": requestId.replace(/[^\x20-\x7e]/g, ""),
+          };
           const res = await e2e.call(route.method, fill(route), { headers });
           assert.equal(res.status, 401, `${route.id}: ${res.text}`);
           check(res, route.id);
@@ -109,16 +130,21 @@ describe("malformed input to every route", () => {
       const schema = route.body!;
       const keys = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
       const broken = fc
-        .oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom(...keys, "extra", "__proto__"), fc.jsonValue(), { maxKeys: 4 }))
+        .oneof(
+          fc.jsonValue(),
+          fc.dictionary(fc.constantFrom(...keys, "extra", "__proto__"), fc.jsonValue(), { maxKeys: 4 }),
+        )
         .filter((v) => !schema.safeParse(v).success);
-      const notJson = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom("{", "[1,", '{"a":}', "nul", "\u0000", "", "{}}")).filter((s) => {
-        try {
-          JSON.parse(s);
-          return false;
-        } catch {
-          return true;
-        }
-      });
+      const notJson = fc
+        .oneof(fc.string({ maxLength: 200 }), fc.constantFrom("{", "[1,", '{"a":}', "nul", "\u0000", "", "{}}"))
+        .filter((s) => {
+          try {
+            JSON.parse(s);
+            return false;
+          } catch {
+            return true;
+          }
+        });
       const call = (raw: string, contentType = "application/json") =>
         e2e.call(route.method, fill(route), { token: tokenFor(route), raw, headers: { "content-type": contentType } });
       await fc.assert(
@@ -129,10 +155,17 @@ describe("malformed input to every route", () => {
         { numRuns: RUNS },
       );
       await fc.assert(
-        fc.asyncProperty(notJson, async (text) => check(await call(text), `${route.id} ${JSON.stringify(text).slice(0, 80)}`)),
+        fc.asyncProperty(notJson, async (text) =>
+          check(await call(text), `${route.id} ${JSON.stringify(text).slice(0, 80)}`),
+        ),
         { numRuns: RUNS },
       );
-      for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"]) {
+      for (const type of [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/jsonx",
+      ]) {
         check(await call("{}", type), `${route.id} as ${type}`);
       }
     }
@@ -144,12 +177,26 @@ describe("malformed input to every route", () => {
       const params = route.params as z.ZodObject;
       for (const name of Object.keys(params.shape)) {
         const bad = fc
-          .oneof(fc.string({ minLength: 1, maxLength: 80 }), fc.constantFrom("tnt_", "usr_x", "key_'; DROP TABLE x;--", "%00", "tnt_%2e%2e", "a".repeat(300), "tnt_ÄÖÜ0123456789"))
+          .oneof(
+            fc.string({ minLength: 1, maxLength: 80 }),
+            fc.constantFrom(
+              "tnt_",
+              "usr_x",
+              "key_'; DROP TABLE x;--",
+              "%00",
+              "tnt_%2e%2e",
+              "a".repeat(300),
+              "tnt_ÄÖÜ0123456789",
+            ),
+          )
           .filter((s) => !params.safeParse({ ...values, [name]: s }).success);
         await fc.assert(
           fc.asyncProperty(bad, async (value) => {
             const path = fill(route, { [name]: encodeURIComponent(value) });
-            const res = await e2e.call(route.method, path, { token: tokenFor(route), body: route.body ? {} : undefined });
+            const res = await e2e.call(route.method, path, {
+              token: tokenFor(route),
+              body: route.body ? {} : undefined,
+            });
             check(res, `${route.id} ${name}=${JSON.stringify(value)}`);
           }),
           { numRuns: RUNS },

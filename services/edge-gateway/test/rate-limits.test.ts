@@ -16,10 +16,20 @@ describe("rate limits through the gateway", () => {
 
   it("limits each account, then each tenant across its members, with 429 RATE_LIMITED and Retry-After", async () => {
     const [owner, member] = await Promise.all([e2e.signUp(), e2e.signUp()]);
-    const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Busy" } })).json.id as string; // owner: 1
-    assert.equal((await e2e.call("POST", `/v1/tenants/${tenantId}/members`, { token: owner.token, body: { email: member.email, role: "member" } })).status, 201); // owner: 2, tenant: 1
+    const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Busy" } })).json
+      .id as string; // owner: 1
+    assert.equal(
+      (
+        await e2e.call("POST", `/v1/tenants/${tenantId}/members`, {
+          token: owner.token,
+          body: { email: member.email, role: "member" },
+        })
+      ).status,
+      201,
+    ); // owner: 2, tenant: 1
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: owner.token })).status); // owner: 3..6, tenant: 2..4
+    for (let i = 0; i < 4; i++)
+      statuses.push((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: owner.token })).status); // owner: 3..6, tenant: 2..4
     assert.deepEqual(statuses, [200, 200, 200, 429], "the owner's credential allows a burst of 5");
     const limited = await e2e.call("GET", "/v1/users/me", { token: owner.token });
     assert.equal(limited.status, 429);
@@ -28,8 +38,13 @@ describe("rate limits through the gateway", () => {
 
     // The tenant has served 4 of its 7; the member's own credential is fresh, the tenant's bucket is not.
     const memberStatuses = [];
-    for (let i = 0; i < 4; i++) memberStatuses.push((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: member.token })).status);
+    for (let i = 0; i < 4; i++)
+      memberStatuses.push((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: member.token })).status);
     assert.deepEqual(memberStatuses, [200, 200, 200, 429]);
-    assert.equal((await e2e.call("GET", "/v1/users/me", { token: member.token })).status, 200, "outside the tenant the member is not limited");
+    assert.equal(
+      (await e2e.call("GET", "/v1/users/me", { token: member.token })).status,
+      200,
+      "outside the tenant the member is not limited",
+    );
   });
 });

@@ -9,13 +9,13 @@ import {
   PutTargetsCommand,
   RemoveTargetsCommand,
 } from "@aws-sdk/client-eventbridge";
+import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { type OutboxRelay, startOutboxRelay } from "@flowstate/shared/outbox/relay";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { eventPattern } from "../../../deploy/local/definition.ts";
-import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
 import { type RevocationConsumer, startRevocationConsumer } from "../src/events/revocation-consumer.ts";
 import { type E2E, startE2E } from "./e2e-stack.ts";
 import { type RunningGateway, startGateway } from "./gateway-harness.ts";
@@ -73,13 +73,19 @@ describe("revocation through the gateway", () => {
 
   it("accepts no request with an API key sent after its revocation returned", async () => {
     const owner = await e2e.signUp();
-    const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Keys" } })).json.id as string;
-    const created = await e2e.call("POST", `/v1/tenants/${tenantId}/api-keys`, { token: owner.token, body: { name: "bot", scope: "read" } });
+    const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Keys" } })).json
+      .id as string;
+    const created = await e2e.call("POST", `/v1/tenants/${tenantId}/api-keys`, {
+      token: owner.token,
+      body: { name: "bot", scope: "read" },
+    });
     const key = recordSecret(created.json.secret as string);
     const result = await acceptedAfterRevocation(
       async () => (await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: key })).status,
       async () => {
-        const res = await e2e.call("DELETE", `/v1/tenants/${tenantId}/api-keys/${created.json.key_id}`, { token: owner.token });
+        const res = await e2e.call("DELETE", `/v1/tenants/${tenantId}/api-keys/${created.json.key_id}`, {
+          token: owner.token,
+        });
         assert.equal(res.status, 204, res.text);
       },
     );
@@ -89,10 +95,15 @@ describe("revocation through the gateway", () => {
 
   it("accepts no request from a removed member sent after the removal returned", async () => {
     const [owner, member] = await Promise.all([e2e.signUp(), e2e.signUp()]);
-    const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Team" } })).json.id as string;
-    await e2e.call("POST", `/v1/tenants/${tenantId}/members`, { token: owner.token, body: { email: member.email, role: "member" } });
+    const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Team" } })).json
+      .id as string;
+    await e2e.call("POST", `/v1/tenants/${tenantId}/members`, {
+      token: owner.token,
+      body: { email: member.email, role: "member" },
+    });
     const result = await acceptedAfterRevocation(
-      async () => (await e2e.call("GET", `/v1/tenants/${tenantId}/members`, { token: member.token })).status === 404 ? 401 : 200,
+      async () =>
+        (await e2e.call("GET", `/v1/tenants/${tenantId}/members`, { token: member.token })).status === 404 ? 401 : 200,
       async () => {
         const res = await e2e.call("DELETE", `/v1/tenants/${tenantId}/members/${member.sub}`, { token: owner.token });
         assert.equal(res.status, 204, res.text);
@@ -130,13 +141,29 @@ describe("revocation reaching another gateway instance through AccessRevoked", (
 
   before(async () => {
     e2e = await startE2E("gw_revoke_events");
-    other = await startGateway({ identityUrl: e2e.identityUrl, secret: e2e.identity.secret, settings: { JWT_ISSUER: "https://identity.test", JWT_AUDIENCE: "flowstate-test" } });
+    other = await startGateway({
+      identityUrl: e2e.identityUrl,
+      secret: e2e.identity.secret,
+      settings: { JWT_ISSUER: "https://identity.test", JWT_AUDIENCE: "flowstate-test" },
+    });
     // The production shape: identity-svc's outbox → EventBridge bus → the gateway's rule (AccessRevoked only) → SQS.
     queue = await createTestQueue(aws.data("sqs"), { prefix: "gw-revoked", visibilityTimeout: 5 });
     busName = `t-gw-${randomBytes(5).toString("hex")}`;
     await eventBridge.send(new CreateEventBusCommand({ Name: busName }));
-    await eventBridge.send(new PutRuleCommand({ Name: `${busName}-gw`, EventBusName: busName, EventPattern: JSON.stringify(eventPattern(["AccessRevoked"])) }));
-    await eventBridge.send(new PutTargetsCommand({ Rule: `${busName}-gw`, EventBusName: busName, Targets: [{ Id: "q", Arn: queue.queueArn }] }));
+    await eventBridge.send(
+      new PutRuleCommand({
+        Name: `${busName}-gw`,
+        EventBusName: busName,
+        EventPattern: JSON.stringify(eventPattern(["AccessRevoked"])),
+      }),
+    );
+    await eventBridge.send(
+      new PutTargetsCommand({
+        Rule: `${busName}-gw`,
+        EventBusName: busName,
+        Targets: [{ Id: "q", Arn: queue.queueArn }],
+      }),
+    );
     relay = startOutboxRelay({ orm: e2e.identity.db.orm, eventBridge, busName, logger, pollIntervalMs: 200 });
     consumer = startRevocationConsumer({
       sqs: aws.data("sqs"),
@@ -181,7 +208,10 @@ describe("revocation reaching another gateway instance through AccessRevoked", (
 
   it("refuses a disabled account's token once AccessRevoked arrives, though no gateway saw the disabling", async (t) => {
     const user = await e2e.signUp();
-    assert.equal((await fetch(`${other.url}/v1/tenants`, { headers: { authorization: `Bearer ${user.token}` } })).status, 200);
+    assert.equal(
+      (await fetch(`${other.url}/v1/tenants`, { headers: { authorization: `Bearer ${user.token}` } })).status,
+      200,
+    );
     const started = performance.now();
     await disableAccount({ ctx: e2e.identity.ctx({ kind: "system" }), sub: user.sub });
     const ms = await refusedWithin("/v1/tenants", user.token, started);

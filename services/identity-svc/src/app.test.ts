@@ -15,7 +15,12 @@ describe("the identity-svc app", () => {
   it("serves exactly the identity routes of the public registry, plus /internal/v1 and the probes", () => {
     const served = new Set(
       h.app.routes
-        .filter((r) => r.method !== "ALL" && !r.path.startsWith("/internal/v1/") && !["/healthz", "/readyz", "/metrics"].includes(r.path))
+        .filter(
+          (r) =>
+            r.method !== "ALL" &&
+            !r.path.startsWith("/internal/v1/") &&
+            !["/healthz", "/readyz", "/metrics"].includes(r.path),
+        )
         .map((r) => `${r.method} ${r.path}`),
     );
     const declared = new Set(identityRoutes.map((r) => `${r.method} ${toHono(r.path)}`));

@@ -8,7 +8,10 @@ import { z } from "zod";
 export const IdentityConfig = serviceConfigSchema({
   defaultPort: 8081,
   extra: {
-    DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("identity"),
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/)
+      .default("identity"),
     /** PostgreSQL connections of this process (the pool queues the rest). */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     SIGNING_KEYS_SECRET_ID: z.string().min(1).optional(),

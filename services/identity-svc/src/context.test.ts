@@ -3,7 +3,11 @@ import { describe, it } from "node:test";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { existingEm, type ServiceContext, withLazyEm } from "./context.ts";
 
-const base = () => ({ actor: { kind: "anonymous" } as const, requestId: "req_test0001", invalidations: [] }) as unknown as Omit<ServiceContext, "em">;
+const base = () =>
+  ({ actor: { kind: "anonymous" } as const, requestId: "req_test0001", invalidations: [] }) as unknown as Omit<
+    ServiceContext,
+    "em"
+  >;
 
 describe("a request context's unit of work", () => {
   it("is forked on first use only, once", () => {

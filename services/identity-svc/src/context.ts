@@ -76,13 +76,15 @@ class LazyEmContext implements ServiceContext {
  * @example
  * const ctx = withLazyEm({ actor, requestId, logger, deps, invalidations: [] }, () => deps.orm.em.fork());
  */
-export const withLazyEm = (base: Omit<ServiceContext, "em">, fork: () => EntityManager): ServiceContext => new LazyEmContext(base, fork);
+export const withLazyEm = (base: Omit<ServiceContext, "em">, fork: () => EntityManager): ServiceContext =>
+  new LazyEmContext(base, fork);
 
 /**
  * `ctx.em` when it exists already, without forking one; undefined means no unit of work was
  * started for this call, so it is certainly not in a transaction.
  */
-export const existingEm = (ctx: ServiceContext): EntityManager | undefined => (ctx instanceof LazyEmContext ? ctx.peekEm() : ctx.em);
+export const existingEm = (ctx: ServiceContext): EntityManager | undefined =>
+  ctx instanceof LazyEmContext ? ctx.peekEm() : ctx.em;
 
 /**
  * Runs `fn` in a transaction, joining the caller's if `ctx.em` is already in one (a test or a

@@ -2,8 +2,8 @@ import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { Argon2Params } from "./crypto/password.ts";
 import type { AccessTokenConfig } from "./tokens/access-token.ts";
-import type { KeyStore } from "./tokens/key-store.ts";
 import type { RotationTiming } from "./tokens/key-set.ts";
+import type { KeyStore } from "./tokens/key-store.ts";
 import type { Keyring } from "./tokens/keyring.ts";
 
 /** Everything identity-svc runs on, built once at boot (main.ts) or by a test (testing/harness.ts). */

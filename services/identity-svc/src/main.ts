@@ -11,8 +11,8 @@ import { IdentityConfig } from "./config.ts";
 import { entities } from "./db/entities.ts";
 import { migrations } from "./db/migrations.ts";
 import { buildDeps } from "./deps-factory.ts";
-import { secretsManagerKeyStore } from "./tokens/key-store.ts";
 import { startKeyMaintenance } from "./tokens/key-maintenance.ts";
+import { secretsManagerKeyStore } from "./tokens/key-store.ts";
 
 /**
  * Boot: configuration, the assertion key, the database (migrations under a lock), the signing keys

@@ -32,7 +32,11 @@ export function createApp(deps: SandboxDeps): Hono {
   );
   app.onError((err, c) => {
     deps.logger.error({ err, path: c.req.path }, "sandbox request failed");
-    return renderApiError(new ApiError(500, "InternalFailure", "An internal error occurred."), "restJson1", crypto.randomUUID());
+    return renderApiError(
+      new ApiError(500, "InternalFailure", "An internal error occurred."),
+      "restJson1",
+      crypto.randomUUID(),
+    );
   });
   return app;
 }

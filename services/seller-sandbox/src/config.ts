@@ -15,10 +15,16 @@ export const SandboxConfig = serviceConfigSchema({
     AWS_ENDPOINT_URL: z.url({ protocol: /^https?$/ }),
     AWS_ACCESS_KEY_ID: z.string().min(1).default("testing"),
     AWS_SECRET_ACCESS_KEY: z.string().min(1).default("testing"),
-    FLOWSTATE_ACCOUNT_ID: z.string().regex(/^\d{12}$/).default("123456789012"),
+    FLOWSTATE_ACCOUNT_ID: z
+      .string()
+      .regex(/^\d{12}$/)
+      .default("123456789012"),
     SANDBOX_BACKEND_ACCESS_KEY_ID: z.string().min(16).default(DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId),
     SANDBOX_BACKEND_SECRET_ACCESS_KEY: z.string().min(16).default(DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey),
-    SANDBOX_MCP_EXECUTION_ACCESS_KEY_ID: z.string().min(16).default(DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId),
+    SANDBOX_MCP_EXECUTION_ACCESS_KEY_ID: z
+      .string()
+      .min(16)
+      .default(DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId),
     SANDBOX_MCP_EXECUTION_SECRET_ACCESS_KEY: z
       .string()
       .min(16)

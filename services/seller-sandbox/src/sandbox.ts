@@ -53,7 +53,10 @@ export function createSandbox(settings: SandboxSettings, logger: Logger): { deps
     prefix: settings.SERVICE_PREFIX,
     stage: settings.STAGE,
     keys: {
-      backend: { accessKeyId: settings.SANDBOX_BACKEND_ACCESS_KEY_ID, secretAccessKey: settings.SANDBOX_BACKEND_SECRET_ACCESS_KEY },
+      backend: {
+        accessKeyId: settings.SANDBOX_BACKEND_ACCESS_KEY_ID,
+        secretAccessKey: settings.SANDBOX_BACKEND_SECRET_ACCESS_KEY,
+      },
       "mcp-execution": {
         accessKeyId: settings.SANDBOX_MCP_EXECUTION_ACCESS_KEY_ID,
         secretAccessKey: settings.SANDBOX_MCP_EXECUTION_SECRET_ACCESS_KEY,
@@ -67,7 +70,15 @@ export function createSandbox(settings: SandboxSettings, logger: Logger): { deps
     flowstateAccountId: settings.FLOWSTATE_ACCOUNT_ID,
     now: (account) => nowOf(sellers.get(account)),
   });
-  const deps: SandboxDeps = { logger, principals, sessions, roles, sellers, authenticator, flowstateAccountId: settings.FLOWSTATE_ACCOUNT_ID };
+  const deps: SandboxDeps = {
+    logger,
+    principals,
+    sessions,
+    roles,
+    sellers,
+    authenticator,
+    flowstateAccountId: settings.FLOWSTATE_ACCOUNT_ID,
+  };
   return {
     deps,
     close() {

@@ -76,7 +76,9 @@ describe("a service's assertion verifier", () => {
     assert.equal(verify("GET", path, forged, t0), null);
     const genuine = signAssertion(secret, "GET", path, { identity: user }, t0);
     const [v, ts, , sig] = genuine.split(".");
-    const other = Buffer.from(JSON.stringify({ identity: { ...user, sub: "usr_zzzzzzzzzzzzzzzzzzzz" } })).toString("base64url");
+    const other = Buffer.from(JSON.stringify({ identity: { ...user, sub: "usr_zzzzzzzzzzzzzzzzzzzz" } })).toString(
+      "base64url",
+    );
     assert.equal(verify("GET", path, `${v}.${ts}.${other}.${sig}`, t0), null);
     assert.equal(verify("GET", path, genuine.replace(/^v2\./, "v1."), t0), null);
     assert.equal(verify("GET", path, undefined, t0), null);

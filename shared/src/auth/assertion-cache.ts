@@ -76,7 +76,12 @@ export interface AssertionVerifierOptions {
 export function assertionVerifier(secret: string, options: AssertionVerifierOptions = {}) {
   const max = options.max ?? 10_000;
   const verified = new Map<string, { method: string; path: string; issued: number; assertion: Assertion }>();
-  return function verify(method: string, path: string, header: string | undefined | null, now = Date.now()): Assertion | null {
+  return function verify(
+    method: string,
+    path: string,
+    header: string | undefined | null,
+    now = Date.now(),
+  ): Assertion | null {
     if (!header) return null;
     const hit = verified.get(header);
     if (hit !== undefined && hit.method === method && hit.path === path) {
@@ -90,7 +95,10 @@ export function assertionVerifier(secret: string, options: AssertionVerifierOpti
     const result = verifyAssertionHeader(secret, method, path, header, now);
     if (result === null) return null;
     // Shared by every request that presents this header: frozen so no handler can alter another's identity.
-    const assertion = Object.freeze({ identity: Object.freeze(result.assertion.identity), tenant: result.assertion.tenant && Object.freeze(result.assertion.tenant) });
+    const assertion = Object.freeze({
+      identity: Object.freeze(result.assertion.identity),
+      tenant: result.assertion.tenant && Object.freeze(result.assertion.tenant),
+    });
     touch(verified, header, { method, path, issued: result.issued, assertion }, max);
     return assertion;
   };

@@ -25,7 +25,8 @@ export type Assertion = z.infer<typeof Assertion>;
 const mac = (secret: string, parts: string) => createHmac("sha256", secret).update(parts).digest("base64url");
 
 /** The JSON of an assertion's payload (only its own fields, in a fixed order). */
-export const payloadJson = (assertion: Assertion) => JSON.stringify({ identity: assertion.identity, tenant: assertion.tenant });
+export const payloadJson = (assertion: Assertion) =>
+  JSON.stringify({ identity: assertion.identity, tenant: assertion.tenant });
 /** The base64url payload of an assertion. */
 export const encodePayload = (assertion: Assertion) => Buffer.from(payloadJson(assertion)).toString("base64url");
 
@@ -33,7 +34,13 @@ export const encodePayload = (assertion: Assertion) => Buffer.from(payloadJson(a
  * @example
  * headers.set(IDENTITY_HEADER, signAssertion(secret, "GET", "/v1/tenants/tnt_x", { identity, tenant }));
  */
-export function signAssertion(secret: string, method: string, path: string, assertion: Assertion, now = Date.now()): string {
+export function signAssertion(
+  secret: string,
+  method: string,
+  path: string,
+  assertion: Assertion,
+  now = Date.now(),
+): string {
   return signPayload(secret, method, path, encodePayload(assertion), now);
 }
 

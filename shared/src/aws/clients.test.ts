@@ -51,7 +51,10 @@ class Captured extends Error {
 }
 
 /** Sends `command` through `client` but stops after signing: returns the host and the SigV4 credential scope. */
-async function destinationOf(client: { send(c: unknown): Promise<unknown>; middlewareStack: unknown }, command: unknown) {
+async function destinationOf(
+  client: { send(c: unknown): Promise<unknown>; middlewareStack: unknown },
+  command: unknown,
+) {
   const stack = client.middlewareStack as { add(mw: unknown, options: object): void };
   stack.add(
     () => async (args: { request: { hostname: string; headers: Record<string, string> } }) => {
@@ -70,8 +73,22 @@ async function destinationOf(client: { send(c: unknown): Promise<unknown>; middl
 
 describe("AWS client factory", () => {
   it("lists exactly the clients this test knows about, so a new one cannot slip in unreviewed", () => {
-    assert.deepEqual([...DATA_CLIENT_NAMES].sort(), ["cloudformation", "eventbridge", "iam", "kms", "s3", "secretsmanager", "sesv2", "sqs", "sts"]);
-    assert.deepEqual([...MARKETPLACE_CLIENT_NAMES].sort(), ["marketplace-agreement", "marketplace-catalog", "seller-sts"]);
+    assert.deepEqual([...DATA_CLIENT_NAMES].sort(), [
+      "cloudformation",
+      "eventbridge",
+      "iam",
+      "kms",
+      "s3",
+      "secretsmanager",
+      "sesv2",
+      "sqs",
+      "sts",
+    ]);
+    assert.deepEqual([...MARKETPLACE_CLIENT_NAMES].sort(), [
+      "marketplace-agreement",
+      "marketplace-catalog",
+      "seller-sts",
+    ]);
   });
 
   it("builds every data client in eu-central-1, even when AWS_REGION says otherwise", async () => {
@@ -115,7 +132,10 @@ describe("AWS client factory", () => {
 
   it("refuses a region option, however it is smuggled in", () => {
     assert.throws(() => createAwsClients({ region: "us-west-2" } as never), ResidencyViolation);
-    assert.throws(() => createAwsClients({ endpoint: undefined, ...{ region: undefined } } as never), ResidencyViolation);
+    assert.throws(
+      () => createAwsClients({ endpoint: undefined, ...{ region: undefined } } as never),
+      ResidencyViolation,
+    );
   });
 
   it("refuses every other name for a data or marketplace client, including through casts", () => {
@@ -135,14 +155,24 @@ describe("AWS client factory", () => {
     for (const name of intruders) {
       assert.throws(() => aws.data(name as DataClientName), ResidencyViolation, `data(${JSON.stringify(name)})`);
     }
-    for (const name of [...DATA_CLIENT_NAMES.filter((n) => n !== "sts"), "sts", "constructor", "__proto__", "toString"]) {
+    for (const name of [
+      ...DATA_CLIENT_NAMES.filter((n) => n !== "sts"),
+      "sts",
+      "constructor",
+      "__proto__",
+      "toString",
+    ]) {
       // … and a data client is never a us-east-1 client ("sts" there would be Flowstate's own STS).
       assert.throws(() => aws.marketplace(name as MarketplaceClientName), ResidencyViolation, `marketplace(${name})`);
     }
   });
 
   it("applies the endpoint overrides: the emulator for data clients, the seller sandbox for marketplace ones", async () => {
-    const aws = createAwsClients({ endpoint: "http://127.0.0.1:4566", marketplaceEndpoint: "http://127.0.0.1:8090", credentials });
+    const aws = createAwsClients({
+      endpoint: "http://127.0.0.1:4566",
+      marketplaceEndpoint: "http://127.0.0.1:8090",
+      credentials,
+    });
     for (const name of DATA_CLIENT_NAMES) {
       const { host } = await destinationOf(aws.data(name), probe[name]);
       assert.equal(host, "127.0.0.1", name);
@@ -155,7 +185,9 @@ describe("AWS client factory", () => {
     }
   });
 
-  it("talks to the local emulator through the override", { skip: !process.env.AWS_ENDPOINT_URL && "AWS_ENDPOINT_URL not set" }, async () => {
+  it("talks to the local emulator through the override", {
+    skip: !process.env.AWS_ENDPOINT_URL && "AWS_ENDPOINT_URL not set",
+  }, async () => {
     const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL, credentials });
     const identity = await aws.data("sts").send(new GetCallerIdentityCommand({}));
     assert.match(identity.Account ?? "", /^\d{12}$/);

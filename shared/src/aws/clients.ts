@@ -102,8 +102,11 @@ export function createAwsClients(options: AwsClientOptions = {}) {
       name: N,
       credentials?: Credentials,
     ): InstanceType<(typeof marketplaceClients)[N]> {
-      if (!Object.hasOwn(marketplaceClients, name)) throw new ResidencyViolation(`${String(name)} is not a marketplace client`);
-      const Ctor = marketplaceClients[name] as unknown as new (c: object) => InstanceType<(typeof marketplaceClients)[N]>;
+      if (!Object.hasOwn(marketplaceClients, name))
+        throw new ResidencyViolation(`${String(name)} is not a marketplace client`);
+      const Ctor = marketplaceClients[name] as unknown as new (
+        c: object,
+      ) => InstanceType<(typeof marketplaceClients)[N]>;
       return new Ctor({
         region: MARKETPLACE_REGION,
         ...common(options.marketplaceEndpoint, credentials ?? options.credentials),

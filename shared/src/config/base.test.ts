@@ -40,7 +40,10 @@ describe("serviceConfigSchema", () => {
   });
 
   it("refuses a port outside 0..65535 and an unknown log level", () => {
-    const checked = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), { PORT: "70000", LOG_LEVEL: "loud" });
+    const checked = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), {
+      PORT: "70000",
+      LOG_LEVEL: "loud",
+    });
     assert.equal(checked.ok, false);
     const text = checked.ok ? "" : checked.problems.join("\n");
     assert.match(text, /^PORT:/m);

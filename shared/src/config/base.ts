@@ -26,10 +26,17 @@ export const baseEnv = {
 /** A listening port with the service's default; 0 asks the OS for a free one. */
 export const portVar = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
-type Named = { SERVICE_PREFIX: string; STAGE: string; EVENT_BUS_NAME?: string | undefined; INTERNAL_AUTH_SECRET_ID?: string | undefined };
+type Named = {
+  SERVICE_PREFIX: string;
+  STAGE: string;
+  EVENT_BUS_NAME?: string | undefined;
+  INTERNAL_AUTH_SECRET_ID?: string | undefined;
+};
 
 /** Fills the defaults that depend on other variables: `<prefix>-<stage>-domain`, `<prefix>/<stage>/internal-auth-key`. */
-export function withDerivedDefaults<T extends Named>(env: T): T & { EVENT_BUS_NAME: string; INTERNAL_AUTH_SECRET_ID: string } {
+export function withDerivedDefaults<T extends Named>(
+  env: T,
+): T & { EVENT_BUS_NAME: string; INTERNAL_AUTH_SECRET_ID: string } {
   return {
     ...env,
     EVENT_BUS_NAME: env.EVENT_BUS_NAME ?? `${env.SERVICE_PREFIX}-${env.STAGE}-domain`,
@@ -70,5 +77,7 @@ export function serviceConfigSchema<E extends z.ZodRawShape = Empty, D extends b
     ...(options.database === false ? {} : { DATABASE_URL }),
     ...options.extra,
   } as unknown as ServiceShape<E, D>;
-  return z.object(shape).transform((env) => withDerivedDefaults(env as z.output<z.ZodObject<ServiceShape<E, D>>> & Named));
+  return z
+    .object(shape)
+    .transform((env) => withDerivedDefaults(env as z.output<z.ZodObject<ServiceShape<E, D>>> & Named));
 }

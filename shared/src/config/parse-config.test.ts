@@ -29,7 +29,11 @@ describe("parseConfig", () => {
   });
 
   it("never prints the value of a secret-looking variable, but shows harmless ones", () => {
-    const result = run({ PORT: "eighty", SESSION_SIGNING_SECRET: "short-but-secret-value", JWT_ISSUER: "https://id.example" });
+    const result = run({
+      PORT: "eighty",
+      SESSION_SIGNING_SECRET: "short-but-secret-value",
+      JWT_ISSUER: "https://id.example",
+    });
     assert.equal(result.status, 1);
     assert.doesNotMatch(result.stderr, /short-but-secret-value/);
     assert.match(result.stderr, /PORT: .*\(got "eighty"\)/);

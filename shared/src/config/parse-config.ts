@@ -13,7 +13,10 @@ export type ConfigCheck<T> = { ok: true; value: T } | { ok: false; problems: str
  * @example
  * checkConfig(Config, { PORT: "eighty" }) // { ok: false, problems: ["PORT: Invalid input: expected number, received NaN (got \"eighty\")"] }
  */
-export function checkConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): ConfigCheck<z.output<S>> {
+export function checkConfig<S extends z.ZodType>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigCheck<z.output<S>> {
   const input: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined && value !== "") input[name] = value;
   const result = schema.safeParse(input);

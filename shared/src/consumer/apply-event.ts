@@ -36,7 +36,12 @@ export function applyEvent(
  * well past the longest redelivery: SQS keeps a message at most 14 days, and a message redriven
  * from the DLQ keeps its original enqueue time, so the 30-day default leaves a wide margin.
  */
-export async function pruneProcessed(em: EntityManager, schema: string, olderThanMs: number, limit = 1000): Promise<number> {
+export async function pruneProcessed(
+  em: EntityManager,
+  schema: string,
+  olderThanMs: number,
+  limit = 1000,
+): Promise<number> {
   const res = await em.execute<{ affectedRows?: number }>(
     `DELETE FROM "${schema}".processed_event WHERE event_id IN (
        SELECT event_id FROM "${schema}".processed_event WHERE processed_at < now() - ? * interval '1 millisecond' LIMIT ?)`,

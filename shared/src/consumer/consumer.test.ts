@@ -20,7 +20,10 @@ function captured() {
   return { capture, logger: createLogger({ service: "consumer-test", destination: capture.stream, level: "debug" }) };
 }
 
-const effectTable = { name: "0001_probe_effect", up: "CREATE TABLE probe_effect (key text NOT NULL, seq int NOT NULL)" };
+const effectTable = {
+  name: "0001_probe_effect",
+  up: "CREATE TABLE probe_effect (key text NOT NULL, seq int NOT NULL)",
+};
 
 let db: TestDatabase;
 const consumers: Consumer[] = [];
@@ -60,7 +63,9 @@ async function insertEffect(e: DomainEvent<"PlatformProbe.v1">, em: EntityManage
 }
 
 async function effects(key: string): Promise<number[]> {
-  const rows = await db.orm.em.fork().execute<{ seq: number }[]>(`SELECT seq FROM "${db.schema}".probe_effect WHERE key = ? ORDER BY seq`, [key]);
+  const rows = await db.orm.em
+    .fork()
+    .execute<{ seq: number }[]>(`SELECT seq FROM "${db.schema}".probe_effect WHERE key = ? ORDER BY seq`, [key]);
   return rows.map((r) => r.seq);
 }
 
@@ -69,7 +74,9 @@ async function drain(url: string, expected: number, ms = 5000): Promise<string[]
   const bodies: string[] = [];
   const until = Date.now() + ms;
   while (Date.now() < until && bodies.length < expected) {
-    const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const res = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+    );
     bodies.push(...(res.Messages ?? []).map((m) => m.Body as string));
   }
   return bodies;
@@ -98,7 +105,11 @@ describe("createConsumer", { concurrency: true }, () => {
     const poison = probeEvent(key, 99);
     const good = Array.from({ length: 5 }, (_, i) => probeEvent(key, i));
     let poisonCalls = 0;
-    await sendBodies(sqs, q.queueUrl, [poison, ...good].map((e) => JSON.stringify(e)));
+    await sendBodies(
+      sqs,
+      q.queueUrl,
+      [poison, ...good].map((e) => JSON.stringify(e)),
+    );
     const c = consumer(q, {
       "PlatformProbe.v1": async (e, em) => {
         if (e.data.seq === 99) {
@@ -127,11 +138,17 @@ describe("createConsumer", { concurrency: true }, () => {
     const { id: _id, ...noId } = probeEvent(key, 3);
     const { capture, logger } = captured();
     let calls = 0;
-    await sendBodies(sqs, q.queueUrl, ["{not json", JSON.stringify(badData), JSON.stringify(unknown), JSON.stringify(noId)]);
+    await sendBodies(sqs, q.queueUrl, [
+      "{not json",
+      JSON.stringify(badData),
+      JSON.stringify(unknown),
+      JSON.stringify(noId),
+    ]);
     const c = consumer(q, { "PlatformProbe.v1": async () => void calls++ }, { logger });
     await waitFor(() => c.stats().rejected >= 4, 10_000, "four rejections");
     const reasons = capture.lines.map((l) => l.reason);
-    for (const reason of ["invalid_json", "invalid_data", "unknown_event", "invalid_envelope"]) assert.ok(reasons.includes(reason), reason);
+    for (const reason of ["invalid_json", "invalid_data", "unknown_event", "invalid_envelope"])
+      assert.ok(reasons.includes(reason), reason);
     assert.equal(calls, 0);
     assert.deepEqual(await effects(key), []);
     assert.ok(!capture.text().includes(secret), "the payload never reaches the log");
@@ -231,12 +248,16 @@ describe("createConsumer", { concurrency: true }, () => {
     assert.match(await metrics.render(), new RegExp(`consumer_lag_seconds\\{queue="${queueName}"\\} \\d`));
     // The DLQ is found through the queue's RedrivePolicy. The depth is cached for 30 s, so each
     // look asks a new consumer's registry until SQS has moved the message.
-    const rendered = await waitFor(async () => {
-      const m = new MetricsRegistry();
-      createConsumer({ sqs, queueUrl: q.queueUrl, orm: db.orm, logger: captured().logger, handlers: {}, metrics: m });
-      const text = await m.render();
-      return text.includes(`dlq_depth{queue="${queueName}"} 1`) ? text : undefined;
-    }, 15_000, "dlq_depth in /metrics");
+    const rendered = await waitFor(
+      async () => {
+        const m = new MetricsRegistry();
+        createConsumer({ sqs, queueUrl: q.queueUrl, orm: db.orm, logger: captured().logger, handlers: {}, metrics: m });
+        const text = await m.render();
+        return text.includes(`dlq_depth{queue="${queueName}"} 1`) ? text : undefined;
+      },
+      15_000,
+      "dlq_depth in /metrics",
+    );
     assert.ok(rendered);
   });
 
@@ -249,7 +270,12 @@ describe("createConsumer", { concurrency: true }, () => {
        SELECT 'evt_prune' || g, 'PlatformProbe.v1', now() - interval '31 days' FROM generate_series(1, 2500) g`,
     );
     const c = consumer(await queue(3, 1), {}, { orm: own.orm });
-    const count = async () => Number((await own.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${own.schema}".processed_event`))[0]?.n);
+    const count = async () =>
+      Number(
+        (
+          await own.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${own.schema}".processed_event`)
+        )[0]?.n,
+      );
     try {
       await waitFor(async () => (await count()) === 0, 10_000, "every expired record pruned");
     } finally {
@@ -266,7 +292,13 @@ describe("createConsumer", { concurrency: true }, () => {
       [oldId, newId],
     );
     assert.equal(await pruneProcessed(em, db.schema, 30 * 24 * 3600_000), 1);
-    const left = await em.execute<{ event_id: string }[]>(`SELECT event_id FROM "${db.schema}".processed_event WHERE event_id IN (?, ?)`, [oldId, newId]);
-    assert.deepEqual(left.map((r) => r.event_id), [newId]);
+    const left = await em.execute<{ event_id: string }[]>(
+      `SELECT event_id FROM "${db.schema}".processed_event WHERE event_id IN (?, ?)`,
+      [oldId, newId],
+    );
+    assert.deepEqual(
+      left.map((r) => r.event_id),
+      [newId],
+    );
   });
 });

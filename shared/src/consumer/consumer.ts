@@ -1,7 +1,7 @@
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import type { Logger } from "../log/logger.ts";
 import { type Database, schemaOf } from "../db/open-database.ts";
 import type { MetricsRegistry } from "../http/metrics.ts";
+import type { Logger } from "../log/logger.ts";
 import { type EventHandlers, pruneProcessed } from "./apply-event.ts";
 import { dlqDepthReader } from "./dlq-depth.ts";
 import { messageHandler, type Outcome } from "./handle-message.ts";
@@ -102,19 +102,31 @@ export function createConsumer(options: ConsumerOptions): Consumer {
   async function deleteFinished(done: InFlight[]): Promise<void> {
     if (!done.length) return;
     const res = await sqs.send(
-      new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.receiptHandle })) }),
+      new DeleteMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.receiptHandle })),
+      }),
     );
     stats.deleted += res.Successful?.length ?? 0;
     // A failed delete only means a redelivery, which the processed-event record turns into a no-op.
-    if (res.Failed?.length) log.warn({ failed: res.Failed.map((f) => f.Code) }, "some deletes failed; they will be redelivered");
+    if (res.Failed?.length)
+      log.warn({ failed: res.Failed.map((f) => f.Code) }, "some deletes failed; they will be redelivered");
   }
 
   async function handleBatch(messages: Message[]): Promise<void> {
     const batch = { inFlight: new Map<string, InFlight>(), done: [] as InFlight[], abandoned: false };
-    for (const m of messages) batch.inFlight.set(m.MessageId as string, { id: m.MessageId as string, receiptHandle: m.ReceiptHandle as string });
+    for (const m of messages)
+      batch.inFlight.set(m.MessageId as string, {
+        id: m.MessageId as string,
+        receiptHandle: m.ReceiptHandle as string,
+      });
     current = batch;
-    const stopHeartbeat = startHeartbeat(sqs, queueUrl, visibility, () => [...batch.inFlight.values()], (err) =>
-      log.warn({ err }, "visibility heartbeat failed"),
+    const stopHeartbeat = startHeartbeat(
+      sqs,
+      queueUrl,
+      visibility,
+      () => [...batch.inFlight.values()],
+      (err) => log.warn({ err }, "visibility heartbeat failed"),
     );
     const sameBatch = new Map<string, Promise<Outcome>>();
     try {

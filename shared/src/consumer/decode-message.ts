@@ -2,7 +2,11 @@ import { type DomainEvent, eventKey, type ParseEventResult, parseEvent } from "@
 
 export type DecodeResult =
   | { ok: true; event: DomainEvent; key: string }
-  | { ok: false; reason: "invalid_json" | Extract<ParseEventResult, { ok: false }>["reason"]; issues: { path: string; code: string }[] };
+  | {
+      ok: false;
+      reason: "invalid_json" | Extract<ParseEventResult, { ok: false }>["reason"];
+      issues: { path: string; code: string }[];
+    };
 
 /**
  * Turns an SQS body into a validated event. Two shapes arrive: EventBridge's delivery (the event
@@ -20,7 +24,11 @@ export function decodeMessage(body: string | undefined): DecodeResult {
   const candidate = isEventBridgeEvent(raw) ? raw.detail : raw;
   const parsed = parseEvent(candidate);
   if (!parsed.ok) {
-    return { ok: false, reason: parsed.reason, issues: parsed.issues.map((i) => ({ path: i.path.join("."), code: i.code })) };
+    return {
+      ok: false,
+      reason: parsed.reason,
+      issues: parsed.issues.map((i) => ({ path: i.path.join("."), code: i.code })),
+    };
   }
   return { ok: true, event: parsed.event, key: eventKey(parsed.event.type, parsed.event.version) };
 }

@@ -13,7 +13,13 @@ export type Outcome = "ack" | "keep";
  * Decides one message: decode and validate, find the handler, apply it idempotently. Rejections
  * and handler errors are logged with a reason and ids only, never the body.
  */
-export function messageHandler(deps: { orm: Database; schema: string; handlers: EventHandlers; log: Logger; stats: ConsumerStats }) {
+export function messageHandler(deps: {
+  orm: Database;
+  schema: string;
+  handlers: EventHandlers;
+  log: Logger;
+  stats: ConsumerStats;
+}) {
   const { orm, schema, handlers, log, stats } = deps;
 
   async function handleOne(m: Message, sameBatch: Map<string, Promise<Outcome>>): Promise<Outcome> {
@@ -21,7 +27,10 @@ export function messageHandler(deps: { orm: Database; schema: string; handlers: 
     const decoded = decodeMessage(m.Body);
     if (!decoded.ok) {
       stats.rejected++;
-      log.warn({ reason: decoded.reason, issues: decoded.issues, message_id: m.MessageId, receive_count: receiveCount }, "rejected message");
+      log.warn(
+        { reason: decoded.reason, issues: decoded.issues, message_id: m.MessageId, receive_count: receiveCount },
+        "rejected message",
+      );
       return "keep";
     }
     const { event, key } = decoded;
@@ -43,7 +52,10 @@ export function messageHandler(deps: { orm: Database; schema: string; handlers: 
     const handler = handlers[key as EventKey] as EventHandler<EventKey> | undefined;
     if (!handler) {
       stats.rejected++;
-      log.warn({ reason: "no_handler", event_id: event.id, event_key: key, receive_count: receiveCount }, "rejected message");
+      log.warn(
+        { reason: "no_handler", event_id: event.id, event_key: key, receive_count: receiveCount },
+        "rejected message",
+      );
       return "keep";
     }
     try {
@@ -54,7 +66,10 @@ export function messageHandler(deps: { orm: Database; schema: string; handlers: 
       return "ack";
     } catch (err) {
       stats.failed++;
-      log.error({ reason: "handler_error", event_id: event.id, event_key: key, receive_count: receiveCount, err }, "handler failed");
+      log.error(
+        { reason: "handler_error", event_id: event.id, event_key: key, receive_count: receiveCount, err },
+        "handler failed",
+      );
       return "keep";
     }
   }

@@ -30,7 +30,12 @@ export async function sendBodies(sqs: SQSClient, queueUrl: string, bodies: strin
 }
 
 /** Polls `check` every `everyMs` (default 50) until it is truthy or `ms` elapse. */
-export async function waitFor<T>(check: () => T | Promise<T>, ms = 10_000, what = "condition", everyMs = 50): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  ms = 10_000,
+  what = "condition",
+  everyMs = 50,
+): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

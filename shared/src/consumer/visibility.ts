@@ -6,7 +6,12 @@ export interface InFlight {
 }
 
 /** Sets the visibility of several messages in one call (at most 10: one receive's worth). */
-export async function changeVisibility(sqs: SQSClient, queueUrl: string, messages: InFlight[], seconds: number): Promise<void> {
+export async function changeVisibility(
+  sqs: SQSClient,
+  queueUrl: string,
+  messages: InFlight[],
+  seconds: number,
+): Promise<void> {
   if (!messages.length) return;
   await sqs.send(
     new ChangeMessageVisibilityBatchCommand({

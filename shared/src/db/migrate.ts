@@ -19,7 +19,8 @@ export interface Migration {
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,47}$/;
 
 export function assertSchemaName(schema: string): void {
-  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}: expected ${SCHEMA_NAME}`);
+  if (!SCHEMA_NAME.test(schema))
+    throw new Error(`invalid schema name ${JSON.stringify(schema)}: expected ${SCHEMA_NAME}`);
 }
 
 /**

@@ -7,7 +7,11 @@ import { openDatabase } from "./open-database.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
-const Note = defineEntity({ name: "Note", tableName: "note", properties: { id: p.string().primary(), body: p.string() } });
+const Note = defineEntity({
+  name: "Note",
+  tableName: "note",
+  properties: { id: p.string().primary(), body: p.string() },
+});
 const migrations: Migration[] = [
   { name: "0001_note", up: "CREATE TABLE note (id text PRIMARY KEY, body text NOT NULL)" },
   { name: "0002_note_index", up: "CREATE INDEX note_body ON note (body)" },
@@ -16,7 +20,10 @@ const migrations: Migration[] = [
 async function tablesOf(orm: Awaited<ReturnType<typeof openDatabase>>, schema: string): Promise<string[]> {
   const rows = await orm.em
     .fork()
-    .execute<{ table_name: string }[]>("SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1", [schema]);
+    .execute<{ table_name: string }[]>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1",
+      [schema],
+    );
   return rows.map((r) => r.table_name);
 }
 
@@ -24,7 +31,12 @@ describe("openDatabase", () => {
   it("creates the schema with the platform tables and the service's own, and maps entities into it", async () => {
     const db = await openTestDatabase({ prefix: "db_open", entities: [Note], migrations });
     try {
-      assert.deepEqual(await tablesOf(db.orm, db.schema), ["note", "outbox_event", "processed_event", "schema_migration"]);
+      assert.deepEqual(await tablesOf(db.orm, db.schema), [
+        "note",
+        "outbox_event",
+        "processed_event",
+        "schema_migration",
+      ]);
       await db.orm.em.fork().transactional(async (em) => {
         em.create(Note, { id: "n1", body: "hello" });
       });
@@ -41,7 +53,9 @@ describe("openDatabase", () => {
       Array.from({ length: 4 }, () => openDatabase({ url, schema, entities: [Note], migrations, pool: { max: 2 } })),
     );
     try {
-      const rows = await orms[0]!.em.fork().execute<{ name: string }[]>(`SELECT name FROM "${schema}".schema_migration ORDER BY name`);
+      const rows = await orms[0]!.em
+        .fork()
+        .execute<{ name: string }[]>(`SELECT name FROM "${schema}".schema_migration ORDER BY name`);
       assert.deepEqual(
         rows.map((r) => r.name),
         ["0001_note", "0002_note_index", "platform/0001_outbox", "platform/0002_processed_event"],
@@ -59,12 +73,16 @@ describe("openDatabase", () => {
       await assert.rejects(openDatabase({ url, schema: db.schema, entities: [Note], migrations: broken }), /missing/);
       const tables = await tablesOf(db.orm, db.schema);
       assert.ok(tables.includes("note"));
-      const indexes = await db.orm.em.fork().execute(`SELECT 1 FROM pg_indexes WHERE schemaname = ? AND indexname = 'note_body'`, [db.schema]);
+      const indexes = await db.orm.em
+        .fork()
+        .execute(`SELECT 1 FROM pg_indexes WHERE schemaname = ? AND indexname = 'note_body'`, [db.schema]);
       assert.equal(indexes.length, 0, "0002 ran in the same transaction as the failed 0003, so it is rolled back too");
 
       const again = await openDatabase({ url, schema: db.schema, entities: [Note], migrations });
       await again.close();
-      const rows = await db.orm.em.fork().execute<{ name: string }[]>(`SELECT name FROM "${db.schema}".schema_migration`);
+      const rows = await db.orm.em
+        .fork()
+        .execute<{ name: string }[]>(`SELECT name FROM "${db.schema}".schema_migration`);
       assert.ok(rows.some((r) => r.name === "0002_note_index"));
     } finally {
       await db.close();
@@ -72,6 +90,9 @@ describe("openDatabase", () => {
   });
 
   it("refuses a schema name that is not a plain identifier", async () => {
-    await assert.rejects(openDatabase({ url, schema: 'x"; DROP', entities: [], migrations: [] }), /invalid schema name/);
+    await assert.rejects(
+      openDatabase({ url, schema: 'x"; DROP', entities: [], migrations: [] }),
+      /invalid schema name/,
+    );
   });
 });

@@ -29,7 +29,10 @@ export async function openTestDatabase(
   } = {},
 ): Promise<TestDatabase> {
   const url = options.url ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
-  const prefix = (options.prefix ?? "test").toLowerCase().replace(/[^a-z0-9_]/g, "_").slice(0, 20);
+  const prefix = (options.prefix ?? "test")
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_")
+    .slice(0, 20);
   const schema = `t_${prefix}_${randomBytes(6).toString("hex")}`;
   const orm = await openDatabase({
     url,

@@ -41,7 +41,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = options.metrics ?? createMetrics();
   const app = new Hono<ServiceEnv>();
   app.use(requestContext(options.logger, metrics, options.bodyLimitBytes ?? 1024 * 1024));
-  mountProbes(app, { readiness: options.readiness ?? {}, readinessTimeoutMs: options.readinessTimeoutMs ?? 2000, metrics });
+  mountProbes(app, {
+    readiness: options.readiness ?? {},
+    readinessTimeoutMs: options.readinessTimeoutMs ?? 2000,
+    metrics,
+  });
   app.onError(onError);
   app.notFound(notFoundHandler(app));
   return app;

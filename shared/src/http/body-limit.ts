@@ -1,8 +1,8 @@
+import type { HttpBindings } from "@hono/node-server";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit as countingBodyLimit } from "hono/body-limit";
 import { HttpProblem } from "./http-problem.ts";
 import { rawHeader } from "./raw-header.ts";
-import type { HttpBindings } from "@hono/node-server";
 import type { ServiceEnv } from "./types.ts";
 
 /**

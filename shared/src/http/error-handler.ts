@@ -40,10 +40,15 @@ export function mapError(err: unknown): Mapped {
     };
   }
   if (err instanceof HttpProblem) {
-    return { problem: { status: err.status, code: err.code, detail: err.message, errors: err.errors }, headers: err.headers };
+    return {
+      problem: { status: err.status, code: err.code, detail: err.message, errors: err.errors },
+      headers: err.headers,
+    };
   }
   if (err instanceof z.ZodError) {
-    return { problem: { status: 400, code: "VALIDATION_FAILED", detail: "the request is invalid", errors: zodIssues(err) } };
+    return {
+      problem: { status: 400, code: "VALIDATION_FAILED", detail: "the request is invalid", errors: zodIssues(err) },
+    };
   }
   if (err instanceof HTTPException && err.status < 500) {
     const code = CODE_BY_STATUS[err.status] ?? "BAD_REQUEST";

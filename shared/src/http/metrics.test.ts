@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createServiceApp } from "./app.ts";
 import { createLogger } from "../log/logger.ts";
+import { createServiceApp } from "./app.ts";
 import { createMetrics, LATENCY_BUCKETS } from "./metrics.ts";
 
 describe("metrics registry", () => {
@@ -66,7 +66,11 @@ describe("metrics registry", () => {
 
   it("serves gauges registered by other modules from the app's /metrics", async () => {
     const metrics = createMetrics();
-    const app = createServiceApp({ name: "m", logger: createLogger({ service: "m", level: "silent", env: {} }), metrics });
+    const app = createServiceApp({
+      name: "m",
+      logger: createLogger({ service: "m", level: "silent", env: {} }),
+      metrics,
+    });
     metrics.gauge("consumer_lag_seconds", "Age of the oldest message", () => 1.5);
     const text = await (await app.request("/metrics")).text();
     assert.match(text, /^consumer_lag_seconds 1\.5$/m);

@@ -119,7 +119,9 @@ export class MetricsRegistry {
   async render(): Promise<string> {
     const out: string[] = [];
     this.#renderHttp(out);
-    const results = await Promise.allSettled([...this.#collected.values()].map(async (m) => [m, await withTimeout(m.collect)] as const));
+    const results = await Promise.allSettled(
+      [...this.#collected.values()].map(async (m) => [m, await withTimeout(m.collect)] as const),
+    );
     for (const result of results) {
       if (result.status === "rejected") continue;
       const [metric, value] = result.value;
@@ -134,7 +136,10 @@ export class MetricsRegistry {
   }
 
   #renderHttp(out: string[]): void {
-    out.push("# HELP http_requests_total HTTP requests by method, route pattern and status", "# TYPE http_requests_total counter");
+    out.push(
+      "# HELP http_requests_total HTTP requests by method, route pattern and status",
+      "# TYPE http_requests_total counter",
+    );
     const all = [...this.#http.values()].flatMap((byRoute) => [...byRoute.values()]);
     for (const s of all) out.push(`http_requests_total{${s.labels}} ${s.count}`);
     out.push(

@@ -33,7 +33,10 @@ describe("probes", () => {
     const res = await app.request("/readyz");
     const text = await res.text();
     assert.equal(res.status, 503);
-    assert.deepEqual(JSON.parse(text), { status: "unavailable", checks: { database: "failed", queue: "timeout", bus: "ok" } });
+    assert.deepEqual(JSON.parse(text), {
+      status: "unavailable",
+      checks: { database: "failed", queue: "timeout", bus: "ok" },
+    });
     assert.doesNotMatch(text, /password|postgres/);
     const failure = logs.lines.find((l) => l.msg === "readiness check failed");
     assert.equal(failure?.check, "database");
@@ -52,8 +55,14 @@ describe("probes", () => {
     assert.match(text, /^http_requests_total\{method="GET",route="\/v1\/tenants\/:id",status="200"\} 2$/m);
     assert.match(text, /^http_requests_total\{method="DELETE",route="\(unmatched\)",status="405"\} 1$/m);
     assert.match(text, /^http_requests_total\{method="GET",route="\(unmatched\)",status="404"\} 1$/m);
-    assert.match(text, /^http_request_duration_seconds_bucket\{method="GET",route="\/v1\/tenants\/:id",status="200",le="\+Inf"\} 2$/m);
-    assert.match(text, /^http_request_duration_seconds_count\{method="GET",route="\/v1\/tenants\/:id",status="200"\} 2$/m);
+    assert.match(
+      text,
+      /^http_request_duration_seconds_bucket\{method="GET",route="\/v1\/tenants\/:id",status="200",le="\+Inf"\} 2$/m,
+    );
+    assert.match(
+      text,
+      /^http_request_duration_seconds_count\{method="GET",route="\/v1\/tenants\/:id",status="200"\} 2$/m,
+    );
     assert.doesNotMatch(text, /tnt_/);
   });
 });

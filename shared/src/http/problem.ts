@@ -1,5 +1,5 @@
-import { PROBLEM_CONTENT_TYPE, type Problem, type ValidationIssue } from "@flowstate/contracts/errors/problem";
 import { STATUS_CODES } from "node:http";
+import { PROBLEM_CONTENT_TYPE, type Problem, type ValidationIssue } from "@flowstate/contracts/errors/problem";
 import type { ErrorKind } from "../errors/domain-error.ts";
 
 /** The one kind → status table; verbs never pick statuses themselves (see domain-error.ts). */
@@ -29,7 +29,8 @@ export interface ProblemInput {
 }
 
 /** `OWNS_ACTIVE_TENANTS` → `https://docs.flowstate.dev/problems/owns-active-tenants` (the contracts' convention). */
-export const problemType = (code: string) => `https://docs.flowstate.dev/problems/${code.toLowerCase().replaceAll("_", "-")}`;
+export const problemType = (code: string) =>
+  `https://docs.flowstate.dev/problems/${code.toLowerCase().replaceAll("_", "-")}`;
 
 /**
  * Builds an RFC 9457 body. Extensions come first so they can never shadow a standard member.

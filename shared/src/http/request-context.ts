@@ -21,7 +21,11 @@ const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
  * 5xx lines are errors and carry the cause (`c.error`, set by Hono before onError runs);
  * 4xx are client mistakes, logged at info.
  */
-export function requestContext(logger: Logger, metrics: MetricsRegistry, bodyLimitBytes: number): MiddlewareHandler<ServiceEnv> {
+export function requestContext(
+  logger: Logger,
+  metrics: MetricsRegistry,
+  bodyLimitBytes: number,
+): MiddlewareHandler<ServiceEnv> {
   // Called in place of next() rather than registered as a second middleware: one less compose step per request.
   const limitBody = bodyLimit(bodyLimitBytes);
   return async function requestContext(c, next) {
@@ -46,7 +50,13 @@ export function requestContext(logger: Logger, metrics: MetricsRegistry, bodyLim
 
     const level = status >= 500 ? (c.error ? "error" : "warn") : PROBES.has(route) ? "debug" : "info";
     if (!logger.isLevelEnabled(level)) return;
-    const line = { request_id: requestId, method: c.req.method, route, status, duration_ms: Math.round(seconds * 1e4) / 10 };
+    const line = {
+      request_id: requestId,
+      method: c.req.method,
+      route,
+      status,
+      duration_ms: Math.round(seconds * 1e4) / 10,
+    };
     // error: an exception behind a 5xx, logged with its cause; warn: a deliberate 5xx (readiness, draining)
     if (level === "error") logger.error({ ...line, err: c.error }, "request failed");
     else logger[level](line, "request");

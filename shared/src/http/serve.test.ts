@@ -109,7 +109,12 @@ describe("serve", () => {
           const chunks: Buffer[] = [];
           res.on("data", (c) => chunks.push(c));
           res.on("end", () =>
-            resolve(new Response(Buffer.concat(chunks), { status: res.statusCode!, headers: res.headers as Record<string, string> })),
+            resolve(
+              new Response(Buffer.concat(chunks), {
+                status: res.statusCode!,
+                headers: res.headers as Record<string, string>,
+              }),
+            ),
           );
         });
         req.on("error", reject);
@@ -126,7 +131,12 @@ describe("serve", () => {
 
   it("echoes the request id on a real socket and reports the chosen port", async (t) => {
     const logger = createLogger({ service: "serve-test", level: "silent", env: {} });
-    const running = await serve(createServiceApp({ name: "serve-test", logger }), { host: "127.0.0.1", port: 0, logger, handleSignals: false });
+    const running = await serve(createServiceApp({ name: "serve-test", logger }), {
+      host: "127.0.0.1",
+      port: 0,
+      logger,
+      handleSignals: false,
+    });
     t.after(() => running.shutdown());
     assert.ok(running.port > 0);
     const res = await fetch(`${running.url}/healthz`, { headers: { "x-request-id": "edge-req-000123" } });

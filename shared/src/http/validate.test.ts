@@ -14,11 +14,16 @@ function app() {
     const body = await readJson(c, Body);
     return c.json({ id, body }, 201);
   });
-  app.get("/things", (c) => c.json(parseQuery(c, z.object({ limit: z.coerce.number().int().max(50), tag: z.array(z.string()).optional() }))));
+  app.get("/things", (c) =>
+    c.json(parseQuery(c, z.object({ limit: z.coerce.number().int().max(50), tag: z.array(z.string()).optional() }))),
+  );
   return app;
 }
-const post = (body: string, headers: Record<string, string> = { "content-type": "application/json" }, path = "/things/thg_abcd") =>
-  app().request(path, { method: "POST", body, headers });
+const post = (
+  body: string,
+  headers: Record<string, string> = { "content-type": "application/json" },
+  path = "/things/thg_abcd",
+) => app().request(path, { method: "POST", body, headers });
 
 describe("readJson, parseParams, parseQuery", () => {
   it("accepts a valid request", async () => {
@@ -28,12 +33,22 @@ describe("readJson, parseParams, parseQuery", () => {
   });
 
   it("accepts JSON media types with parameters and +json suffixes", async () => {
-    assert.equal((await post('{"name":"a","tags":[]}', { "content-type": "application/json; charset=utf-8" })).status, 201);
-    assert.equal((await post('{"name":"a","tags":[]}', { "content-type": "application/merge-patch+json" })).status, 201);
+    assert.equal(
+      (await post('{"name":"a","tags":[]}', { "content-type": "application/json; charset=utf-8" })).status,
+      201,
+    );
+    assert.equal(
+      (await post('{"name":"a","tags":[]}', { "content-type": "application/merge-patch+json" })).status,
+      201,
+    );
   });
 
   it("answers 415 when the body is not declared as JSON", async () => {
-    await expectProblem(await post('{"name":"a","tags":[]}', { "content-type": "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    await expectProblem(
+      await post('{"name":"a","tags":[]}', { "content-type": "text/plain" }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
     await expectProblem(await post('{"name":"a","tags":[]}', {}), 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
@@ -49,8 +64,15 @@ describe("readJson, parseParams, parseQuery", () => {
   });
 
   it("validates path parameters before the body", async () => {
-    const problem = await expectProblem(await post('{"name":"a","tags":[]}', undefined, "/things/nope"), 400, "VALIDATION_FAILED");
-    assert.deepEqual(problem.errors?.map((e) => e.path), ["id"]);
+    const problem = await expectProblem(
+      await post('{"name":"a","tags":[]}', undefined, "/things/nope"),
+      400,
+      "VALIDATION_FAILED",
+    );
+    assert.deepEqual(
+      problem.errors?.map((e) => e.path),
+      ["id"],
+    );
   });
 
   it("reads single query values as strings and repeated ones as arrays", async () => {

@@ -30,7 +30,11 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     value = JSON.parse(text);
   } catch {
     // The parser's message quotes the body; never echo it.
-    throw new HttpProblem(400, "MALFORMED_JSON", text.trim() ? "the request body is not valid JSON" : "the request body is empty");
+    throw new HttpProblem(
+      400,
+      "MALFORMED_JSON",
+      text.trim() ? "the request body is not valid JSON" : "the request body is empty",
+    );
   }
   return validated(schema, value, "request body");
 }

@@ -9,5 +9,9 @@ import type { z } from "zod";
  * zodIssues(result.error) // [{ path: "role_arn", code: "invalid_format", message: "Invalid string" }]
  */
 export function zodIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join("."), code: issue.code, message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join("."),
+    code: issue.code,
+    message: issue.message,
+  }));
 }

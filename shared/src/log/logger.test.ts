@@ -36,7 +36,10 @@ describe("createLogger", () => {
 
   it("keeps stdout silent under NODE_ENV=test even when the service passes its configured level", () => {
     assert.equal(createLogger({ service: "svc-c", level: "info", env: { NODE_ENV: "test" } }).level, "silent");
-    assert.equal(createLogger({ service: "svc-c", level: "info", env: { NODE_ENV: "test", LOG_LEVEL: "warn" } }).level, "warn");
+    assert.equal(
+      createLogger({ service: "svc-c", level: "info", env: { NODE_ENV: "test", LOG_LEVEL: "warn" } }).level,
+      "warn",
+    );
     assert.equal(createLogger({ service: "svc-c", level: "debug", env: {} }).level, "debug");
   });
 
@@ -48,7 +51,10 @@ describe("createLogger", () => {
     const files = readdirSync(dir);
     assert.equal(files.length, 1);
     assert.match(files[0]!, /^tee-test-\d+\.jsonl$/);
-    const lines = readFileSync(join(dir, files[0]!), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, files[0]!), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     assert.deepEqual(
       lines.map((l) => [l.level, l.msg]),
       [
@@ -63,12 +69,17 @@ describe("createLogger", () => {
     const dir = mkdtempSync(join(tmpdir(), "flowstate-log-test-"));
     const result = runChild({ LOG_LEVEL: "info", FLOWSTATE_LOG_DIR: dir });
     assert.equal(result.status, 0, result.stderr);
-    const printed = result.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const printed = result.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     assert.deepEqual(
       printed.map((l) => l.msg),
       ["second"],
     );
-    const teed = readFileSync(join(dir, readdirSync(dir)[0]!), "utf8").trim().split("\n");
+    const teed = readFileSync(join(dir, readdirSync(dir)[0]!), "utf8")
+      .trim()
+      .split("\n");
     assert.equal(teed.length, 1);
   });
 });

@@ -1,6 +1,6 @@
 import pino from "pino";
-import { logFilePath, teeDestination } from "./tee.ts";
 import { redact } from "./redaction.ts";
+import { logFilePath, teeDestination } from "./tee.ts";
 
 export type Logger = pino.Logger;
 export type LogLevel = pino.LevelWithSilent;
@@ -58,7 +58,9 @@ export function createLogger(options: LoggerOptions): Logger {
 
   // In tests stdout is quiet but the file still gets debug lines: the secret scan must see them.
   const fileLevel: LogLevel = isTest ? "debug" : mainLevel === "silent" ? "info" : mainLevel;
-  const streams: pino.StreamEntry[] = [{ level: fileLevel as pino.Level, stream: teeDestination(logFilePath(dir, options.service)) }];
+  const streams: pino.StreamEntry[] = [
+    { level: fileLevel as pino.Level, stream: teeDestination(logFilePath(dir, options.service)) },
+  ];
   if (mainLevel !== "silent") streams.push({ level: mainLevel, stream: main });
   const lowest = lowestLevel(streams.map((s) => s.level as pino.Level));
   return redactChildBindings(pino({ ...config, level: lowest }, pino.multistream(streams)));

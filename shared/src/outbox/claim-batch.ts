@@ -57,7 +57,9 @@ export async function markFailed(
 
 /** Pending rows (due or backing off): the outbox_backlog gauge. */
 export async function countBacklog(em: EntityManager, schema: string): Promise<number> {
-  const [row] = await em.execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${schema}".outbox_event WHERE sent_at IS NULL`);
+  const [row] = await em.execute<{ n: string }[]>(
+    `SELECT count(*) AS n FROM "${schema}".outbox_event WHERE sent_at IS NULL`,
+  );
   return Number(row?.n ?? 0);
 }
 

@@ -16,7 +16,12 @@ export interface Listener {
  * Holds one pooled connection in `LISTEN <channel>` and calls `onNotify` on each notification, or
  * `onLost` once if the connection breaks (the caller falls back to polling and may listen again).
  */
-export async function listen(orm: Database, channel: string, onNotify: () => void, onLost: (err: unknown) => void): Promise<Listener> {
+export async function listen(
+  orm: Database,
+  channel: string,
+  onNotify: () => void,
+  onLost: (err: unknown) => void,
+): Promise<Listener> {
   const pool = await (orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
   const client = (await pool.connect()) as ListenClient;
   let closed = false;

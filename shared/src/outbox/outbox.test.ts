@@ -22,7 +22,10 @@ const sqs = aws.data("sqs");
 const eventBridge = aws.data("eventbridge");
 const logger = createLogger({ service: "outbox-test" });
 const source = "flowstate.platform-test";
-const effectTable = { name: "0001_probe_effect", up: "CREATE TABLE probe_effect (key text NOT NULL, seq int NOT NULL)" };
+const effectTable = {
+  name: "0001_probe_effect",
+  up: "CREATE TABLE probe_effect (key text NOT NULL, seq int NOT NULL)",
+};
 
 const cleanups: (() => Promise<unknown>)[] = [];
 after(async () => {
@@ -34,7 +37,11 @@ async function stack(prefix: string): Promise<{ db: TestDatabase; q: TestQueue; 
   const db = await openTestDatabase({ prefix, migrations: [effectTable] });
   const q = await createTestQueue(sqs, { prefix, visibilityTimeout: 2 });
   const bus = await createTestBus(eventBridge, q.queueArn);
-  cleanups.push(() => db.close(), () => q.delete(), () => bus.delete());
+  cleanups.push(
+    () => db.close(),
+    () => q.delete(),
+    () => bus.delete(),
+  );
   return { db, q, bus };
 }
 
@@ -57,13 +64,21 @@ async function delivered(queueUrl: string, expected: number, graceMs = 1500): Pr
       graceStarted = true;
       until = Date.now() + graceMs;
     }
-    const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 60 }));
+    const res = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        VisibilityTimeout: 60,
+      }),
+    );
     for (const m of res.Messages ?? []) events.push(JSON.parse(m.Body as string).detail);
   }
   return events;
 }
 
-const probe = (em: EntityManager, key: string, seq: number) => enqueueEvent(em, "PlatformProbe.v1", { key, seq }, { source });
+const probe = (em: EntityManager, key: string, seq: number) =>
+  enqueueEvent(em, "PlatformProbe.v1", { key, seq }, { source });
 
 describe("enqueueEvent", () => {
   let db: TestDatabase;
@@ -73,13 +88,22 @@ describe("enqueueEvent", () => {
   after(() => db.close());
 
   it("writes a typed envelope with an evt_ id into the caller's unit of work", async () => {
-    const event = await db.orm.em.fork().transactional(async (em) =>
-      enqueueEvent(em, "TenantCreated.v1", { tenant_id: "tnt_0123456789", owner_sub: "usr_0123456789" }, { source, tenant_id: "tnt_0123456789" }),
-    );
+    const event = await db.orm.em
+      .fork()
+      .transactional(async (em) =>
+        enqueueEvent(
+          em,
+          "TenantCreated.v1",
+          { tenant_id: "tnt_0123456789", owner_sub: "usr_0123456789" },
+          { source, tenant_id: "tnt_0123456789" },
+        ),
+      );
     assert.match(event.id, /^evt_[0-9A-Za-z]{25}$/);
     assert.equal(event.type, "TenantCreated");
     assert.equal(event.version, 1);
-    const [row] = await db.orm.em.fork().execute(`SELECT event_key, envelope, sent_at FROM "${db.schema}".outbox_event WHERE id = ?`, [event.id]);
+    const [row] = await db.orm.em
+      .fork()
+      .execute(`SELECT event_key, envelope, sent_at FROM "${db.schema}".outbox_event WHERE id = ?`, [event.id]);
     assert.equal(row?.event_key, "TenantCreated.v1");
     assert.deepEqual(row?.envelope, JSON.parse(JSON.stringify(event)));
     assert.equal(row?.sent_at, null);
@@ -88,20 +112,36 @@ describe("enqueueEvent", () => {
   it("refuses data that does not match the catalog, naming the field but not its value", async () => {
     const em = db.orm.em.fork();
     assert.throws(
-      () => enqueueEvent(em, "TenantCreated.v1", { tenant_id: "secret-looking-value", owner_sub: "usr_0123456789" }, { source }),
+      () =>
+        enqueueEvent(
+          em,
+          "TenantCreated.v1",
+          { tenant_id: "secret-looking-value", owner_sub: "usr_0123456789" },
+          { source },
+        ),
       (err: Error) => /tenant_id/.test(err.message) && !err.message.includes("secret-looking-value"),
     );
-    assert.throws(() => enqueueEvent(em, "PlatformProbe.v1", { key: "k", seq: 1 }, { source: "not-flowstate" }), /source/);
+    assert.throws(
+      () => enqueueEvent(em, "PlatformProbe.v1", { key: "k", seq: 1 }, { source: "not-flowstate" }),
+      /source/,
+    );
     assert.equal(em.getUnitOfWork().getPersistStack().size, 0);
   });
 
   it("prunes only rows sent longer ago than the retention", async () => {
-    const [oldSent, recentSent, pending] = await db.orm.em.fork().transactional(async (em) => [1, 2, 3].map((i) => probe(em, "prune", i)));
+    const [oldSent, recentSent, pending] = await db.orm.em
+      .fork()
+      .transactional(async (em) => [1, 2, 3].map((i) => probe(em, "prune", i)));
     const em = db.orm.em.fork();
-    await em.execute(`UPDATE "${db.schema}".outbox_event SET sent_at = now() - interval '8 days' WHERE id = ?`, [oldSent?.id]);
+    await em.execute(`UPDATE "${db.schema}".outbox_event SET sent_at = now() - interval '8 days' WHERE id = ?`, [
+      oldSent?.id,
+    ]);
     await em.execute(`UPDATE "${db.schema}".outbox_event SET sent_at = now() WHERE id = ?`, [recentSent?.id]);
     assert.equal(await pruneSent(em, db.schema, 7 * 24 * 3600_000), 1);
-    const left = await em.execute<{ id: string }[]>(`SELECT id FROM "${db.schema}".outbox_event WHERE id IN (?, ?, ?)`, [oldSent?.id, recentSent?.id, pending?.id]);
+    const left = await em.execute<{ id: string }[]>(
+      `SELECT id FROM "${db.schema}".outbox_event WHERE id IN (?, ?, ?)`,
+      [oldSent?.id, recentSent?.id, pending?.id],
+    );
     assert.deepEqual(left.map((r) => r.id).sort(), [recentSent?.id, pending?.id].sort());
   });
 });
@@ -139,7 +179,9 @@ describe("outbox relay", { concurrency: true }, () => {
     });
     const signal = await new Promise((resolve) => child.once("exit", (_code, sig) => resolve(sig)));
     assert.equal(signal, "SIGKILL");
-    const [row] = await db.orm.em.fork().execute(`SELECT sent_at FROM "${db.schema}".outbox_event WHERE id = ?`, [event?.id]);
+    const [row] = await db.orm.em
+      .fork()
+      .execute(`SELECT sent_at FROM "${db.schema}".outbox_event WHERE id = ?`, [event?.id]);
     assert.equal(row?.sent_at, null, "the killed relay never marked the row sent");
 
     const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger });
@@ -152,13 +194,23 @@ describe("outbox relay", { concurrency: true }, () => {
       waitTimeSeconds: 1,
       handlers: {
         "PlatformProbe.v1": async (e, em) => {
-          await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, ?)`, [e.data.key, e.data.seq]);
+          await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, ?)`, [
+            e.data.key,
+            e.data.seq,
+          ]);
         },
       },
     }).start();
     cleanups.push(() => consumer.stop({ deadlineMs: 100 }));
     await waitFor(() => consumer.stats().deleted === 2, 10_000, "both deliveries");
-    assert.deepEqual(consumer.stats(), { received: 2, processed: 1, duplicates: 1, rejected: 0, failed: 0, deleted: 2 });
+    assert.deepEqual(consumer.stats(), {
+      received: 2,
+      processed: 1,
+      duplicates: 1,
+      rejected: 0,
+      failed: 0,
+      deleted: 2,
+    });
     const effects = await db.orm.em.fork().execute(`SELECT seq FROM "${db.schema}".probe_effect WHERE key = ?`, [key]);
     assert.equal(effects.length, 1);
   });
@@ -166,8 +218,12 @@ describe("outbox relay", { concurrency: true }, () => {
   it("shares the backlog between several relays without publishing an event twice", async () => {
     const { db, q, bus } = await stack("relay_many");
     const key = uniqueKey("many");
-    const events = await db.orm.em.fork().transactional(async (em) => Array.from({ length: 12 }, (_, i) => probe(em, key, i)));
-    const relays = Array.from({ length: 3 }, () => relay({ orm: db.orm, eventBridge, busName: bus.busName, logger, batchSize: 2 }));
+    const events = await db.orm.em
+      .fork()
+      .transactional(async (em) => Array.from({ length: 12 }, (_, i) => probe(em, key, i)));
+    const relays = Array.from({ length: 3 }, () =>
+      relay({ orm: db.orm, eventBridge, busName: bus.busName, logger, batchSize: 2 }),
+    );
     const got = await delivered(q.queueUrl, 12);
     assert.deepEqual(got.map((e) => e.id).sort(), events.map((e) => e.id).sort());
     assert.equal(await relays[0]?.backlog(), 0);
@@ -177,7 +233,11 @@ describe("outbox relay", { concurrency: true }, () => {
     const db = await openTestDatabase({ prefix: "relay_notify" });
     const q = await createTestQueue(sqs, { prefix: "relay_notify" });
     const bus = await createTestBus(eventBridge, q.queueArn);
-    cleanups.push(() => db.close(), () => q.delete(), () => bus.delete());
+    cleanups.push(
+      () => db.close(),
+      () => q.delete(),
+      () => bus.delete(),
+    );
     const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger, pollIntervalMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 300)); // the first (empty) round and LISTEN are done
     await db.orm.em.fork().transactional(async (em) => [probe(em, uniqueKey("notify"), 1)]);
@@ -193,7 +253,11 @@ describe("outbox relay", { concurrency: true }, () => {
        SELECT 'evt_prune' || g, 'PlatformProbe.v1', '{}'::jsonb, now() - interval '8 days' FROM generate_series(1, 2500) g`,
     );
     relay({ orm: db.orm, eventBridge, busName: "t-no-such-bus", logger, pollIntervalMs: 100 });
-    const count = async () => Number((await db.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${db.schema}".outbox_event`))[0]?.n);
+    const count = async () =>
+      Number(
+        (await db.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${db.schema}".outbox_event`))[0]
+          ?.n,
+      );
     await waitFor(async () => (await count()) === 0, 5000, "every expired row pruned");
   });
 
@@ -203,12 +267,19 @@ describe("outbox relay", { concurrency: true }, () => {
     const [event] = await db.orm.em.fork().transactional(async (em) => [probe(em, uniqueKey("fail"), 1)]);
     const metrics = new MetricsRegistry();
     const r = relay({ orm: db.orm, eventBridge, busName: "t-no-such-bus", logger, pollIntervalMs: 100, metrics });
-    const row = await waitFor(async () => {
-      const [x] = await db.orm.em
-        .fork()
-        .execute(`SELECT attempts, last_error, next_attempt_at >= created_at + interval '250 ms' AS later FROM "${db.schema}".outbox_event WHERE id = ? AND attempts > 0`, [event?.id]);
-      return x;
-    }, 5000, "a failed attempt");
+    const row = await waitFor(
+      async () => {
+        const [x] = await db.orm.em
+          .fork()
+          .execute(
+            `SELECT attempts, last_error, next_attempt_at >= created_at + interval '250 ms' AS later FROM "${db.schema}".outbox_event WHERE id = ? AND attempts > 0`,
+            [event?.id],
+          );
+        return x;
+      },
+      5000,
+      "a failed attempt",
+    );
     assert.ok(row.last_error);
     assert.equal(row.later, true);
     assert.equal(await r.backlog(), 1);

@@ -11,12 +11,19 @@ export interface PublishOutcome {
 }
 
 function toEntry(row: ClaimedRow, busName: string): PutEventsRequestEntry {
-  return { EventBusName: busName, Source: row.envelope.source, DetailType: row.envelope.type, Detail: JSON.stringify(row.envelope) };
+  return {
+    EventBusName: busName,
+    Source: row.envelope.source,
+    DetailType: row.envelope.type,
+    Detail: JSON.stringify(row.envelope),
+  };
 }
 
 // The size rule counts Source, DetailType, Detail (UTF-8) and 14 bytes for the Time field.
 function entrySize(e: PutEventsRequestEntry): number {
-  return Buffer.byteLength(e.Source ?? "") + Buffer.byteLength(e.DetailType ?? "") + Buffer.byteLength(e.Detail ?? "") + 14;
+  return (
+    Buffer.byteLength(e.Source ?? "") + Buffer.byteLength(e.DetailType ?? "") + Buffer.byteLength(e.Detail ?? "") + 14
+  );
 }
 
 function chunk(rows: ClaimedRow[], busName: string): { row: ClaimedRow; entry: PutEventsRequestEntry }[][] {

@@ -7,7 +7,12 @@ import { openDatabase } from "../db/open-database.ts";
 import { createLogger } from "../log/logger.ts";
 import { startOutboxRelay } from "./relay.ts";
 
-const orm = await openDatabase({ url: process.env.DATABASE_URL as string, schema: process.env.RELAY_SCHEMA as string, entities: [], migrations: [] });
+const orm = await openDatabase({
+  url: process.env.DATABASE_URL as string,
+  schema: process.env.RELAY_SCHEMA as string,
+  entities: [],
+  migrations: [],
+});
 startOutboxRelay({
   orm,
   eventBridge: createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("eventbridge"),

@@ -1,7 +1,7 @@
 import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import type { Logger } from "../log/logger.ts";
 import { type Database, schemaOf } from "../db/open-database.ts";
 import type { MetricsRegistry } from "../http/metrics.ts";
+import type { Logger } from "../log/logger.ts";
 import { claimBatch, countBacklog, markFailed, markSent, pruneSent } from "./claim-batch.ts";
 import { type Listener, listen } from "./listen.ts";
 import { publishBatch } from "./publish-batch.ts";
@@ -103,7 +103,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       await markSent(tx, schema, outcome.sent);
       await markFailed(tx, schema, outcome.failed, maxBackoffMs);
       if (outcome.failed.length) {
-        log.warn({ failed: outcome.failed.length, sent: outcome.sent.length, errors: [...new Set(outcome.failed.map((f) => f.error))] }, "outbox publish partly failed; will retry");
+        log.warn(
+          {
+            failed: outcome.failed.length,
+            sent: outcome.sent.length,
+            errors: [...new Set(outcome.failed.map((f) => f.error))],
+          },
+          "outbox publish partly failed; will retry",
+        );
       }
       return rows.length;
     });

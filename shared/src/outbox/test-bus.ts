@@ -26,9 +26,15 @@ export async function createTestBus(eventBridge: EventBridgeClient, queueArn: st
   const rule = `${busName}-all`;
   await eventBridge.send(new CreateEventBusCommand({ Name: busName }));
   await eventBridge.send(
-    new PutRuleCommand({ Name: rule, EventBusName: busName, EventPattern: JSON.stringify({ source: [{ prefix: "flowstate." }] }) }),
+    new PutRuleCommand({
+      Name: rule,
+      EventBusName: busName,
+      EventPattern: JSON.stringify({ source: [{ prefix: "flowstate." }] }),
+    }),
   );
-  await eventBridge.send(new PutTargetsCommand({ Rule: rule, EventBusName: busName, Targets: [{ Id: "queue", Arn: queueArn }] }));
+  await eventBridge.send(
+    new PutTargetsCommand({ Rule: rule, EventBusName: busName, Targets: [{ Id: "queue", Arn: queueArn }] }),
+  );
   return {
     busName,
     async delete() {

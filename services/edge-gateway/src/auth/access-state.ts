@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { ApiKeyState } from "@flowstate/contracts/internal/identity";
 import type { TenantRole } from "@flowstate/contracts/ids";
+import type { ApiKeyState } from "@flowstate/contracts/internal/identity";
 import { CachedLookup } from "../cache/cached-lookup.ts";
 import type { InvalidationLog } from "../cache/invalidation-log.ts";
 import { depKeys } from "../cache/invalidations.ts";
@@ -41,7 +41,11 @@ export const apiKeyDigest = (key: string) => createHash("sha256").update(key).di
  * @example
  * const state = createAccessState(identity, log, { max: 50_000, ttlMs: 60_000, negativeTtlMs: 2_000 });
  */
-export function createAccessState(identity: IdentityLookups, log: InvalidationLog, settings: CacheSettings): AccessState {
+export function createAccessState(
+  identity: IdentityLookups,
+  log: InvalidationLog,
+  settings: CacheSettings,
+): AccessState {
   const base = { log, max: settings.max, ttlMs: settings.ttlMs, negativeTtlMs: settings.negativeTtlMs };
   return {
     sessions: new CachedLookup<SessionFacts>({

@@ -77,7 +77,10 @@ describe("AccessTokenVerifier", () => {
     await assert.rejects(keys.refresh());
     const verifier = new AccessTokenVerifier({ keys, issuer: ISS, audience: AUD, cacheMax: 100 });
     const token = await key.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD });
-    await assert.rejects(verifier.verify(token), (err) => err instanceof DomainError && err.code === "UPSTREAM_UNAVAILABLE");
+    await assert.rejects(
+      verifier.verify(token),
+      (err) => err instanceof DomainError && err.code === "UPSTREAM_UNAVAILABLE",
+    );
     up = true;
     const claims = await verifier.verify(token);
     assert.equal(claims.kid, key.kid);
@@ -103,7 +106,9 @@ describe("AccessTokenVerifier", () => {
     published.keys.push(rotated.jwk);
     await new Promise((r) => setTimeout(r, 600));
     const verifier = new AccessTokenVerifier({ keys, issuer: ISS, audience: AUD, cacheMax: 100 });
-    const claims = await verifier.verify(await rotated.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD }));
+    const claims = await verifier.verify(
+      await rotated.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD }),
+    );
     assert.equal(claims.kid, rotated.kid);
   });
 
@@ -115,7 +120,9 @@ describe("AccessTokenVerifier", () => {
     await keys.refresh();
     const verifier = new AccessTokenVerifier({ keys, issuer: ISS, audience: AUD, cacheMax: 100 });
     published.keys.push(rotated.jwk);
-    const claims = await verifier.verify(await rotated.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD }));
+    const claims = await verifier.verify(
+      await rotated.sign({ sub: randomId("usr"), sid: randomId("ses"), iss: ISS, aud: AUD }),
+    );
     assert.equal(claims.kid, rotated.kid);
   });
 

@@ -83,7 +83,8 @@ export class AccessTokenVerifier {
     const { sub, sid, iat, exp } = payload;
     if (typeof iat !== "number" || typeof exp !== "number") throw invalid();
     if (exp * 1000 <= Date.now()) throw expired(); // the tolerance is for iat skew, not for a late exp
-    if (exp - iat > (this.#options.maxLifetimeSec ?? 900) || iat > Date.now() / 1000 + CLOCK_TOLERANCE_SEC) throw invalid();
+    if (exp - iat > (this.#options.maxLifetimeSec ?? 900) || iat > Date.now() / 1000 + CLOCK_TOLERANCE_SEC)
+      throw invalid();
     if (!Sub.safeParse(sub).success || !SessionId.safeParse(sid).success) throw invalid();
     const claims: AccessClaims = { sub: sub as string, sid: sid as string, iat, exp, kid };
     this.#verified.set(token, claims, exp * 1000);

@@ -2,15 +2,17 @@ import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 
 /** Who a public caller can be: a user's session or a tenant's API key (never a platform service). */
 export type CallerIdentity = Exclude<VerifiedIdentity, { kind: "service" }>;
+
 import { DomainError } from "@flowstate/shared/errors/domain-error";
-import type { AccessTokenVerifier } from "./access-token.ts";
 import { type AccessState, apiKeyDigest } from "./access-state.ts";
+import type { AccessTokenVerifier } from "./access-token.ts";
 import type { Credential } from "./credential.ts";
 
 const unauthenticated = (code: string, detail: string) => new DomainError("unauthenticated", code, detail);
 export const missingCredential = () =>
   unauthenticated("UNAUTHENTICATED", "this route needs a credential: Authorization: Bearer <access token or API key>");
-const sessionEnded = () => unauthenticated("SESSION_REVOKED", "this session has ended or the account is disabled; sign in again");
+const sessionEnded = () =>
+  unauthenticated("SESSION_REVOKED", "this session has ended or the account is disabled; sign in again");
 const invalidKey = () => unauthenticated("INVALID_API_KEY", "the API key is not valid or has been revoked");
 
 /**
@@ -26,7 +28,11 @@ const invalidKey = () => unauthenticated("INVALID_API_KEY", "the API key is not 
  * @example
  * const identity = await authenticate(credentialOf(c.req.header("authorization")), tokens, state);
  */
-export async function authenticate(credential: Credential, tokens: AccessTokenVerifier, state: AccessState): Promise<CallerIdentity> {
+export async function authenticate(
+  credential: Credential,
+  tokens: AccessTokenVerifier,
+  state: AccessState,
+): Promise<CallerIdentity> {
   switch (credential.kind) {
     case "none":
       throw missingCredential();
@@ -37,7 +43,8 @@ export async function authenticate(credential: Credential, tokens: AccessTokenVe
       const key = `${claims.sid} ${claims.sub}`;
       let facts = state.sessions.peek(key);
       if (facts === undefined) facts = await state.sessions.load(key, undefined);
-      if (facts === null || !facts.active || facts.sub !== claims.sub || claims.iat * 1000 <= facts.validAfterMs) throw sessionEnded();
+      if (facts === null || !facts.active || facts.sub !== claims.sub || claims.iat * 1000 <= facts.validAfterMs)
+        throw sessionEnded();
       return { kind: "user", sub: claims.sub, sid: claims.sid };
     }
     case "api_key": {

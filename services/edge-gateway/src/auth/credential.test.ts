@@ -17,7 +17,18 @@ describe("credentialOf", () => {
   });
 
   it("calls everything else malformed rather than anonymous", () => {
-    for (const header of ["Basic dXNlcjpwdw==", "Bearer", "Bearer ", "Bearer a.b", "Bearer a.b.c.d", "Bearer .b.c", "Bearer a..c", "Token aaa.bbb.ccc", `Bearer ${"x".repeat(5000)}.a.b`, "Bearer fs_short_x"]) {
+    for (const header of [
+      "Basic dXNlcjpwdw==",
+      "Bearer",
+      "Bearer ",
+      "Bearer a.b",
+      "Bearer a.b.c.d",
+      "Bearer .b.c",
+      "Bearer a..c",
+      "Token aaa.bbb.ccc",
+      `Bearer ${"x".repeat(5000)}.a.b`,
+      "Bearer fs_short_x",
+    ]) {
       assert.deepEqual(credentialOf(header), { kind: "malformed" }, header);
     }
   });

@@ -28,7 +28,12 @@ export function credentialOf(authorization: string | undefined): Credential {
   if (API_KEY.test(value)) return { kind: "api_key", key: value };
   const firstDot = value.indexOf(".");
   const lastDot = value.lastIndexOf(".");
-  if (firstDot > 0 && lastDot > firstDot + 1 && lastDot < value.length - 1 && value.indexOf(".", firstDot + 1) === lastDot) {
+  if (
+    firstDot > 0 &&
+    lastDot > firstDot + 1 &&
+    lastDot < value.length - 1 &&
+    value.indexOf(".", firstDot + 1) === lastDot
+  ) {
     return { kind: "access_token", token: value };
   }
   return MALFORMED;

@@ -9,6 +9,7 @@ import type { Dispatcher } from "undici";
 import type { z } from "zod";
 
 const GATEWAY: VerifiedIdentity = { kind: "service", service: "edge-gateway" };
+
 import { upstreamUnavailable } from "../proxy/forward.ts";
 
 /** identity-svc's internal API (contracts/src/internal/identity.ts) as the gateway uses it. */
@@ -64,7 +65,9 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     }
     if (answer.statusCode !== 200) {
       await answer.body.dump();
-      throw upstreamUnavailable(new Error(`identity-svc ${method} ${path.replace(/\/[^/]+$/, "/…")} answered ${answer.statusCode}`));
+      throw upstreamUnavailable(
+        new Error(`identity-svc ${method} ${path.replace(/\/[^/]+$/, "/…")} answered ${answer.statusCode}`),
+      );
     }
     const parsed = schema.safeParse(await answer.body.json().catch(() => undefined));
     if (!parsed.success) throw upstreamUnavailable(new Error("identity-svc answered outside the internal contract"));
@@ -78,7 +81,11 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     async jwks() {
       let answer: Dispatcher.ResponseData;
       try {
-        answer = await pool.request({ method: "GET", path: "/.well-known/jwks.json", headers: { accept: "application/json" } });
+        answer = await pool.request({
+          method: "GET",
+          path: "/.well-known/jwks.json",
+          headers: { accept: "application/json" },
+        });
       } catch (err) {
         throw upstreamUnavailable(err);
       }

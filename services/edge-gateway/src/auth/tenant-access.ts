@@ -1,5 +1,5 @@
-import type { TenantContext } from "@flowstate/contracts/internal/identity";
 import { TenantId, type TenantRole } from "@flowstate/contracts/ids";
+import type { TenantContext } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
 import type { AccessState } from "./access-state.ts";
@@ -29,7 +29,12 @@ export async function authorizeTenant(
   if (!tenantIdPattern.safeParse(tenantId).success) throw notFound("tenant");
   if (identity.kind === "api_key") {
     if (identity.tenant_id !== tenantId) throw notFound("tenant");
-    if (!route.apiKey) throw new DomainError("forbidden", "API_KEY_NOT_ALLOWED", "this route needs a user's access token, not an API key");
+    if (!route.apiKey)
+      throw new DomainError(
+        "forbidden",
+        "API_KEY_NOT_ALLOWED",
+        "this route needs a user's access token, not an API key",
+      );
     if (route.apiKey === "write" && identity.scope !== "write") {
       throw new DomainError("forbidden", "INSUFFICIENT_SCOPE", "this route needs an API key with the write scope");
     }
@@ -39,7 +44,11 @@ export async function authorizeTenant(
   if (role === undefined) role = await state.memberships.load(key, undefined);
   if (role === null) throw notFound("tenant");
   if (RANK[role] < RANK[route.minRole ?? "member"]) {
-    throw new DomainError("forbidden", "INSUFFICIENT_ROLE", `this route needs the ${route.minRole} role or higher in the tenant`);
+    throw new DomainError(
+      "forbidden",
+      "INSUFFICIENT_ROLE",
+      `this route needs the ${route.minRole} role or higher in the tenant`,
+    );
   }
   return { tenant_id: tenantId, role };
 }

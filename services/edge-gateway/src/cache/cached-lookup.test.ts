@@ -53,7 +53,11 @@ describe("CachedLookup", () => {
   it("shares one fetch between concurrent misses", async () => {
     const src = source({ a: "x" });
     const cache = lookup(src);
-    const answers = await Promise.all([cache.load("a", undefined), cache.load("a", undefined), cache.load("a", undefined)]);
+    const answers = await Promise.all([
+      cache.load("a", undefined),
+      cache.load("a", undefined),
+      cache.load("a", undefined),
+    ]);
     assert.deepEqual(answers, ["x", "x", "x"]);
     assert.equal(src.calls.length, 1);
   });
@@ -91,7 +95,14 @@ describe("CachedLookup", () => {
     const src = source({});
     assert.throws(
       () =>
-        new CachedLookup({ log: new InvalidationLog(10), max: 1, ttlMs: 20, negativeTtlMs: 1, fetch: src.fetch, deps: () => [] }),
+        new CachedLookup({
+          log: new InvalidationLog(10),
+          max: 1,
+          ttlMs: 20,
+          negativeTtlMs: 1,
+          fetch: src.fetch,
+          deps: () => [],
+        }),
       RangeError,
     );
   });

@@ -40,7 +40,11 @@ export function startRevocationConsumer(options: RevocationConsumerOptions): Rev
 
   async function round(): Promise<void> {
     const answer = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: options.waitTimeSeconds ?? 20 }),
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: options.waitTimeSeconds ?? 20,
+      }),
       { abortSignal: abort.signal },
     );
     if (failing) {
@@ -59,7 +63,10 @@ export function startRevocationConsumer(options: RevocationConsumerOptions): Rev
       } else {
         // Anything else on this queue is a routing mistake or poison: left for the DLQ, ids only.
         stats.rejected++;
-        log.warn({ message_id: message.MessageId, reason: decoded.ok ? `unexpected ${decoded.key}` : decoded.reason }, "event rejected");
+        log.warn(
+          { message_id: message.MessageId, reason: decoded.ok ? `unexpected ${decoded.key}` : decoded.reason },
+          "event rejected",
+        );
         continue;
       }
       done.push({ Id: String(i), ReceiptHandle: message.ReceiptHandle! });

@@ -7,7 +7,11 @@ import { newRequestId } from "@flowstate/shared/http/request-id";
 /** Node's own choices for requests its parser rejects (lib/_http_server.js socketOnError). */
 const STATUS_BY_CODE: Record<string, { status: number; code: string; detail: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, code: "HEADERS_TOO_LARGE", detail: "the request headers are too large" },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, code: "PAYLOAD_TOO_LARGE", detail: "the chunk extensions are too large" },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+    status: 413,
+    code: "PAYLOAD_TOO_LARGE",
+    detail: "the chunk extensions are too large",
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "REQUEST_TIMEOUT", detail: "the request took too long to arrive" },
 };
 const MALFORMED = { status: 400, code: "BAD_REQUEST", detail: "the request is not valid HTTP/1.1" };

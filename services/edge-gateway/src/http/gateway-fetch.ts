@@ -43,7 +43,13 @@ export function gatewayFetch(options: GatewayFetchOptions) {
   const { app, table, deps, logger, metrics } = options;
   const labels = new Map<object, string>();
 
-  async function serveRoute(match: RouteMatch | { allow: string }, request: Request, req: IncomingMessage, res: ServerResponse, path: string) {
+  async function serveRoute(
+    match: RouteMatch | { allow: string },
+    request: Request,
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+  ) {
     const started = performance.now();
     const header = req.headers["x-request-id"];
     const requestId = requestIdFrom(typeof header === "string" ? header : undefined);
@@ -68,16 +74,28 @@ export function gatewayFetch(options: GatewayFetchOptions) {
       if (!res.headersSent) {
         const body = JSON.stringify(problemBody(problem, requestId));
         res
-          .writeHead(status, { "content-type": PROBLEM_CONTENT_TYPE, "content-length": Buffer.byteLength(body), "x-request-id": requestId, ...headers })
+          .writeHead(status, {
+            "content-type": PROBLEM_CONTENT_TYPE,
+            "content-length": Buffer.byteLength(body),
+            "x-request-id": requestId,
+            ...headers,
+          })
           .end(body);
       } else res.destroy();
     }
     const seconds = (performance.now() - started) / 1000;
     metrics.observeRequest(req.method!, route, status, seconds);
-    const line = { request_id: requestId, method: req.method, route, status, duration_ms: Math.round(seconds * 1e4) / 10 };
+    const line = {
+      request_id: requestId,
+      method: req.method,
+      route,
+      status,
+      duration_ms: Math.round(seconds * 1e4) / 10,
+    };
     // A relayed success is logged by the owning service under the same request id (and counted in
     // /metrics here), so the gateway's line is debug; every refusal and failure is its own to report.
-    if (error !== undefined && status >= 500 && !(error instanceof HttpProblem)) logger.error({ ...line, err: error }, "request failed");
+    if (error !== undefined && status >= 500 && !(error instanceof HttpProblem))
+      logger.error({ ...line, err: error }, "request failed");
     else if (status >= 500) logger.warn(line, "request");
     else if (status >= 400 || error !== undefined) logger.info(line, "request");
     else if (logger.isLevelEnabled("debug")) logger.debug(line, "request");

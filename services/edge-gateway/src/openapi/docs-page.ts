@@ -30,7 +30,8 @@ const PAGE = `<!doctype html>
 </html>
 `;
 // Swagger UI sets inline styles and loads the spec with fetch from this origin.
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
 
 /**
  * `/docs`: Swagger UI from the installed swagger-ui-dist package (self-hosted, no CDN), pointed
@@ -41,13 +42,17 @@ const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-
  */
 export function mountDocs(app: ServiceApp): void {
   const files = new Map<string, { body: Uint8Array; type: string }>();
-  for (const [name, type] of Object.entries(ASSETS)) files.set(name, { body: readFileSync(join(assetsDir, name)), type });
+  for (const [name, type] of Object.entries(ASSETS))
+    files.set(name, { body: readFileSync(join(assetsDir, name)), type });
   files.set("init.js", { body: Buffer.from(INIT), type: "text/javascript; charset=utf-8" });
 
   app.get("/docs", (c) => c.html(PAGE, 200, { "content-security-policy": CSP }));
   app.get("/docs/:file", (c) => {
     const file = files.get(c.req.param("file"));
     if (file === undefined) return c.notFound();
-    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { "content-type": file.type, "cache-control": "public, max-age=3600" });
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, {
+      "content-type": file.type,
+      "cache-control": "public, max-age=3600",
+    });
   });
 }

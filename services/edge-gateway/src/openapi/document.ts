@@ -1,4 +1,4 @@
-import { Problem, PROBLEM_CONTENT_TYPE } from "@flowstate/contracts/errors/problem";
+import { PROBLEM_CONTENT_TYPE, Problem } from "@flowstate/contracts/errors/problem";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { z } from "zod";
 
@@ -16,10 +16,18 @@ const problem = (description: string) => ({ description, content: { [PROBLEM_CON
 /** The problems the gateway itself may answer on a route, on top of those the route declares. */
 function impliedProblems(route: RouteSpec): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (route.body || route.params || route.query) out["400"] = problem("The request is malformed (VALIDATION_FAILED, BAD_REQUEST)");
-  if (route.auth !== "public") out["401"] = problem("No valid credential, or it was revoked (UNAUTHENTICATED, INVALID_TOKEN, TOKEN_EXPIRED, SESSION_REVOKED, INVALID_API_KEY)");
-  if (route.auth !== "public") out["403"] = problem("Role, API key scope or credential kind insufficient (INSUFFICIENT_ROLE, INSUFFICIENT_SCOPE, API_KEY_NOT_ALLOWED)");
-  if (route.auth === "tenant" || route.params) out["404"] = problem("Not found; a tenant you cannot see is reported exactly like a missing one");
+  if (route.body || route.params || route.query)
+    out["400"] = problem("The request is malformed (VALIDATION_FAILED, BAD_REQUEST)");
+  if (route.auth !== "public")
+    out["401"] = problem(
+      "No valid credential, or it was revoked (UNAUTHENTICATED, INVALID_TOKEN, TOKEN_EXPIRED, SESSION_REVOKED, INVALID_API_KEY)",
+    );
+  if (route.auth !== "public")
+    out["403"] = problem(
+      "Role, API key scope or credential kind insufficient (INSUFFICIENT_ROLE, INSUFFICIENT_SCOPE, API_KEY_NOT_ALLOWED)",
+    );
+  if (route.auth === "tenant" || route.params)
+    out["404"] = problem("Not found; a tenant you cannot see is reported exactly like a missing one");
   if (route.body) out["413"] = problem("The body is too large (PAYLOAD_TOO_LARGE)");
   out["429"] = problem("Rate limited (RATE_LIMITED); see Retry-After");
   out["503"] = problem("The service behind the route is unavailable (UPSTREAM_UNAVAILABLE); see Retry-After");
@@ -28,11 +36,19 @@ function impliedProblems(route: RouteSpec): Record<string, unknown> {
 
 function parameters(route: RouteSpec): Json[] {
   const out: Json[] = [];
-  for (const [where, schema] of [["path", route.params], ["query", route.query]] as const) {
+  for (const [where, schema] of [
+    ["path", route.params],
+    ["query", route.query],
+  ] as const) {
     if (!(schema instanceof z.ZodObject)) continue;
     const json = schemaOf(schema, "input") as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
-      out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: property });
+      out.push({
+        name,
+        in: where,
+        required: where === "path" || (json.required ?? []).includes(name),
+        schema: property,
+      });
     }
   }
   return out;
@@ -46,9 +62,10 @@ function security(route: RouteSpec): Json[] {
 function operation(route: RouteSpec): Json {
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(route.responses)) {
-    responses[status] = schema === null
-      ? { description: "No content" }
-      : { description: "Success", content: { "application/json": { schema: schemaOf(schema, "output") } } };
+    responses[status] =
+      schema === null
+        ? { description: "No content" }
+        : { description: "Success", content: { "application/json": { schema: schemaOf(schema, "output") } } };
   }
   const op: Json = {
     operationId: route.id,
@@ -58,7 +75,8 @@ function operation(route: RouteSpec): Json {
     parameters: parameters(route),
     responses: { ...responses, ...impliedProblems(route) },
   };
-  if (route.body) op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } };
+  if (route.body)
+    op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } };
   if (route.auth === "tenant") op["x-flowstate-min-role"] = route.minRole;
   if (route.apiKey) op["x-flowstate-api-key-scope"] = route.apiKey;
   return op;
@@ -90,8 +108,17 @@ export function openApiDocument(routes: readonly RouteSpec[]): Json {
     components: {
       schemas: { Problem: schemaOf(Problem, "output") },
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Access token from POST /v1/auth/signin (15 minutes)." },
-        apiKey: { type: "http", scheme: "bearer", description: "Per-tenant API key (`fs_…`), sent as `Authorization: Bearer <key>`." },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "Access token from POST /v1/auth/signin (15 minutes).",
+        },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "Per-tenant API key (`fs_…`), sent as `Authorization: Bearer <key>`.",
+        },
       },
     },
   };

@@ -2,20 +2,34 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { createLogger } from "@flowstate/shared/log/logger";
-import { createApp } from "../app.ts";
 import { testSettings } from "../../test/gateway-harness.ts";
+import { createApp } from "../app.ts";
 
-type Operation = { operationId: string; security: unknown[]; parameters: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, unknown> };
+type Operation = {
+  operationId: string;
+  security: unknown[];
+  parameters: { name: string; in: string }[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+};
 
 const gateway = () =>
-  createApp({ config: testSettings("http://127.0.0.1:9"), logger: createLogger({ service: "edge-gateway" }), internalSecret: "x".repeat(32) });
+  createApp({
+    config: testSettings("http://127.0.0.1:9"),
+    logger: createLogger({ service: "edge-gateway" }),
+    internalSecret: "x".repeat(32),
+  });
 
 describe("the OpenAPI document", () => {
   it("is OpenAPI 3.1 and covers every route of the registry with its operation id, parameters, body and security", async () => {
     const gw = gateway();
     const res = await gw.app.request("/openapi.json");
     assert.equal(res.status, 200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, Operation>>;
+      components: Record<string, Record<string, unknown>>;
+    };
     assert.equal(doc.openapi, "3.1.0");
     assert.ok(routes.length > 0);
     for (const route of routes) {
@@ -23,11 +37,15 @@ describe("the OpenAPI document", () => {
       assert.ok(op, `${route.id} (${route.method} ${route.path}) is missing from the document`);
       assert.equal(op.operationId, route.id);
       for (const [, name] of route.path.matchAll(/\{([a-z_]+)\}/g)) {
-        assert.ok(op.parameters.some((p) => p.in === "path" && p.name === name), `${route.id}: path parameter ${name}`);
+        assert.ok(
+          op.parameters.some((p) => p.in === "path" && p.name === name),
+          `${route.id}: path parameter ${name}`,
+        );
       }
       assert.equal(op.requestBody !== undefined, route.body !== undefined, `${route.id}: request body`);
       assert.equal(op.security.length === 0, route.auth === "public", `${route.id}: security`);
-      for (const status of Object.keys(route.responses)) assert.ok(op.responses[status], `${route.id}: response ${status}`);
+      for (const status of Object.keys(route.responses))
+        assert.ok(op.responses[status], `${route.id}: response ${status}`);
     }
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
     assert.equal(operations.length, routes.length, "nothing documented that is not in the registry");

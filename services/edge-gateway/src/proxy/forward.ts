@@ -21,10 +21,15 @@ export interface ForwardHooks {
 }
 
 export const upstreamUnavailable = (cause?: unknown) =>
-  new DomainError("unavailable", "UPSTREAM_UNAVAILABLE", "the service behind this route is unavailable; retry shortly", {
-    retryAfter: 1,
-    cause,
-  });
+  new DomainError(
+    "unavailable",
+    "UPSTREAM_UNAVAILABLE",
+    "the service behind this route is unavailable; retry shortly",
+    {
+      retryAfter: 1,
+      cause,
+    },
+  );
 
 /**
  * Sends one request to a service over its keep-alive pool and writes the answer straight onto
@@ -37,7 +42,12 @@ export const upstreamUnavailable = (cause?: unknown) =>
  * @example
  * const status = await forward(pool, { method: "GET", path: "/v1/tenants/tnt_x", headers, body: null, requestId }, res, hooks);
  */
-export function forward(pool: Dispatcher, req: ForwardRequest, res: ServerResponse, hooks: ForwardHooks): Promise<number> {
+export function forward(
+  pool: Dispatcher,
+  req: ForwardRequest,
+  res: ServerResponse,
+  hooks: ForwardHooks,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const handler = new RelayHandler({
       res,
@@ -48,10 +58,17 @@ export function forward(pool: Dispatcher, req: ForwardRequest, res: ServerRespon
       resolve,
       reject: (err) => {
         if ((err as { code?: string }).code === "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH") {
-          reject(new DomainError("invalid", "BAD_REQUEST", "the request body does not match its Content-Length", { cause: err }));
+          reject(
+            new DomainError("invalid", "BAD_REQUEST", "the request body does not match its Content-Length", {
+              cause: err,
+            }),
+          );
         } else reject(upstreamUnavailable(err));
       },
     });
-    pool.dispatch({ method: req.method as Dispatcher.HttpMethod, path: req.path, headers: req.headers, body: req.body }, handler as unknown as Dispatcher.DispatchHandler);
+    pool.dispatch(
+      { method: req.method as Dispatcher.HttpMethod, path: req.path, headers: req.headers, body: req.body },
+      handler as unknown as Dispatcher.DispatchHandler,
+    );
   });
 }

@@ -2,7 +2,17 @@ import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 
 /** RFC 9110 section 7.6.1: meaningful for one connection only, never relayed by a proxy. */
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"];
+const HOP_BY_HOP = [
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+];
 
 /**
  * Request headers that never reach a service: the caller's credentials (the service gets the

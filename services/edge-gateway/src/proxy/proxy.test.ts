@@ -7,13 +7,61 @@ import { type RunningGateway, startGateway } from "../../test/gateway-harness.ts
 
 const ok = { 200: z.object({}) };
 const routes: RouteSpec[] = [
-  defineRoute({ id: "echo.post", method: "POST", path: "/v1/echo", service: "identity-svc", auth: "public", summary: "echo", responses: ok }),
-  defineRoute({ id: "echo.get", method: "GET", path: "/v1/echo/{thing}", service: "identity-svc", auth: "public", summary: "echo",
-    params: z.object({ thing: z.string() }), responses: ok }),
-  defineRoute({ id: "big", method: "GET", path: "/v1/big", service: "identity-svc", auth: "public", summary: "big", responses: ok }),
-  defineRoute({ id: "revoke", method: "POST", path: "/v1/revoke", service: "identity-svc", auth: "public", summary: "revoke", responses: ok }),
-  defineRoute({ id: "cookies", method: "GET", path: "/v1/cookies", service: "identity-svc", auth: "public", summary: "c", responses: ok }),
-  defineRoute({ id: "offers", method: "GET", path: "/v1/not-deployed", service: "offers-svc", auth: "public", summary: "o", responses: ok }),
+  defineRoute({
+    id: "echo.post",
+    method: "POST",
+    path: "/v1/echo",
+    service: "identity-svc",
+    auth: "public",
+    summary: "echo",
+    responses: ok,
+  }),
+  defineRoute({
+    id: "echo.get",
+    method: "GET",
+    path: "/v1/echo/{thing}",
+    service: "identity-svc",
+    auth: "public",
+    summary: "echo",
+    params: z.object({ thing: z.string() }),
+    responses: ok,
+  }),
+  defineRoute({
+    id: "big",
+    method: "GET",
+    path: "/v1/big",
+    service: "identity-svc",
+    auth: "public",
+    summary: "big",
+    responses: ok,
+  }),
+  defineRoute({
+    id: "revoke",
+    method: "POST",
+    path: "/v1/revoke",
+    service: "identity-svc",
+    auth: "public",
+    summary: "revoke",
+    responses: ok,
+  }),
+  defineRoute({
+    id: "cookies",
+    method: "GET",
+    path: "/v1/cookies",
+    service: "identity-svc",
+    auth: "public",
+    summary: "c",
+    responses: ok,
+  }),
+  defineRoute({
+    id: "offers",
+    method: "GET",
+    path: "/v1/not-deployed",
+    service: "offers-svc",
+    auth: "public",
+    summary: "o",
+    responses: ok,
+  }),
 ];
 
 async function problemOf(res: Response) {
@@ -28,7 +76,9 @@ describe("the gateway's proxy", () => {
   let upstream: Awaited<ReturnType<typeof startEchoUpstream>>;
   let gw: RunningGateway;
   before(async () => {
-    upstream = await startEchoUpstream({ invalidate: JSON.stringify([{ scope: "account", sub: "usr_0123456789abcdef" }]) });
+    upstream = await startEchoUpstream({
+      invalidate: JSON.stringify([{ scope: "account", sub: "usr_0123456789abcdef" }]),
+    });
     gw = await startGateway({ identityUrl: upstream.url, routes, settings: { BODY_LIMIT_BYTES: 64 * 1024 } });
   });
   after(async () => {
@@ -58,21 +108,27 @@ describe("the gateway's proxy", () => {
     assert.equal(got.method, "POST");
     assert.equal(got.url, "/v1/echo?x=1&y=%20z");
     assert.equal(got.body.toString(), body);
-    for (const h of ["authorization", "cookie", "x-api-key", "flowstate-identity", "flowstate-invalidate"]) assert.equal(got.headers[h], undefined, h);
+    for (const h of ["authorization", "cookie", "x-api-key", "flowstate-identity", "flowstate-invalidate"])
+      assert.equal(got.headers[h], undefined, h);
     assert.equal(got.headers["x-request-id"], "client-request-0001");
     assert.equal(got.headers["x-custom"], "kept");
     assert.equal(got.headers["content-length"], String(Buffer.byteLength(body)));
   });
 
   it("forwards a chunked upload with its length", async () => {
-    const parts = ["{\"a\":", "\"", "x".repeat(5000), "\"}"];
+    const parts = ['{"a":', '"', "x".repeat(5000), '"}'];
     const stream = new ReadableStream({
       start(controller) {
         for (const p of parts) controller.enqueue(new TextEncoder().encode(p));
         controller.close();
       },
     });
-    const res = await fetch(`${gw.url}/v1/echo`, { method: "POST", body: stream, duplex: "half", headers: { "content-type": "application/json" } } as RequestInit);
+    const res = await fetch(`${gw.url}/v1/echo`, {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+      headers: { "content-type": "application/json" },
+    } as RequestInit);
     assert.equal(res.status, 200);
     assert.equal(upstream.last().body.toString(), parts.join(""));
   });
@@ -109,7 +165,11 @@ describe("the gateway's proxy", () => {
 
   it("refuses a body over the limit with 413, declared or chunked, before it reaches the service", async () => {
     const before = upstream.received.length;
-    const declared = await fetch(`${gw.url}/v1/echo`, { method: "POST", body: "x".repeat(64 * 1024 + 1), headers: { "content-type": "application/json" } });
+    const declared = await fetch(`${gw.url}/v1/echo`, {
+      method: "POST",
+      body: "x".repeat(64 * 1024 + 1),
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(declared.status, 413);
     assert.equal((await problemOf(declared)).code, "PAYLOAD_TOO_LARGE");
     const big = new TextEncoder().encode("y".repeat(40 * 1024));

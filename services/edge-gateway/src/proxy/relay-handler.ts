@@ -5,7 +5,20 @@ import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 /** Answers up to this size are collected and written with the head in one syscall; larger ones stream. */
 const BUFFER_LIMIT = 256 * 1024;
 /** Never relayed: hop-by-hop (RFC 9110 section 7.6.1), the gateway's own headers, and one it sets itself. */
-const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", INVALIDATE_HEADER, IDENTITY_HEADER, "x-request-id"]);
+const NOT_RELAYED = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  INVALIDATE_HEADER,
+  IDENTITY_HEADER,
+  "x-request-id",
+]);
 
 export interface RelayOptions {
   res: ServerResponse;
@@ -53,7 +66,12 @@ export class RelayHandler {
     let hopByHop: Set<string> | undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!.toString("latin1").toLowerCase();
-      if (name === "connection") hopByHop = new Set(raw[i + 1]!.toString("latin1").toLowerCase().split(/\s*,\s*/));
+      if (name === "connection")
+        hopByHop = new Set(
+          raw[i + 1]!.toString("latin1")
+            .toLowerCase()
+            .split(/\s*,\s*/),
+        );
     }
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!.toString("latin1").toLowerCase();

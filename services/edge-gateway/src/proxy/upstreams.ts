@@ -25,7 +25,8 @@ export class Upstreams {
     for (const [service, url] of Object.entries(urls) as [ServiceName, string | undefined][]) {
       if (!url) continue;
       const origin = new URL(url);
-      if (origin.pathname !== "/" || origin.search) throw new Error(`${service} URL must be an origin without a path: ${url}`);
+      if (origin.pathname !== "/" || origin.search)
+        throw new Error(`${service} URL must be an origin without a path: ${url}`);
       this.#pools.set(
         service,
         new Pool(origin.origin, {

@@ -46,8 +46,13 @@ export class RateLimits {
 function check(buckets: TokenBuckets, key: string, who: string): void {
   const taken = buckets.take(key);
   if (!taken.ok) {
-    throw new DomainError("rate_limited", "RATE_LIMITED", `too many requests for ${who}; retry after ${taken.retryAfterSec} s`, {
-      retryAfter: taken.retryAfterSec,
-    });
+    throw new DomainError(
+      "rate_limited",
+      "RATE_LIMITED",
+      `too many requests for ${who}; retry after ${taken.retryAfterSec} s`,
+      {
+        retryAfter: taken.retryAfterSec,
+      },
+    );
   }
 }

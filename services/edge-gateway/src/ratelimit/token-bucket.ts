@@ -28,7 +28,8 @@ export class TokenBuckets {
   readonly #buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(rule: BucketRule, maxKeys: number) {
-    if (!(rule.ratePerSec > 0) || !(rule.burst >= 1)) throw new RangeError("a bucket needs a positive rate and a burst of at least 1");
+    if (!(rule.ratePerSec > 0) || !(rule.burst >= 1))
+      throw new RangeError("a bucket needs a positive rate and a burst of at least 1");
     this.rule = rule;
     this.#max = maxKeys;
   }

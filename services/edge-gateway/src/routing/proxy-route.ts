@@ -3,12 +3,12 @@ import type { TenantContext } from "@flowstate/contracts/internal/identity";
 import type { AssertionSign } from "@flowstate/shared/auth/assertion-cache";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
-import type { AccessTokenVerifier } from "../auth/access-token.ts";
 import type { AccessState } from "../auth/access-state.ts";
+import type { AccessTokenVerifier } from "../auth/access-token.ts";
 import { authenticate, type CallerIdentity } from "../auth/authenticate.ts";
 import { credentialOf } from "../auth/credential.ts";
 import { authorizeTenant } from "../auth/tenant-access.ts";
-import { forward, type ForwardHooks } from "../proxy/forward.ts";
+import { type ForwardHooks, forward } from "../proxy/forward.ts";
 import { upstreamHeaders } from "../proxy/headers.ts";
 import type { Upstreams } from "../proxy/upstreams.ts";
 import type { RateLimits } from "../ratelimit/rate-limits.ts";
@@ -37,7 +37,8 @@ export interface RouteCall extends RouteMatch {
   target: string;
 }
 
-const tooLarge = (limit: number) => new DomainError("too_large", "PAYLOAD_TOO_LARGE", `the request body exceeds ${limit} bytes`);
+const tooLarge = (limit: number) =>
+  new DomainError("too_large", "PAYLOAD_TOO_LARGE", `the request body exceeds ${limit} bytes`);
 
 /**
  * One registry route, end to end: body size, authentication and revocation (unless public),
@@ -50,7 +51,12 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
   const { upstreams, tokens, state, limits, bodyLimitBytes } = deps;
   const pool = upstreams.pool(route.service);
   if (pool === undefined) {
-    throw new DomainError("unavailable", "SERVICE_UNAVAILABLE", `${route.service} is not available in this deployment`, { retryAfter: 30 });
+    throw new DomainError(
+      "unavailable",
+      "SERVICE_UNAVAILABLE",
+      `${route.service} is not available in this deployment`,
+      { retryAfter: 30 },
+    );
   }
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > bodyLimitBytes) throw tooLarge(bodyLimitBytes);
@@ -64,13 +70,20 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
     const credential = credentialOf(req.headers.authorization);
     // A credential not seen before costs a signature check or an identity-svc call: that work
     // is limited per client address before it is done, so garbage cannot buy CPU.
-    if (credential.kind === "api_key" || (credential.kind === "access_token" && tokens.peek(credential.token) === undefined)) {
+    if (
+      credential.kind === "api_key" ||
+      (credential.kind === "access_token" && tokens.peek(credential.token) === undefined)
+    ) {
       limits.anonymous(address);
     }
     identity = await authenticate(credential, tokens, state);
     limits.credential(identity.kind === "user" ? identity.sub : identity.key_id);
     if (route.auth === "user" && identity.kind === "api_key") {
-      throw new DomainError("forbidden", "API_KEY_NOT_ALLOWED", "this route needs a user's access token, not an API key");
+      throw new DomainError(
+        "forbidden",
+        "API_KEY_NOT_ALLOWED",
+        "this route needs a user's access token, not an API key",
+      );
     }
     if (route.auth === "tenant") {
       tenant = await authorizeTenant(route, call.params.id ?? "", identity, state);
@@ -85,7 +98,8 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
   }
   let body: IncomingMessage | Buffer | null = null;
   if (method !== "GET" && method !== "HEAD") {
-    if (declared !== undefined) body = req; // streamed, never parsed
+    if (declared !== undefined)
+      body = req; // streamed, never parsed
     else if (req.headers["transfer-encoding"] !== undefined) {
       body = await readLimited(req, bodyLimitBytes);
       extra.push("content-length", String(body.length));
@@ -96,7 +110,10 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
   // cached "not a member" could lock a new member out until it expires. Any successful write to a
   // tenant therefore drops this instance's cached memberships of that tenant before the answer
   // is relayed; reads are far more frequent than writes, so this costs little.
-  const onSuccess = tenant !== undefined && method !== "GET" && method !== "HEAD" ? () => deps.onTenantWrite(tenant.tenant_id) : undefined;
+  const onSuccess =
+    tenant !== undefined && method !== "GET" && method !== "HEAD"
+      ? () => deps.onTenantWrite(tenant.tenant_id)
+      : undefined;
   return forward(pool, { method, path: call.target, headers, body, requestId, onSuccess }, res, deps.hooks);
 }
 

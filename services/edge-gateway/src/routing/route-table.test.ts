@@ -29,7 +29,13 @@ describe("RouteTable", () => {
   });
 
   it("matches nothing for unknown paths, empty parameters or extra segments", () => {
-    for (const path of ["/v1/nope", "/v1/tenants//members", "/v1/tenants/tnt_x/members/usr_y/extra", "/v1/tenants/tnt_x/", ""]) {
+    for (const path of [
+      "/v1/nope",
+      "/v1/tenants//members",
+      "/v1/tenants/tnt_x/members/usr_y/extra",
+      "/v1/tenants/tnt_x/",
+      "",
+    ]) {
       assert.equal(table.match("GET", path), null, path);
     }
   });

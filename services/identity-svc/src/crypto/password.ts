@@ -21,7 +21,14 @@ const derive = (password: string, salt: Buffer, p: Argon2Params): Promise<Buffer
   new Promise((resolve, reject) =>
     argon2(
       "argon2id",
-      { message: password, nonce: salt, parallelism: p.parallelism, tagLength: TAG_LENGTH, memory: p.memoryKiB, passes: p.passes },
+      {
+        message: password,
+        nonce: salt,
+        parallelism: p.parallelism,
+        tagLength: TAG_LENGTH,
+        memory: p.memoryKiB,
+        passes: p.passes,
+      },
       (err, key) => (err ? reject(err) : resolve(key)),
     ),
   );
@@ -51,7 +58,9 @@ export async function verifyPassword(password: string, phc: string): Promise<boo
 /** True when a stored hash was made with weaker (or simply other) parameters than today's. */
 export function needsRehash(phc: string, params: Argon2Params = DEFAULT_ARGON2): boolean {
   const m = PHC.exec(phc);
-  return !m || Number(m[1]) !== params.memoryKiB || Number(m[2]) !== params.passes || Number(m[3]) !== params.parallelism;
+  return (
+    !m || Number(m[1]) !== params.memoryKiB || Number(m[2]) !== params.passes || Number(m[3]) !== params.parallelism
+  );
 }
 
 /**

@@ -35,21 +35,24 @@ export function coalescedRead<K, R>(options: CoalescedReadOptions<K, R>): Coales
 
   const start = (group: Waiting<K, R>[]) => {
     inFlight++;
-    options.run(group.map((w) => w.key)).then(
-      (rows) => {
-        for (let i = 0; i < group.length; i++) group[i]!.resolve(rows[i]);
-      },
-      (err) => {
-        for (const w of group) w.reject(err);
-      },
-    ).finally(() => {
-      inFlight--;
-      if (queue.length) {
-        const next = queue.length > options.maxBatch ? queue.splice(0, options.maxBatch) : queue;
-        if (next === queue) queue = [];
-        start(next);
-      }
-    });
+    options
+      .run(group.map((w) => w.key))
+      .then(
+        (rows) => {
+          for (let i = 0; i < group.length; i++) group[i]!.resolve(rows[i]);
+        },
+        (err) => {
+          for (const w of group) w.reject(err);
+        },
+      )
+      .finally(() => {
+        inFlight--;
+        if (queue.length) {
+          const next = queue.length > options.maxBatch ? queue.splice(0, options.maxBatch) : queue;
+          if (next === queue) queue = [];
+          start(next);
+        }
+      });
   };
 
   return {

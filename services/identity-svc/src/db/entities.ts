@@ -118,4 +118,13 @@ export const ApiKey = defineEntity({
 });
 export type ApiKey = InferEntity<typeof ApiKey>;
 
-export const entities = [User, UserSession, RefreshToken, Tenant, Membership, FeatureFlag, NotificationPreferencesRow, ApiKey];
+export const entities = [
+  User,
+  UserSession,
+  RefreshToken,
+  Tenant,
+  Membership,
+  FeatureFlag,
+  NotificationPreferencesRow,
+  ApiKey,
+];

@@ -22,7 +22,11 @@ interface NativePool {
  * const byId: PreparedStatement = { name: "tenant_by_id", text: `SELECT name FROM "identity"."tenant" WHERE id = $1` };
  * const [row] = await preparedRead<{ name: string }>(em, byId, [tenantId]);
  */
-export async function preparedRead<R>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<R[]> {
+export async function preparedRead<R>(
+  em: EntityManager,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<R[]> {
   if (em.isInTransaction()) return em.execute<R[]>(statement.text.replace(/\$\d+/g, "?"), values);
   const pool = (await em.getConnection().getNativeClient()) as NativePool;
   return (await pool.query<R>({ name: statement.name, text: statement.text, values })).rows;

@@ -46,7 +46,10 @@ describe("the gateway assertion", () => {
     for (const r of guarded()) {
       const path = concrete(r.path);
       const forged = signAssertion("not-the-key", r.method, path, { identity: owner.identity });
-      await expect401(await h.call(r.method, path, { headers: { [IDENTITY_HEADER]: forged } }), `${r.method} ${r.path} forged`);
+      await expect401(
+        await h.call(r.method, path, { headers: { [IDENTITY_HEADER]: forged } }),
+        `${r.method} ${r.path} forged`,
+      );
     }
   });
 
@@ -64,14 +67,28 @@ describe("the gateway assertion", () => {
   it("refuses a header it already accepted when it is presented for another path or method", async () => {
     const path = "/v1/users/me";
     const header = signAssertion(h.secret, "GET", path, { identity: owner.identity });
-    assert.equal((await h.call("GET", path, { headers: { [IDENTITY_HEADER]: header } })).status, 200, "genuine, now cached");
-    await expect401(await h.call("GET", "/v1/tenants", { headers: { [IDENTITY_HEADER]: header } }), "cached, other path");
+    assert.equal(
+      (await h.call("GET", path, { headers: { [IDENTITY_HEADER]: header } })).status,
+      200,
+      "genuine, now cached",
+    );
+    await expect401(
+      await h.call("GET", "/v1/tenants", { headers: { [IDENTITY_HEADER]: header } }),
+      "cached, other path",
+    );
     await expect401(await h.call("DELETE", path, { headers: { [IDENTITY_HEADER]: header } }), "cached, other method");
-    assert.equal((await h.call("GET", path, { headers: { [IDENTITY_HEADER]: header } })).status, 200, "still genuine on its own route");
+    assert.equal(
+      (await h.call("GET", path, { headers: { [IDENTITY_HEADER]: header } })).status,
+      200,
+      "still genuine on its own route",
+    );
   });
 
   it("refuses the gateway's own service identity on public API routes", async () => {
-    await expect401(await h.call("GET", "/v1/users/me", { as: { kind: "service", service: "edge-gateway" } }), "service on /v1");
+    await expect401(
+      await h.call("GET", "/v1/users/me", { as: { kind: "service", service: "edge-gateway" } }),
+      "service on /v1",
+    );
   });
 
   it("answers 401, not 404, for unknown paths without an assertion, so a direct caller learns nothing", async () => {
@@ -81,7 +98,10 @@ describe("the gateway assertion", () => {
 
   it("lets the public routes through without one", async () => {
     assert.equal((await h.call("GET", "/.well-known/jwks.json")).status, 200);
-    assert.equal((await h.call("POST", "/v1/auth/signin", { body: { email: "nobody@example.test", password: "x" } })).status, 401);
+    assert.equal(
+      (await h.call("POST", "/v1/auth/signin", { body: { email: "nobody@example.test", password: "x" } })).status,
+      401,
+    );
     assert.equal((await h.call("GET", "/healthz")).status, 200);
   });
 });

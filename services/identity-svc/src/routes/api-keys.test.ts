@@ -14,13 +14,17 @@ after(() => h.close());
 const gw = { kind: "service", service: "edge-gateway" } as const;
 
 async function createKey(by: TestUser, tenantId: string, scope: "read" | "write" = "write"): Promise<CreatedApiKey> {
-  const res = await h.call("POST", `/v1/tenants/${tenantId}/api-keys`, { as: by.identity, body: { name: "CI", scope } });
+  const res = await h.call("POST", `/v1/tenants/${tenantId}/api-keys`, {
+    as: by.identity,
+    body: { name: "CI", scope },
+  });
   assert.equal(res.status, 201);
   const key = (await res.json()) as CreatedApiKey;
   recordSecret(key.secret);
   return key;
 }
-const verify = async (secret: string) => h.call("POST", "/internal/v1/api-keys/verify", { as: gw, body: { key: secret } });
+const verify = async (secret: string) =>
+  h.call("POST", "/internal/v1/api-keys/verify", { as: gw, body: { key: secret } });
 const stateOf = async (secret: string) => (await (await verify(secret)).json()) as ApiKeyState;
 
 describe("tenant API keys", () => {
@@ -34,9 +38,10 @@ describe("tenant API keys", () => {
     const text = await list.text();
     assert.equal(text.includes(key.secret.slice(key.prefix.length + 1)), false, "no secret in the list");
     const { api_keys } = JSON.parse(text) as ApiKeyList;
-    assert.deepEqual(api_keys.map((k) => [k.key_id, k.scope, k.prefix, k.created_by, k.revoked_at]), [
-      [key.key_id, "read", key.prefix, owner.sub, null],
-    ]);
+    assert.deepEqual(
+      api_keys.map((k) => [k.key_id, k.scope, k.prefix, k.created_by, k.revoked_at]),
+      [[key.key_id, "read", key.prefix, owner.sub, null]],
+    );
     assert.deepEqual(await stateOf(key.secret), {
       key_id: key.key_id,
       tenant_id: t.id,
@@ -64,7 +69,10 @@ describe("tenant API keys", () => {
     assert.equal(res.status, 204);
     assert.deepEqual(invalidationsOf(res), [{ scope: "api_key", key_id: key.key_id, tenant_id: t.id }]);
     assert.equal((await stateOf(key.secret)).active, false);
-    assert.equal((await h.call("DELETE", `/v1/tenants/${t.id}/api-keys/${key.key_id}`, { as: owner.identity })).status, 204);
+    assert.equal(
+      (await h.call("DELETE", `/v1/tenants/${t.id}/api-keys/${key.key_id}`, { as: owner.identity })).status,
+      204,
+    );
     const revoked = (await outboxEvents(h, "ApiKeyRevoked.v1")).filter((e) => e.envelope.tenant_id === t.id);
     assert.equal(revoked.length, 1);
   });
@@ -75,7 +83,10 @@ describe("tenant API keys", () => {
     const ta = await h.createTenant(a);
     const tb = await h.createTenant(b);
     const keyB = await createKey(b, tb.id);
-    assert.equal((await h.call("DELETE", `/v1/tenants/${ta.id}/api-keys/${keyB.key_id}`, { as: a.identity })).status, 404);
+    assert.equal(
+      (await h.call("DELETE", `/v1/tenants/${ta.id}/api-keys/${keyB.key_id}`, { as: a.identity })).status,
+      404,
+    );
     assert.equal((await stateOf(keyB.secret)).active, true);
   });
 
@@ -97,7 +108,10 @@ describe("tenant API keys", () => {
     ]);
     assert.equal((await stateOf(k1.secret)).active, false);
 
-    const demoted = await h.call("PATCH", `/v1/tenants/${t.id}/members/${admin2.sub}`, { as: owner.identity, body: { role: "member" } });
+    const demoted = await h.call("PATCH", `/v1/tenants/${t.id}/members/${admin2.sub}`, {
+      as: owner.identity,
+      body: { role: "member" },
+    });
     assert.equal(demoted.status, 200);
     assert.equal((await stateOf(k2.secret)).active, false);
 

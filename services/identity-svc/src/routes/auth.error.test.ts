@@ -21,7 +21,9 @@ const withoutRequestId = ({ request_id: _, ...rest }: Problem) => rest;
 describe("sign-in failures", () => {
   it("gives one identical 401 INVALID_CREDENTIALS for a wrong password and for an unknown e-mail", async () => {
     const u = await h.signUp();
-    const wrong = await h.call("POST", "/v1/auth/signin", { body: { email: u.email, password: recordSecret(`wrong-${randomUUID()}`) } });
+    const wrong = await h.call("POST", "/v1/auth/signin", {
+      body: { email: u.email, password: recordSecret(`wrong-${randomUUID()}`) },
+    });
     const unknown = await h.call("POST", "/v1/auth/signin", {
       body: { email: `nobody-${randomUUID()}@example.test`, password: u.password },
     });
@@ -77,18 +79,41 @@ describe("sign-up of an e-mail that already has an account", () => {
     recordSecret(((await signin.json()) as { access_token: string }).access_token);
     const events = await outboxEvents(h, "SignUpAttemptedForExistingAccount.v1");
     assert.ok(events.some((e) => e.envelope.data.sub === u.sub));
-    assert.ok(!(await outboxEvents(h, "UserSignedUp.v1")).some((e) => e.envelope.data.sub === sub), "no account was made");
+    assert.ok(
+      !(await outboxEvents(h, "UserSignedUp.v1")).some((e) => e.envelope.data.sub === sub),
+      "no account was made",
+    );
   });
 });
 
 describe("malformed auth requests", () => {
   const cases: [string, { body?: unknown; raw?: string; headers?: Record<string, string> }, number, string][] = [
     ["a short password", { body: { email: "a@example.test", password: "short", name: "A" } }, 400, "VALIDATION_FAILED"],
-    ["a bad e-mail", { body: { email: "not-an-email", password: "long enough pw", name: "A" } }, 400, "VALIDATION_FAILED"],
-    ["an unknown field", { body: { email: "a@example.test", password: "long enough pw", name: "A", admin: true } }, 400, "VALIDATION_FAILED"],
-    ["a huge password", { body: { email: "a@example.test", password: "x".repeat(300), name: "A" } }, 400, "VALIDATION_FAILED"],
+    [
+      "a bad e-mail",
+      { body: { email: "not-an-email", password: "long enough pw", name: "A" } },
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "an unknown field",
+      { body: { email: "a@example.test", password: "long enough pw", name: "A", admin: true } },
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "a huge password",
+      { body: { email: "a@example.test", password: "x".repeat(300), name: "A" } },
+      400,
+      "VALIDATION_FAILED",
+    ],
     ["malformed JSON", { raw: "{not json" }, 400, "MALFORMED_JSON"],
-    ["a non-JSON content type", { raw: "email=a", headers: { "content-type": "text/plain" } }, 415, "UNSUPPORTED_MEDIA_TYPE"],
+    [
+      "a non-JSON content type",
+      { raw: "email=a", headers: { "content-type": "text/plain" } },
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    ],
   ];
   for (const [what, req, status, code] of cases) {
     it(`answers ${status} ${code} to a sign-up with ${what}`, async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { type Harness, invalidationsOf, startHarness } from "../testing/harness.ts";
 
 let h: Harness;
@@ -32,7 +32,9 @@ describe("sign-up, sign-in, refresh and sign-out", () => {
 
   it("matches e-mail addresses case-insensitively at sign-in", async () => {
     const u = await h.signUp();
-    const res = await h.call("POST", "/v1/auth/signin", { body: { email: u.email.toUpperCase(), password: u.password } });
+    const res = await h.call("POST", "/v1/auth/signin", {
+      body: { email: u.email.toUpperCase(), password: u.password },
+    });
     assert.equal(res.status, 200);
     recordSecret(((await res.json()) as { access_token: string }).access_token);
   });
@@ -66,7 +68,9 @@ describe("sign-up, sign-in, refresh and sign-out", () => {
     // The legitimate holder's newer token is now dead too, and so is the session.
     const victim = await h.call("POST", "/v1/auth/refresh", { body: { refresh_token: next.refresh_token } });
     assert.equal(victim.status, 401);
-    const state = await h.call("GET", `/internal/v1/sessions/${u.sid}`, { as: { kind: "service", service: "edge-gateway" } });
+    const state = await h.call("GET", `/internal/v1/sessions/${u.sid}`, {
+      as: { kind: "service", service: "edge-gateway" },
+    });
     assert.equal(((await state.json()) as { active: boolean }).active, false);
   });
 
@@ -75,7 +79,9 @@ describe("sign-up, sign-in, refresh and sign-out", () => {
     const res = await h.call("POST", "/v1/auth/signout", { as: u.identity });
     assert.equal(res.status, 204);
     assert.deepEqual(invalidationsOf(res), [{ scope: "session", sid: u.sid, sub: u.sub }]);
-    const state = await h.call("GET", `/internal/v1/sessions/${u.sid}`, { as: { kind: "service", service: "edge-gateway" } });
+    const state = await h.call("GET", `/internal/v1/sessions/${u.sid}`, {
+      as: { kind: "service", service: "edge-gateway" },
+    });
     assert.deepEqual(
       { ...((await state.json()) as object), tokens_valid_after: undefined },
       { sid: u.sid, sub: u.sub, active: false, tokens_valid_after: undefined },

@@ -17,7 +17,10 @@ describe("feature flags", () => {
     assert.deepEqual(await (await h.call("GET", `/v1/tenants/${t.id}/features`, { as: member.identity })).json(), {
       marketplace_offers: false,
     });
-    const put = await h.call("PUT", `/v1/tenants/${t.id}/features`, { as: owner.identity, body: { marketplace_offers: true } });
+    const put = await h.call("PUT", `/v1/tenants/${t.id}/features`, {
+      as: owner.identity,
+      body: { marketplace_offers: true },
+    });
     assert.equal(put.status, 200);
     assert.deepEqual(await put.json(), { marketplace_offers: true });
     await h.call("PUT", `/v1/tenants/${t.id}/features`, { as: owner.identity, body: { marketplace_offers: true } });
@@ -25,7 +28,10 @@ describe("feature flags", () => {
       marketplace_offers: true,
     });
     const events = (await outboxEvents(h, "FeatureFlagChanged.v1")).filter((e) => e.envelope.tenant_id === t.id);
-    assert.deepEqual(events.map((e) => e.envelope.data), [{ tenant_id: t.id, flag: "marketplace_offers", enabled: true }]);
+    assert.deepEqual(
+      events.map((e) => e.envelope.data),
+      [{ tenant_id: t.id, flag: "marketplace_offers", enabled: true }],
+    );
   });
 
   it("refuses unknown flags, non-boolean values and an empty change with 400", async () => {

@@ -26,7 +26,10 @@ const BAD_BODIES: { what: string; raw: string; headers?: Record<string, string> 
   { what: "a number", raw: "42" },
   { what: "an empty body", raw: "" },
   { what: "truncated JSON", raw: '{"name": "x' },
-  { what: "wrong field types", raw: '{"name": 1, "email": false, "password": {}, "role": [], "scope": null, "marketplace_offers": "on"}' },
+  {
+    what: "wrong field types",
+    raw: '{"name": 1, "email": false, "password": {}, "role": [], "scope": null, "marketplace_offers": "on"}',
+  },
   { what: "a prototype-pollution attempt", raw: '{"__proto__": {"admin": true}, "constructor": {"prototype": {}}}' },
   { what: "deep nesting", raw: `${"[".repeat(5000)}${"]".repeat(5000)}` },
   { what: "a lone surrogate", raw: '{"name": "\\ud800"}' },
@@ -54,7 +57,11 @@ describe("malformed input on every identity route", () => {
     for (const r of routes.filter((x) => x.body !== undefined)) {
       const path = fillPath(r.path, { id: tenantId, sub: owner.sub, key_id: "key_0000000000aaaaaaaaaa" });
       for (const b of BAD_BODIES) {
-        const res = await h.call(r.method, path, { as: r.auth === "public" ? undefined : owner.identity, raw: b.raw, headers: b.headers ?? {} });
+        const res = await h.call(r.method, path, {
+          as: r.auth === "public" ? undefined : owner.identity,
+          raw: b.raw,
+          headers: b.headers ?? {},
+        });
         await assertProblem(res, `${r.id} with ${b.what}`);
       }
     }

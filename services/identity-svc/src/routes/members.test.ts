@@ -22,25 +22,48 @@ describe("memberships", () => {
     });
     assert.equal(res.status, 201);
     const added = (await res.json()) as Member;
-    assert.deepEqual({ sub: added.sub, role: added.role, name: added.name }, { sub: alice.sub, role: "admin", name: "Alice" });
-    const list = (await (await h.call("GET", `/v1/tenants/${t.id}/members`, { as: alice.identity })).json()) as { members: Member[] };
-    assert.deepEqual(list.members.map((m) => [m.sub, m.role]), [[owner.sub, "owner"], [alice.sub, "admin"]]);
+    assert.deepEqual(
+      { sub: added.sub, role: added.role, name: added.name },
+      { sub: alice.sub, role: "admin", name: "Alice" },
+    );
+    const list = (await (await h.call("GET", `/v1/tenants/${t.id}/members`, { as: alice.identity })).json()) as {
+      members: Member[];
+    };
+    assert.deepEqual(
+      list.members.map((m) => [m.sub, m.role]),
+      [
+        [owner.sub, "owner"],
+        [alice.sub, "admin"],
+      ],
+    );
     const events = (await outboxEvents(h, "MembershipAdded.v1")).filter((e) => e.envelope.tenant_id === t.id);
-    assert.deepEqual(events.map((e) => e.envelope.data), [{ tenant_id: t.id, sub: alice.sub, role: "admin" }]);
+    assert.deepEqual(
+      events.map((e) => e.envelope.data),
+      [{ tenant_id: t.id, sub: alice.sub, role: "admin" }],
+    );
   });
 
   it("refuses an unknown e-mail (404 USER_NOT_FOUND) and a second membership (409 ALREADY_MEMBER)", async () => {
     const owner = await h.signUp();
     const bob = await h.signUp();
     const t = await h.createTenant(owner);
-    const unknown = await h.call("POST", `/v1/tenants/${t.id}/members`, { as: owner.identity, body: { email: "nobody@example.test", role: "member" } });
+    const unknown = await h.call("POST", `/v1/tenants/${t.id}/members`, {
+      as: owner.identity,
+      body: { email: "nobody@example.test", role: "member" },
+    });
     assert.equal(unknown.status, 404);
     assert.equal(await code(unknown), "USER_NOT_FOUND");
     await h.addMember(owner, t.id, bob, "member");
-    const again = await h.call("POST", `/v1/tenants/${t.id}/members`, { as: owner.identity, body: { email: bob.email, role: "admin" } });
+    const again = await h.call("POST", `/v1/tenants/${t.id}/members`, {
+      as: owner.identity,
+      body: { email: bob.email, role: "admin" },
+    });
     assert.equal(again.status, 409);
     assert.equal(await code(again), "ALREADY_MEMBER");
-    const asOwner = await h.call("POST", `/v1/tenants/${t.id}/members`, { as: owner.identity, body: { email: bob.email, role: "owner" } });
+    const asOwner = await h.call("POST", `/v1/tenants/${t.id}/members`, {
+      as: owner.identity,
+      body: { email: bob.email, role: "owner" },
+    });
     assert.equal(asOwner.status, 400, "owner is not an assignable role");
   });
 
@@ -51,7 +74,10 @@ describe("memberships", () => {
     const t = await h.createTenant(owner);
     await h.addMember(owner, t.id, admin, "admin");
     await h.addMember(owner, t.id, carol, "member");
-    const res = await h.call("PATCH", `/v1/tenants/${t.id}/members/${carol.sub}`, { as: admin.identity, body: { role: "admin" } });
+    const res = await h.call("PATCH", `/v1/tenants/${t.id}/members/${carol.sub}`, {
+      as: admin.identity,
+      body: { role: "admin" },
+    });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as Member).role, "admin");
     assert.deepEqual(invalidationsOf(res), [{ scope: "membership", tenant_id: t.id, sub: carol.sub }]);
@@ -59,7 +85,10 @@ describe("memberships", () => {
     const state = await h.call("GET", `/internal/v1/tenants/${t.id}/members/${carol.sub}`, { as: gw });
     assert.deepEqual(await state.json(), { tenant_id: t.id, sub: carol.sub, role: "admin" });
 
-    const demote = await h.call("PATCH", `/v1/tenants/${t.id}/members/${owner.sub}`, { as: admin.identity, body: { role: "member" } });
+    const demote = await h.call("PATCH", `/v1/tenants/${t.id}/members/${owner.sub}`, {
+      as: admin.identity,
+      body: { role: "member" },
+    });
     assert.equal(demote.status, 409);
     assert.equal(await code(demote), "LAST_OWNER");
     const remove = await h.call("DELETE", `/v1/tenants/${t.id}/members/${owner.sub}`, { as: owner.identity });

@@ -17,7 +17,10 @@ describe("tenants", () => {
     const t = (await res.json()) as Tenant;
     assert.match(t.id, /^tnt_/);
     assert.equal(res.headers.get("location"), `/v1/tenants/${t.id}`);
-    assert.deepEqual({ name: t.name, owner_sub: t.owner_sub, role: t.role }, { name: "Acme GmbH", owner_sub: u.sub, role: "owner" });
+    assert.deepEqual(
+      { name: t.name, owner_sub: t.owner_sub, role: t.role },
+      { name: "Acme GmbH", owner_sub: u.sub, role: "owner" },
+    );
     const [event] = (await outboxEvents(h, "TenantCreated.v1")).filter((e) => e.envelope.tenant_id === t.id);
     assert.deepEqual(event?.envelope.data, { tenant_id: t.id, owner_sub: u.sub });
   });
@@ -29,9 +32,17 @@ describe("tenants", () => {
     const b = await h.createTenant(owner, "B");
     await h.addMember(owner, b.id, member, "member");
     const mine = (await (await h.call("GET", "/v1/tenants", { as: member.identity })).json()) as { tenants: Tenant[] };
-    assert.deepEqual(mine.tenants.map((t) => [t.id, t.role, t.owner_sub]), [[b.id, "member", owner.sub]]);
-    const ownerList = (await (await h.call("GET", "/v1/tenants", { as: owner.identity })).json()) as { tenants: Tenant[] };
-    assert.deepEqual(ownerList.tenants.map((t) => t.id), [a.id, b.id]);
+    assert.deepEqual(
+      mine.tenants.map((t) => [t.id, t.role, t.owner_sub]),
+      [[b.id, "member", owner.sub]],
+    );
+    const ownerList = (await (await h.call("GET", "/v1/tenants", { as: owner.identity })).json()) as {
+      tenants: Tenant[];
+    };
+    assert.deepEqual(
+      ownerList.tenants.map((t) => t.id),
+      [a.id, b.id],
+    );
     const got = await h.call("GET", `/v1/tenants/${b.id}`, { as: member.identity });
     assert.equal(got.status, 200);
     assert.equal(((await got.json()) as Tenant).role, "member");
@@ -67,7 +78,10 @@ describe("tenants", () => {
     }
     const gw = { kind: "service", service: "edge-gateway" } as const;
     assert.equal((await h.call("GET", `/internal/v1/tenants/${t.id}/members/${owner.sub}`, { as: gw })).status, 404);
-    assert.equal((await outboxEvents(h, "TenantSoftDeleted.v1")).filter((e) => e.envelope.tenant_id === t.id).length, 1);
+    assert.equal(
+      (await outboxEvents(h, "TenantSoftDeleted.v1")).filter((e) => e.envelope.tenant_id === t.id).length,
+      1,
+    );
   });
 
   it("transfers ownership to a member; the previous owner becomes an admin", async () => {
@@ -75,7 +89,10 @@ describe("tenants", () => {
     const next = await h.signUp();
     const t = await h.createTenant(owner);
     await h.addMember(owner, t.id, next, "member");
-    const res = await h.call("POST", `/v1/tenants/${t.id}/ownership-transfer`, { as: owner.identity, body: { new_owner_sub: next.sub } });
+    const res = await h.call("POST", `/v1/tenants/${t.id}/ownership-transfer`, {
+      as: owner.identity,
+      body: { new_owner_sub: next.sub },
+    });
     assert.equal(res.status, 200);
     const after = (await res.json()) as Tenant;
     assert.deepEqual({ owner: after.owner_sub, role: after.role }, { owner: next.sub, role: "admin" });
@@ -92,10 +109,16 @@ describe("tenants", () => {
     const owner = await h.signUp();
     const stranger = await h.signUp();
     const t = await h.createTenant(owner);
-    const res = await h.call("POST", `/v1/tenants/${t.id}/ownership-transfer`, { as: owner.identity, body: { new_owner_sub: stranger.sub } });
+    const res = await h.call("POST", `/v1/tenants/${t.id}/ownership-transfer`, {
+      as: owner.identity,
+      body: { new_owner_sub: stranger.sub },
+    });
     assert.equal(res.status, 422);
     assert.equal(((await res.json()) as { code: string }).code, "NOT_A_MEMBER");
-    const self = await h.call("POST", `/v1/tenants/${t.id}/ownership-transfer`, { as: owner.identity, body: { new_owner_sub: owner.sub } });
+    const self = await h.call("POST", `/v1/tenants/${t.id}/ownership-transfer`, {
+      as: owner.identity,
+      body: { new_owner_sub: owner.sub },
+    });
     assert.equal(((await self.json()) as { code: string }).code, "ALREADY_OWNER");
     // Refused work is rolled back whole: no event escapes it.
     const events = await outboxEvents(h, "TenantOwnershipTransferred.v1");

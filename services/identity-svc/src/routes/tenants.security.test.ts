@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { TenantRole } from "@flowstate/contracts/ids";
-import { identityRoutes } from "@flowstate/contracts/rest/routes";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
 import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 
 /**
@@ -50,7 +50,8 @@ function bodyFor(r: RouteSpec): unknown {
   }
 }
 // Target a member whose change is harmless and repeatable for the role checks (never the owner).
-const pathFor = (r: RouteSpec, tenant: string) => fillPath(r.path, { id: tenant, sub: member.sub, key_id: "key_0000000000aaaaaaaaaa" });
+const pathFor = (r: RouteSpec, tenant: string) =>
+  fillPath(r.path, { id: tenant, sub: member.sub, key_id: "key_0000000000aaaaaaaaaa" });
 
 describe("tenant routes' own authorization", () => {
   it("answers 404 NOT_FOUND to a non-member on every tenant route, exactly as for a missing tenant", async () => {
@@ -58,14 +59,20 @@ describe("tenant routes' own authorization", () => {
       const res = await h.call(r.method, pathFor(r, tenantId), { as: outsider.identity, body: bodyFor(r) });
       assert.equal(res.status, 404, `${r.id}`);
       assert.equal(((await res.json()) as { code: string }).code, "NOT_FOUND", r.id);
-      const missing = await h.call(r.method, pathFor(r, "tnt_0000000000nonexistent"), { as: outsider.identity, body: bodyFor(r) });
+      const missing = await h.call(r.method, pathFor(r, "tnt_0000000000nonexistent"), {
+        as: outsider.identity,
+        body: bodyFor(r),
+      });
       assert.equal(missing.status, 404, `${r.id} missing`);
     }
   });
 
   it("answers 403 INSUFFICIENT_ROLE when the caller's role is below the route's minimum", async () => {
     for (const r of tenantRoutes) {
-      for (const [who, role] of [[member, "member"], [admin, "admin"]] as const) {
+      for (const [who, role] of [
+        [member, "member"],
+        [admin, "admin"],
+      ] as const) {
         if (RANK[role] >= RANK[r.minRole!]) continue;
         const res = await h.call(r.method, pathFor(r, tenantId), { as: who.identity, body: bodyFor(r) });
         assert.equal(res.status, 403, `${r.id} as ${role}`);
@@ -78,7 +85,10 @@ describe("tenant routes' own authorization", () => {
     const key = (scope: "read" | "write", tenant: string) =>
       ({ kind: "api_key", sub: owner.sub, key_id: "key_0000000000aaaaaaaaaa", tenant_id: tenant, scope }) as const;
     for (const r of tenantRoutes) {
-      const foreign = await h.call(r.method, pathFor(r, tenantId), { as: key("write", otherTenantId), body: bodyFor(r) });
+      const foreign = await h.call(r.method, pathFor(r, tenantId), {
+        as: key("write", otherTenantId),
+        body: bodyFor(r),
+      });
       assert.equal(foreign.status, 404, `${r.id} with another tenant's key`);
       const res = await h.call(r.method, pathFor(r, tenantId), { as: key("read", tenantId), body: bodyFor(r) });
       if (r.apiKey === "read") assert.equal(res.status, 200, `${r.id} with a read key`);
@@ -91,9 +101,16 @@ describe("tenant routes' own authorization", () => {
   });
 
   it("answers 403 API_KEY_NOT_ALLOWED to a key on the user-only routes", async () => {
-    const key = { kind: "api_key", sub: owner.sub, key_id: "key_0000000000aaaaaaaaaa", tenant_id: tenantId, scope: "write" } as const;
+    const key = {
+      kind: "api_key",
+      sub: owner.sub,
+      key_id: "key_0000000000aaaaaaaaaa",
+      tenant_id: tenantId,
+      scope: "write",
+    } as const;
     for (const r of identityRoutes.filter((x) => x.auth === "user")) {
-      const body = r.method === "GET" || r.method === "DELETE" ? undefined : r.id === "tenants.create" ? { name: "x" } : {};
+      const body =
+        r.method === "GET" || r.method === "DELETE" ? undefined : r.id === "tenants.create" ? { name: "x" } : {};
       const res = await h.call(r.method, r.path, { as: key, body });
       assert.ok([400, 403].includes(res.status), `${r.id}: ${res.status}`);
       if (res.status === 403) assert.equal(((await res.json()) as { code: string }).code, "API_KEY_NOT_ALLOWED", r.id);

@@ -13,30 +13,35 @@ describe("the signed-in user's profile and preferences", () => {
   it("shows the profile and changes name and picture, naming only the changed fields in the event", async () => {
     const u = await h.signUp({ name: "Before" });
     const me = (await (await h.call("GET", "/v1/users/me", { as: u.identity })).json()) as Profile;
-    assert.deepEqual({ ...me, created_at: undefined }, {
-      sub: u.sub,
-      name: "Before",
-      email: u.email,
-      picture_url: null,
-      status: "active",
-      created_at: undefined,
-    });
+    assert.deepEqual(
+      { ...me, created_at: undefined },
+      {
+        sub: u.sub,
+        name: "Before",
+        email: u.email,
+        picture_url: null,
+        status: "active",
+        created_at: undefined,
+      },
+    );
     const res = await h.call("PATCH", "/v1/users/me", {
       as: u.identity,
       body: { name: "After", picture_url: "https://cdn.example.test/me.png" },
     });
     assert.equal(res.status, 200);
-    assert.deepEqual(
-      { name: ((await res.json()) as Profile).name },
-      { name: "After" },
-    );
+    assert.deepEqual({ name: ((await res.json()) as Profile).name }, { name: "After" });
     const [event] = (await outboxEvents(h, "UserProfileUpdated.v1")).filter((e) => e.envelope.subject === u.sub);
     assert.deepEqual(event?.envelope.data, { sub: u.sub, fields: ["name", "picture_url"] });
   });
 
   it("refuses a non-https picture, an empty patch and unknown fields", async () => {
     const u = await h.signUp();
-    for (const body of [{ picture_url: "http://x.test/a.png" }, { picture_url: "javascript:alert(1)" }, {}, { email: "x@y.z" }]) {
+    for (const body of [
+      { picture_url: "http://x.test/a.png" },
+      { picture_url: "javascript:alert(1)" },
+      {},
+      { email: "x@y.z" },
+    ]) {
       const res = await h.call("PATCH", "/v1/users/me", { as: u.identity, body });
       assert.equal(res.status, 400, JSON.stringify(body));
     }

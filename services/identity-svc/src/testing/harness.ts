@@ -54,7 +54,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { prefix: string; clock?: () => Date; keyActivationDelaySeconds?: number }): Promise<Harness> {
+export async function startHarness(options: {
+  prefix: string;
+  clock?: () => Date;
+  keyActivationDelaySeconds?: number;
+}): Promise<Harness> {
   const logger = createLogger({ service: "identity-svc" });
   const db = await openTestDatabase({ prefix: options.prefix, entities, migrations, logger });
   const secret = randomBytes(32).toString("base64url");
@@ -98,15 +102,22 @@ export async function startHarness(options: { prefix: string; clock?: () => Date
       const email = overrides.email ?? `u-${randomUUID()}@example.test`;
       const password = recordSecret(overrides.password ?? `pw-${randomUUID()}`);
       const name = overrides.name ?? "Test User";
-      const { sub } = (await (await expectOk(await call("POST", "/v1/auth/signup", { body: { email, password, name } }), "signup")).json()) as { sub: string };
-      const tokens = (await (await expectOk(await call("POST", "/v1/auth/signin", { body: { email, password } }), "signin")).json()) as TokenResponse;
+      const { sub } = (await (
+        await expectOk(await call("POST", "/v1/auth/signup", { body: { email, password, name } }), "signup")
+      ).json()) as { sub: string };
+      const tokens = (await (
+        await expectOk(await call("POST", "/v1/auth/signin", { body: { email, password } }), "signin")
+      ).json()) as TokenResponse;
       recordSecret(tokens.access_token);
       recordSecret(tokens.refresh_token);
       const sid = decodeJwt(tokens.access_token).sid as string;
       return { sub, sid, email, password, name, tokens, identity: { kind: "user", sub, sid } };
     },
     async createTenant(owner, name = `Tenant ${randomUUID().slice(0, 8)}`) {
-      const res = await expectOk(await call("POST", "/v1/tenants", { as: owner.identity, body: { name } }), "create tenant");
+      const res = await expectOk(
+        await call("POST", "/v1/tenants", { as: owner.identity, body: { name } }),
+        "create tenant",
+      );
       return (await res.json()) as Tenant;
     },
     async addMember(by, tenantId, user, role) {
@@ -136,11 +147,17 @@ export async function outboxEvents(
 ): Promise<{ event_key: string; envelope: { data: Record<string, unknown>; tenant_id?: string; subject?: string } }[]> {
   const rows = await h.db.orm.em
     .fork()
-    .execute(`SELECT event_key, envelope FROM "${h.db.schema}".outbox_event ${key ? "WHERE event_key = ?" : ""} ORDER BY seq`, key ? [key] : []);
+    .execute(
+      `SELECT event_key, envelope FROM "${h.db.schema}".outbox_event ${key ? "WHERE event_key = ?" : ""} ORDER BY seq`,
+      key ? [key] : [],
+    );
   return rows as never;
 }
 
 /** A concrete path for a registry template: `{id}` → tenantId, `{sub}` → sub, `{key_id}` → keyId. */
 export function fillPath(template: string, values: { id?: string; sub?: string; key_id?: string }): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => (values as Record<string, string | undefined>)[name] ?? `missing_${name}`);
+  return template.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) => (values as Record<string, string | undefined>)[name] ?? `missing_${name}`,
+  );
 }

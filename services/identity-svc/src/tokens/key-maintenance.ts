@@ -9,7 +9,10 @@ import { rotateSigningKey } from "../verbs/rotate-signing-key.ts";
  * makes concurrent replicas produce one). Failures are logged and retried on the next tick: the
  * process keeps signing with the key set it has.
  */
-export function startKeyMaintenance(deps: IdentityDeps, options: { reloadMs: number; rotateAfterMs: number }): { stop(): void } {
+export function startKeyMaintenance(
+  deps: IdentityDeps,
+  options: { reloadMs: number; rotateAfterMs: number },
+): { stop(): void } {
   let busy = false; // a slow Secrets Manager call must not stack ticks
   const tick = async () => {
     try {

@@ -36,23 +36,31 @@ describe("signing key rotation", () => {
     const newKid = set.keys[1]!.kid;
 
     // Right after the rotation: both published, the old one still signs.
-    assert.deepEqual(publishedAt(set, rotatedAt).map((k) => k.kid), [oldKid, newKid]);
+    assert.deepEqual(
+      publishedAt(set, rotatedAt).map((k) => k.kid),
+      [oldKid, newKid],
+    );
     assert.equal(signingKeyAt(set, rotatedAt)?.kid, oldKid);
 
     // A token signed by the old key just before the switch...
     const justBefore = new Date(rotatedAt.getTime() + timing.activationDelayMs - 1000);
-    const oldToken = (await signAccessToken(await keyringOf(set), config, { sub: "usr_a", sid: "ses_a" }, justBefore)).token;
+    const oldToken = (await signAccessToken(await keyringOf(set), config, { sub: "usr_a", sid: "ses_a" }, justBefore))
+      .token;
 
     // ...after the switch the new key signs, and the old token still verifies until it expires.
     const afterSwitch = new Date(rotatedAt.getTime() + timing.activationDelayMs);
     assert.equal(signingKeyAt(set, afterSwitch)?.kid, newKid);
     assert.equal(await verifiesAt(oldToken, set, new Date(justBefore.getTime() + 899_000)), true);
-    const newToken = (await signAccessToken(await keyringOf(set), config, { sub: "usr_a", sid: "ses_a" }, afterSwitch)).token;
+    const newToken = (await signAccessToken(await keyringOf(set), config, { sub: "usr_a", sid: "ses_a" }, afterSwitch))
+      .token;
     assert.equal(await verifiesAt(newToken, set, afterSwitch), true);
 
     // Once retired, the old key leaves the JWKS (its tokens have expired by then anyway).
     const retired = new Date(afterSwitch.getTime() + timing.retireAfterMs);
-    assert.deepEqual(publishedAt(set, retired).map((k) => k.kid), [newKid]);
+    assert.deepEqual(
+      publishedAt(set, retired).map((k) => k.kid),
+      [newKid],
+    );
   });
 
   it("does nothing while a rotation is still waiting to activate", async () => {

@@ -66,7 +66,11 @@ export interface RotationTiming {
  * already waiting to activate, the set is returned unchanged (a second rotation would retire the
  * pending key before anyone used it). Keys retired before `now` are dropped.
  */
-export async function rotate(set: KeySet, now: Date, timing: RotationTiming): Promise<{ set: KeySet; rotated: boolean }> {
+export async function rotate(
+  set: KeySet,
+  now: Date,
+  timing: RotationTiming,
+): Promise<{ set: KeySet; rotated: boolean }> {
   const t = now.getTime();
   if (set.keys.some((k) => at(k.activates_at) > t)) return { set, rotated: false };
   const next = await newStoredKey(now, new Date(t + timing.activationDelayMs));

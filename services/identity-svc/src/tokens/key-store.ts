@@ -58,7 +58,9 @@ export function secretsManagerKeyStore(client: SecretsManagerClient, secretId: s
       }
     },
     async save(set) {
-      await client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(KeySet.parse(set)) }));
+      await client.send(
+        new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(KeySet.parse(set)) }),
+      );
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { webcrypto } from "node:crypto";
-import { importJWK } from "jose";
 import type { PublicJwk } from "@flowstate/contracts/rest/identity/auth";
-import type { KeyStore } from "./key-store.ts";
+import { importJWK } from "jose";
 import { type KeySet, publishedAt, signingKeyAt } from "./key-set.ts";
+import type { KeyStore } from "./key-store.ts";
 
 type CryptoKey = webcrypto.CryptoKey;
 type SigningKey = { kid: string; key: CryptoKey };

@@ -32,7 +32,13 @@ export async function addMember({
     }
     const at = now(ctx);
     em.create(Membership, { tenant_id: tenantId, sub: user.sub, role: input.role, created_at: at });
-    emit(ctx, em, "MembershipAdded.v1", { tenant_id: tenantId, sub: user.sub, role: input.role }, { tenant_id: tenantId, subject: actor });
+    emit(
+      ctx,
+      em,
+      "MembershipAdded.v1",
+      { tenant_id: tenantId, sub: user.sub, role: input.role },
+      { tenant_id: tenantId, subject: actor },
+    );
     return { sub: user.sub, name: user.name, email: user.email!, role: input.role, added_at: at.toISOString() };
   });
 }

@@ -41,7 +41,11 @@ export async function authorizeTenant(
     const tenant = await em.findOne(Tenant, { id: tenantId, status: "active" }, { lockMode });
     if (!tenant) throw notFound("tenant");
     if (need.apiKey === false) {
-      throw new DomainError("forbidden", "API_KEY_NOT_ALLOWED", "this operation needs a user's access token, not an API key");
+      throw new DomainError(
+        "forbidden",
+        "API_KEY_NOT_ALLOWED",
+        "this operation needs a user's access token, not an API key",
+      );
     }
     if (need.apiKey === "write" && a.scope !== "write") {
       throw new DomainError("forbidden", "INSUFFICIENT_SCOPE", "this operation needs an API key with the write scope");

@@ -38,7 +38,13 @@ export async function changeMemberRole({
       emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId, sub }, meta);
       if (input.role === "member") keys.push(...(await revokeKeysOf(ctx, em, sub, "creator_demoted", tenantId)));
     }
-    const member: Member = { sub, name: user.name, email: user.email!, role: m.role, added_at: m.created_at.toISOString() };
+    const member: Member = {
+      sub,
+      name: user.name,
+      email: user.email!,
+      role: m.role,
+      added_at: m.created_at.toISOString(),
+    };
     return { member, invalidations: keys };
   });
   ctx.invalidations.push({ scope: "membership", tenant_id: tenantId, sub }, ...invalidations);

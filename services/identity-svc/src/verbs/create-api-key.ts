@@ -32,7 +32,13 @@ export async function createApiKey({
       revoked_at: null,
       revoked_reason: null,
     });
-    emit(ctx, em, "ApiKeyCreated.v1", { tenant_id: tenantId, key_id: keyId, scope: input.scope }, { tenant_id: tenantId, subject: sub });
+    emit(
+      ctx,
+      em,
+      "ApiKeyCreated.v1",
+      { tenant_id: tenantId, key_id: keyId, scope: input.scope },
+      { tenant_id: tenantId, subject: sub },
+    );
     return row;
   });
   return { ...toApiKeyView(key), secret };

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { AccountDeleted } from "@flowstate/contracts/rest/identity/users";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { type Harness, invalidationsOf, startHarness } from "../testing/harness.ts";
 import { deleteAccount } from "./delete-account.ts";
 import { transferOwnership } from "./transfer-ownership.ts";
@@ -17,16 +17,26 @@ const gw = { kind: "service", service: "edge-gateway" } as const;
 
 /** Resolves true once `p` is still pending after `ms` (it is blocked), false if it settled. */
 const stillPending = (p: Promise<unknown>, ms = 300) =>
-  Promise.race([p.then(() => false, () => false), new Promise<boolean>((r) => setTimeout(() => r(true), ms))]);
+  Promise.race([
+    p.then(
+      () => false,
+      () => false,
+    ),
+    new Promise<boolean>((r) => setTimeout(() => r(true), ms)),
+  ]);
 
 async function ownerOf(tenantId: string): Promise<string> {
   const rows = await h.db.orm.em
     .fork()
-    .execute<{ sub: string }[]>(`SELECT sub FROM "${h.db.schema}".membership WHERE tenant_id = ? AND role = 'owner'`, [tenantId]);
+    .execute<{ sub: string }[]>(`SELECT sub FROM "${h.db.schema}".membership WHERE tenant_id = ? AND role = 'owner'`, [
+      tenantId,
+    ]);
   return rows[0]!.sub;
 }
 async function statusOf(sub: string): Promise<string> {
-  const rows = await h.db.orm.em.fork().execute<{ status: string }[]>(`SELECT status FROM "${h.db.schema}".app_user WHERE sub = ?`, [sub]);
+  const rows = await h.db.orm.em
+    .fork()
+    .execute<{ status: string }[]>(`SELECT status FROM "${h.db.schema}".app_user WHERE sub = ?`, [sub]);
   return rows[0]!.status;
 }
 
@@ -56,18 +66,33 @@ describe("DELETE /v1/users/me", () => {
     const body = (await res.json()) as AccountDeleted;
     assert.deepEqual({ deleted: body.deleted, sub: body.sub }, { deleted: true, sub: u.sub });
     assert.ok(invalidationsOf(res).some((i) => JSON.stringify(i) === JSON.stringify({ scope: "account", sub: u.sub })));
-    assert.ok(invalidationsOf(res).some((i) => JSON.stringify(i) === JSON.stringify({ scope: "membership", tenant_id: theirs.id, sub: u.sub })));
+    assert.ok(
+      invalidationsOf(res).some(
+        (i) => JSON.stringify(i) === JSON.stringify({ scope: "membership", tenant_id: theirs.id, sub: u.sub }),
+      ),
+    );
 
-    const state = (await (await h.call("GET", `/internal/v1/sessions/${u.sid}`, { as: gw })).json()) as { active: boolean };
+    const state = (await (await h.call("GET", `/internal/v1/sessions/${u.sid}`, { as: gw })).json()) as {
+      active: boolean;
+    };
     assert.equal(state.active, false);
-    assert.equal((await h.call("POST", "/v1/auth/signin", { body: { email: u.email, password: u.password } })).status, 401);
+    assert.equal(
+      (await h.call("POST", "/v1/auth/signin", { body: { email: u.email, password: u.password } })).status,
+      401,
+    );
     assert.equal((await h.call("GET", `/internal/v1/tenants/${theirs.id}/members/${u.sub}`, { as: gw })).status, 404);
     const [row] = await h.db.orm.em
       .fork()
-      .execute<Record<string, unknown>[]>(`SELECT email, name, password_hash FROM "${h.db.schema}".app_user WHERE sub = ?`, [u.sub]);
+      .execute<Record<string, unknown>[]>(
+        `SELECT email, name, password_hash FROM "${h.db.schema}".app_user WHERE sub = ?`,
+        [u.sub],
+      );
     assert.deepEqual(row, { email: null, name: "", password_hash: null });
     // The e-mail is free again for a new account.
-    assert.equal((await h.call("POST", "/v1/auth/signup", { body: { email: u.email, password: u.password, name: "New" } })).status, 201);
+    assert.equal(
+      (await h.call("POST", "/v1/auth/signup", { body: { email: u.email, password: u.password, name: "New" } })).status,
+      201,
+    );
   });
 });
 
@@ -107,7 +132,10 @@ describe("account deletion racing an ownership transfer", () => {
     });
     await assert.rejects(
       deletion!,
-      (e: unknown) => e instanceof DomainError && e.code === "OWNS_ACTIVE_TENANTS" && (e.extensions.tenant_ids as string[])[0] === t.id,
+      (e: unknown) =>
+        e instanceof DomainError &&
+        e.code === "OWNS_ACTIVE_TENANTS" &&
+        (e.extensions.tenant_ids as string[])[0] === t.id,
     );
     assert.equal(await ownerOf(t.id), heir.sub);
     assert.equal(await statusOf(heir.sub), "active");

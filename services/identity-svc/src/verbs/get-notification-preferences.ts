@@ -30,4 +30,3 @@ export async function getNotificationPreferences({ ctx }: { ctx: ServiceContext 
   const row = await ctx.em.findOne(NotificationPreferencesRow, { sub });
   return withDefaults(row?.preferences);
 }
-

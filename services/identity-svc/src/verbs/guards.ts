@@ -7,7 +7,11 @@ export function requireUser(ctx: ServiceContext): { sub: string; sid: string } {
   const a = ctx.actor;
   if (a.kind === "user") return { sub: a.sub, sid: a.sid };
   if (a.kind === "api_key") {
-    throw new DomainError("forbidden", "API_KEY_NOT_ALLOWED", "this operation needs a user's access token, not an API key");
+    throw new DomainError(
+      "forbidden",
+      "API_KEY_NOT_ALLOWED",
+      "this operation needs a user's access token, not an API key",
+    );
   }
   throw new DomainError("unauthenticated", "UNAUTHENTICATED", "sign in first");
 }

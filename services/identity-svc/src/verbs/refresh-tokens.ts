@@ -16,7 +16,13 @@ const invalidRefresh = () =>
  * 401 goes out (RFC 9700 section 4.14.2). Two refreshes racing with one token serialise on its row
  * lock; the second one is a replay.
  */
-export async function refreshTokens({ ctx, input }: { ctx: ServiceContext; input: RefreshRequest }): Promise<TokenResponse> {
+export async function refreshTokens({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: RefreshRequest;
+}): Promise<TokenResponse> {
   const tokenHash = sha256(input.refresh_token);
   // Find whose token it is without locks first: the transaction must lock the user row BEFORE the
   // session row, the order disableAccount and deleteAccount use, or the two would deadlock.
@@ -25,8 +31,16 @@ export async function refreshTokens({ ctx, input }: { ctx: ServiceContext; input
   if (!peek || !owner) throw invalidRefresh();
   const outcome = await inTransaction(ctx, async (em) => {
     const user = await em.findOne(User, { sub: owner.sub }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
-    const row = await em.findOne(RefreshToken, { token_hash: tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    const session = await em.findOne(UserSession, { sid: owner.sid }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const row = await em.findOne(
+      RefreshToken,
+      { token_hash: tokenHash },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
+    const session = await em.findOne(
+      UserSession,
+      { sid: owner.sid },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     if (!row || !session) return { kind: "invalid" as const };
     if (row.spent_at) {
       const revoked = revokeSession(ctx, em, session, "refresh_token_replayed");
@@ -36,7 +50,12 @@ export async function refreshTokens({ ctx, input }: { ctx: ServiceContext; input
     if (session.revoked_at || session.expires_at <= at) return { kind: "invalid" as const };
     if (user?.status !== "active" || user.disabled) return { kind: "invalid" as const };
     row.spent_at = at;
-    return { kind: "ok" as const, sub: session.sub, sid: session.sid, refreshToken: addRefreshToken(ctx, em, session.sid) };
+    return {
+      kind: "ok" as const,
+      sub: session.sub,
+      sid: session.sid,
+      refreshToken: addRefreshToken(ctx, em, session.sid),
+    };
   });
   if (outcome.kind === "replayed") {
     if (outcome.revoked) ctx.invalidations.push({ scope: "session", sid: outcome.sid, sub: outcome.sub });

@@ -7,7 +7,15 @@ import { ownerLocked } from "./change-member-role.ts";
 import { revokeKeysOf } from "./revoke-keys-of.ts";
 
 /** Removes a member (admin or owner; never the owner). The API keys they created here are revoked. */
-export async function removeMember({ ctx, tenantId, sub }: { ctx: ServiceContext; tenantId: string; sub: string }): Promise<void> {
+export async function removeMember({
+  ctx,
+  tenantId,
+  sub,
+}: {
+  ctx: ServiceContext;
+  tenantId: string;
+  sub: string;
+}): Promise<void> {
   const invalidations = await inTransaction(ctx, async (em) => {
     const { sub: actor } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     const m = await em.findOne(Membership, { tenant_id: tenantId, sub }, { lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -29,7 +29,10 @@ describe("revocation racing normal traffic", () => {
       const u = await h.signUp();
       const tokens = [u.tokens.refresh_token, ...(await sessions(u.email, u.password, 3))];
       const refreshes = tokens.map((rt) => h.call("POST", "/v1/auth/refresh", { body: { refresh_token: rt } }));
-      const [disabled, ...answers] = await Promise.all([disableAccount({ ctx: h.ctx({ kind: "system" }), sub: u.sub }), ...refreshes]);
+      const [disabled, ...answers] = await Promise.all([
+        disableAccount({ ctx: h.ctx({ kind: "system" }), sub: u.sub }),
+        ...refreshes,
+      ]);
       assert.ok(disabled.disabled_at);
       for (const res of answers) {
         assert.ok([200, 401].includes(res.status), `round ${round}: ${res.status}`);
@@ -38,7 +41,10 @@ describe("revocation racing normal traffic", () => {
         const t = (await res.json()) as TokenResponse;
         recordSecret(t.access_token);
         recordSecret(t.refresh_token);
-        assert.equal((await h.call("POST", "/v1/auth/refresh", { body: { refresh_token: t.refresh_token } })).status, 401);
+        assert.equal(
+          (await h.call("POST", "/v1/auth/refresh", { body: { refresh_token: t.refresh_token } })).status,
+          401,
+        );
       }
     }
   });
@@ -50,15 +56,25 @@ describe("revocation racing normal traffic", () => {
       const tenants = [await h.createTenant(owner), await h.createTenant(owner)];
       for (const t of tenants) {
         await h.addMember(owner, t.id, leaver, "admin");
-        const key = await h.call("POST", `/v1/tenants/${t.id}/api-keys`, { as: leaver.identity, body: { name: "k", scope: "read" } });
+        const key = await h.call("POST", `/v1/tenants/${t.id}/api-keys`, {
+          as: leaver.identity,
+          body: { name: "k", scope: "read" },
+        });
         recordSecret(((await key.json()) as { secret: string }).secret);
       }
       const results = await Promise.allSettled([
         deleteAccount({ ctx: h.ctx(leaver.identity), sub: leaver.sub }),
         h.call("DELETE", `/v1/tenants/${tenants[0]!.id}/members/${leaver.sub}`, { as: owner.identity }),
-        h.call("PATCH", `/v1/tenants/${tenants[1]!.id}/members/${leaver.sub}`, { as: owner.identity, body: { role: "member" } }),
+        h.call("PATCH", `/v1/tenants/${tenants[1]!.id}/members/${leaver.sub}`, {
+          as: owner.identity,
+          body: { role: "member" },
+        }),
       ]);
-      assert.equal(results[0].status, "fulfilled", `round ${round}: ${String((results[0] as PromiseRejectedResult).reason)}`);
+      assert.equal(
+        results[0].status,
+        "fulfilled",
+        `round ${round}: ${String((results[0] as PromiseRejectedResult).reason)}`,
+      );
       for (const r of results.slice(1)) {
         assert.equal(r.status, "fulfilled");
         const status = (r as PromiseFulfilledResult<Response>).value.status;

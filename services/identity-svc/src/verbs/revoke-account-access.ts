@@ -23,5 +23,9 @@ export async function revokeAccountAccess(
   for (const s of sessions) Object.assign(s, { revoked_at: at, revoked_reason: reason.session });
   const keys = await revokeKeysOf(ctx, em, user.sub, reason.key);
   emit(ctx, em, "AccessRevoked.v1", { scope: "account", sub: user.sub }, { subject: user.sub });
-  return [{ scope: "account", sub: user.sub }, ...sessions.map((s) => ({ scope: "session" as const, sid: s.sid, sub: user.sub })), ...keys];
+  return [
+    { scope: "account", sub: user.sub },
+    ...sessions.map((s) => ({ scope: "session" as const, sid: s.sid, sub: user.sub })),
+    ...keys,
+  ];
 }

@@ -6,10 +6,22 @@ import { authorizeTenant } from "./authorize-tenant.ts";
 import { revokeKey } from "./revoke-keys-of.ts";
 
 /** Revokes a key of the tenant (admin or owner). Revoking a revoked key is a no-op; another tenant's key is 404. */
-export async function revokeApiKey({ ctx, tenantId, keyId }: { ctx: ServiceContext; tenantId: string; keyId: string }): Promise<void> {
+export async function revokeApiKey({
+  ctx,
+  tenantId,
+  keyId,
+}: {
+  ctx: ServiceContext;
+  tenantId: string;
+  keyId: string;
+}): Promise<void> {
   await inTransaction(ctx, async (em) => {
     await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
-    const key = await em.findOne(ApiKey, { key_id: keyId, tenant_id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const key = await em.findOne(
+      ApiKey,
+      { key_id: keyId, tenant_id: tenantId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!key) throw notFound("API key");
     if (!key.revoked_at) revokeKey(ctx, em, key, "revoked");
   });

@@ -3,7 +3,12 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { emit, now, type ServiceContext } from "../context.ts";
 import { ApiKey } from "../db/entities.ts";
 
-export type KeyRevokeReason = "revoked" | "creator_removed" | "creator_demoted" | "creator_disabled" | "creator_deleted";
+export type KeyRevokeReason =
+  | "revoked"
+  | "creator_removed"
+  | "creator_demoted"
+  | "creator_disabled"
+  | "creator_deleted";
 
 /** Marks one key revoked and announces it; returns the invalidation for after the commit. */
 export function revokeKey(ctx: ServiceContext, em: EntityManager, key: ApiKey, reason: KeyRevokeReason): Invalidation {
@@ -26,6 +31,10 @@ export async function revokeKeysOf(
   reason: KeyRevokeReason,
   tenantId?: string,
 ): Promise<Invalidation[]> {
-  const keys = await em.find(ApiKey, { created_by: createdBy, revoked_at: null, ...(tenantId ? { tenant_id: tenantId } : {}) });
+  const keys = await em.find(ApiKey, {
+    created_by: createdBy,
+    revoked_at: null,
+    ...(tenantId ? { tenant_id: tenantId } : {}),
+  });
   return keys.map((k) => revokeKey(ctx, em, k, reason));
 }

@@ -5,7 +5,12 @@ import type { UserSession } from "../db/entities.ts";
 export type RevokeReason = "signout" | "refresh_token_replayed" | "account_disabled" | "account_deleted";
 
 /** Marks a session revoked (idempotent) and announces it; the caller commits and then invalidates. */
-export function revokeSession(ctx: ServiceContext, em: EntityManager, session: UserSession, reason: RevokeReason): boolean {
+export function revokeSession(
+  ctx: ServiceContext,
+  em: EntityManager,
+  session: UserSession,
+  reason: RevokeReason,
+): boolean {
   if (session.revoked_at) return false;
   session.revoked_at = now(ctx);
   session.revoked_reason = reason;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { type Harness, startHarness } from "../testing/harness.ts";
 import { rotateSigningKey } from "./rotate-signing-key.ts";
 
@@ -9,13 +9,19 @@ let h: Harness;
 let clock = Date.now();
 const ACTIVATION_S = 600;
 before(async () => {
-  h = await startHarness({ prefix: "id_rotate", clock: () => new Date(clock), keyActivationDelaySeconds: ACTIVATION_S });
+  h = await startHarness({
+    prefix: "id_rotate",
+    clock: () => new Date(clock),
+    keyActivationDelaySeconds: ACTIVATION_S,
+  });
 });
 after(() => h.close());
 
 const jwks = async () => (await (await h.call("GET", "/.well-known/jwks.json")).json()) as { keys: { kid: string }[] };
 const signIn = async (email: string, password: string) => {
-  const tokens = (await (await h.call("POST", "/v1/auth/signin", { body: { email, password } })).json()) as { access_token: string };
+  const tokens = (await (await h.call("POST", "/v1/auth/signin", { body: { email, password } })).json()) as {
+    access_token: string;
+  };
   return recordSecret(tokens.access_token);
 };
 const verifies = async (token: string, keys: unknown, at: number) => {
@@ -53,7 +59,11 @@ describe("rotateSigningKey through the running app", () => {
     assert.equal(await verifies(afterSwitch, published, clock), true);
 
     clock += (900 + 60) * 1000;
-    assert.deepEqual((await jwks()).keys.map((k) => k.kid), [r.kid], "the old key retires once its tokens expired");
+    assert.deepEqual(
+      (await jwks()).keys.map((k) => k.kid),
+      [r.kid],
+      "the old key retires once its tokens expired",
+    );
 
     // A month on, the periodic check starts the next rotation.
     clock += 31 * DAY;
@@ -63,7 +73,10 @@ describe("rotateSigningKey through the running app", () => {
   it("a replica that reloads the key set sees the same keys (one secret, many readers)", async () => {
     const before = h.deps.keyring.current().keys.map((k) => k.kid);
     await h.deps.keyring.reload();
-    assert.deepEqual(h.deps.keyring.current().keys.map((k) => k.kid), before);
+    assert.deepEqual(
+      h.deps.keyring.current().keys.map((k) => k.kid),
+      before,
+    );
     const fromStore = (await h.deps.keyStore.load()).keys.map((k) => k.kid);
     assert.deepEqual(fromStore, before);
   });

@@ -24,12 +24,15 @@ export async function rotateSigningKey({
 }): Promise<RotationResult> {
   const { keyStore, keyring, rotation } = ctx.deps;
   const result = await inTransaction(ctx, async (em) => {
-    await em.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.identity.signing-keys'), hashtext(?))", [keyStore.id]);
+    await em.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.identity.signing-keys'), hashtext(?))", [
+      keyStore.id,
+    ]);
     const at = now(ctx);
     const current = await keyStore.load(); // read under the lock: another replica may just have rotated
     const signing = signingKeyAt(current, at);
     // Age from creation: the first key's activates_at is the epoch (see key-store.ts).
-    const due = ifOlderThanMs === undefined || !signing || at.getTime() - Date.parse(signing.created_at) >= ifOlderThanMs;
+    const due =
+      ifOlderThanMs === undefined || !signing || at.getTime() - Date.parse(signing.created_at) >= ifOlderThanMs;
     const { set, rotated } = due ? await rotate(current, at, rotation) : { set: current, rotated: false };
     if (rotated) await keyStore.save(set);
     const newest = set.keys.reduce((a, b) => (Date.parse(b.activates_at) > Date.parse(a.activates_at) ? b : a));

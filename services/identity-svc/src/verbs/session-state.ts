@@ -17,7 +17,15 @@ type Row = {
  * `tokens_valid_after`. One indexed join; the gateway caches the answer until identity-svc tells it
  * otherwise (flowstate-invalidate header, AccessRevoked event).
  */
-export async function sessionState({ ctx, sid, iat }: { ctx: ServiceContext; sid: string; iat?: number | undefined }): Promise<SessionState> {
+export async function sessionState({
+  ctx,
+  sid,
+  iat,
+}: {
+  ctx: ServiceContext;
+  sid: string;
+  iat?: number | undefined;
+}): Promise<SessionState> {
   const rows = await ctx.em.execute<Row[]>(
     `SELECT s.sid, s.sub, s.revoked_at, u.status, u.disabled, u.tokens_valid_after
        FROM ${table(ctx, "user_session")} s JOIN ${table(ctx, "app_user")} u ON u.sub = s.sub

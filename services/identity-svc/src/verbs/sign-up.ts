@@ -1,9 +1,9 @@
 import type { SignUpRequest, SignUpResponse } from "@flowstate/contracts/rest/identity/auth";
 import { UniqueConstraintViolationException } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
-import { User } from "../db/entities.ts";
 import { newId } from "../crypto/ids.ts";
 import { hashPassword } from "../crypto/password.ts";
+import { User } from "../db/entities.ts";
 
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 

@@ -73,7 +73,10 @@ function readerFor(ctx: ServiceContext) {
       maxInFlight: Math.min(READS_IN_FLIGHT, orm.config.get("pool")?.max ?? 10),
       maxBatch: 64,
       run: async (keys) => {
-        const rows = await preparedRead<Row & { i: number }>(orm.em, many, [keys.map((k) => k[0]), keys.map((k) => k[1])]);
+        const rows = await preparedRead<Row & { i: number }>(orm.em, many, [
+          keys.map((k) => k[0]),
+          keys.map((k) => k[1]),
+        ]);
         const byKey: (Row | undefined)[] = new Array(keys.length);
         for (const r of rows) byKey[r.i - 1] = r;
         return byKey;

@@ -33,7 +33,11 @@ export async function transferOwnership({
     if (to === sub) throw new DomainError("unprocessable", "ALREADY_OWNER", "you already own this tenant");
     const target = await em.findOne(User, { sub: to }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
     if (target?.status !== "active" || target.disabled) throw notAMember();
-    const theirs = await em.findOne(Membership, { tenant_id: tenantId, sub: to }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const theirs = await em.findOne(
+      Membership,
+      { tenant_id: tenantId, sub: to },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!theirs) throw notAMember();
     const mine = await em.findOneOrFail(Membership, { tenant_id: tenantId, sub });
     // One owner per tenant is a unique index checked row by row: demote first, then promote.
@@ -47,6 +51,9 @@ export async function transferOwnership({
     emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId, sub: to }, meta);
     return { tenant: (await tenantView(ctx, em, tenantId, sub))!.tenant, sub };
   });
-  ctx.invalidations.push({ scope: "membership", tenant_id: tenantId, sub }, { scope: "membership", tenant_id: tenantId, sub: to });
+  ctx.invalidations.push(
+    { scope: "membership", tenant_id: tenantId, sub },
+    { scope: "membership", tenant_id: tenantId, sub: to },
+  );
   return tenant;
 }

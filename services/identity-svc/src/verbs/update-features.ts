@@ -24,7 +24,13 @@ export async function updateFeatures({
       if (row) Object.assign(row, { enabled, updated_at: at, updated_by: sub });
       else em.create(FeatureFlag, { tenant_id: tenantId, flag, enabled, updated_at: at, updated_by: sub });
       current[flag] = enabled;
-      emit(ctx, em, "FeatureFlagChanged.v1", { tenant_id: tenantId, flag, enabled }, { tenant_id: tenantId, subject: sub });
+      emit(
+        ctx,
+        em,
+        "FeatureFlagChanged.v1",
+        { tenant_id: tenantId, flag, enabled },
+        { tenant_id: tenantId, subject: sub },
+      );
     }
     return current;
   });

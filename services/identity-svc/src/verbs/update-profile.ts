@@ -4,7 +4,13 @@ import { loadActiveUser, toProfile } from "./get-profile.ts";
 import { requireUser } from "./guards.ts";
 
 /** Changes name and/or picture; the event names the fields changed, never their values. */
-export async function updateProfile({ ctx, input }: { ctx: ServiceContext; input: UpdateProfileRequest }): Promise<Profile> {
+export async function updateProfile({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: UpdateProfileRequest;
+}): Promise<Profile> {
   const { sub } = requireUser(ctx);
   return inTransaction(ctx, async (em) => {
     const user = await loadActiveUser(em, sub, true);

@@ -27,13 +27,16 @@ const ACCEPTOR = [
   "Status",
   "EndTime",
   "Status+EndTime",
-  ...["ResourceIdentifier", "OfferId", "OfferSetId"].flatMap((x) => ["", "+EndTime", "+Status", "+Status+EndTime"].map((s) => `${x}${s}`)),
+  ...["ResourceIdentifier", "OfferId", "OfferSetId"].flatMap((x) =>
+    ["", "+EndTime", "+Status", "+Status+EndTime"].map((s) => `${x}${s}`),
+  ),
   "ResourceType",
   "ResourceType+EndTime",
 ];
 
 const ORDER = ["AcceptorAccountId", "OfferId", "OfferSetId", "ResourceIdentifier", "ResourceType", "Status", "EndTime"];
-const canonical = (names: string[]) => [...new Set(names)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).join("+");
+const canonical = (names: string[]) =>
+  [...new Set(names)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).join("+");
 const allowed = {
   Proposer: new Set(PROPOSER.map((c) => canonical(c ? c.split("+") : []))),
   Acceptor: new Set(ACCEPTOR.map((c) => canonical(c ? c.split("+") : []))),
@@ -47,15 +50,20 @@ const fail = (reason: string, message: string): never => {
 export function checkCombination(filters: Map<FilterName, string>): "Proposer" | "Acceptor" {
   const party = filters.get("PartyType");
   if (party === undefined) return fail("MISSING_PARTY_TYPE", "The PartyType filter is required.");
-  if (party !== "Proposer" && party !== "Acceptor") return fail("INVALID_PARTY_TYPE", "PartyType must be Proposer or Acceptor.");
+  if (party !== "Proposer" && party !== "Acceptor")
+    return fail("INVALID_PARTY_TYPE", "PartyType must be Proposer or Acceptor.");
   const type = filters.get("AgreementType");
-  if (type === undefined) return fail("UNSUPPORTED_FILTERS", "This combination of filters is not supported: AgreementType is required.");
+  if (type === undefined)
+    return fail("UNSUPPORTED_FILTERS", "This combination of filters is not supported: AgreementType is required.");
   if (type !== "PurchaseAgreement") return fail("INVALID_AGREEMENT_TYPE", "AgreementType must be PurchaseAgreement.");
   const rest = [...filters.keys()]
     .filter((n) => n !== "PartyType" && n !== "AgreementType")
     .map((n) => (n === "BeforeEndTime" || n === "AfterEndTime" ? "EndTime" : n));
   if (!allowed[party].has(canonical(rest))) {
-    fail("UNSUPPORTED_FILTERS", `This combination of filters is not supported for PartyType ${party}: AgreementType+${canonical(rest)}.`);
+    fail(
+      "UNSUPPORTED_FILTERS",
+      `This combination of filters is not supported for PartyType ${party}: AgreementType+${canonical(rest)}.`,
+    );
   }
   return party;
 }

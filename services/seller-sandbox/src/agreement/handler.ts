@@ -18,7 +18,11 @@ export function handleAgreement(c: Context, deps: SandboxDeps): Promise<Response
   // run them past authorization and echo the call context (with the caller) as a 200.
   const operation = Object.hasOwn(operations, name) ? operations[name as keyof typeof operations] : undefined;
   if (!operation) {
-    return renderApiError(new ApiError(400, "UnknownOperationException", `Unknown operation ${target}`), "awsJson1_0", crypto.randomUUID());
+    return renderApiError(
+      new ApiError(400, "UnknownOperationException", `Unknown operation ${target}`),
+      "awsJson1_0",
+      crypto.randomUUID(),
+    );
   }
   if (!(c.req.header("content-type") ?? "").startsWith("application/x-amz-json-1.0")) {
     return renderApiError(

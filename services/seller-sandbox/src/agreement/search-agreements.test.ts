@@ -13,7 +13,9 @@ describe("Agreement SearchAgreements with the real SDK", () => {
   const seller = useSellerSession();
 
   it("lists the seller's purchase agreements as proposer, newest end first", async () => {
-    const out = await seller.agreement.send(new SearchAgreementsCommand({ catalog: "AWSMarketplace", filters: proposer }));
+    const out = await seller.agreement.send(
+      new SearchAgreementsCommand({ catalog: "AWSMarketplace", filters: proposer }),
+    );
     const list = out.agreementViewSummaries ?? [];
     assert.equal(list.length, 6);
     for (const a of list) {
@@ -24,7 +26,10 @@ describe("Agreement SearchAgreements with the real SDK", () => {
       assert.match(a.proposalSummary?.offerId ?? "", /^offer-/);
     }
     const ends = list.map((a) => a.endTime?.getTime() ?? Number.MAX_SAFE_INTEGER);
-    assert.deepEqual(ends, [...ends].sort((x, y) => y - x));
+    assert.deepEqual(
+      ends,
+      [...ends].sort((x, y) => y - x),
+    );
   });
 
   it("filters by status, by offer and by end time", async () => {
@@ -33,10 +38,14 @@ describe("Agreement SearchAgreements with the real SDK", () => {
     );
     assert.equal(active.agreementViewSummaries?.length, 3);
     const offerId = active.agreementViewSummaries?.[0]?.proposalSummary?.offerId ?? "";
-    const byOffer = await seller.agreement.send(new SearchAgreementsCommand({ filters: [...proposer, { name: "OfferId", values: [offerId] }] }));
+    const byOffer = await seller.agreement.send(
+      new SearchAgreementsCommand({ filters: [...proposer, { name: "OfferId", values: [offerId] }] }),
+    );
     assert.ok(byOffer.agreementViewSummaries?.every((a) => a.proposalSummary?.offerId === offerId));
     const ended = await seller.agreement.send(
-      new SearchAgreementsCommand({ filters: [...proposer, { name: "BeforeEndTime", values: [new Date().toISOString()] }] }),
+      new SearchAgreementsCommand({
+        filters: [...proposer, { name: "BeforeEndTime", values: [new Date().toISOString()] }],
+      }),
     );
     assert.ok(ended.agreementViewSummaries?.every((a) => (a.endTime?.getTime() ?? 0) < Date.now()));
     assert.ok((ended.agreementViewSummaries?.length ?? 0) >= 1);
@@ -44,7 +53,10 @@ describe("Agreement SearchAgreements with the real SDK", () => {
 
   it("pages with maxResults and nextToken", async () => {
     const ids: string[] = [];
-    for await (const page of paginateSearchAgreements({ client: seller.agreement, pageSize: 4 }, { filters: proposer })) {
+    for await (const page of paginateSearchAgreements(
+      { client: seller.agreement, pageSize: 4 },
+      { filters: proposer },
+    )) {
       ids.push(...(page.agreementViewSummaries ?? []).map((a) => a.agreementId ?? ""));
     }
     assert.equal(new Set(ids).size, 6);
@@ -55,7 +67,10 @@ describe("Agreement SearchAgreements with the real SDK", () => {
       [{ filters: [{ name: "AgreementType", values: ["PurchaseAgreement"] }] }, "MISSING_PARTY_TYPE"],
       [{ filters: [{ name: "PartyType", values: ["Broker"] }, proposer[1]] }, "INVALID_PARTY_TYPE"],
       [{ filters: [proposer[0]] }, "UNSUPPORTED_FILTERS"],
-      [{ filters: [...proposer, { name: "OfferSetId", values: ["os-1"] }, { name: "OfferId", values: ["offer-1"] }] }, "UNSUPPORTED_FILTERS"],
+      [
+        { filters: [...proposer, { name: "OfferSetId", values: ["os-1"] }, { name: "OfferId", values: ["offer-1"] }] },
+        "UNSUPPORTED_FILTERS",
+      ],
       [{ filters: [...proposer, { name: "Colour", values: ["red"] }] }, "INVALID_FILTER_NAME"],
       [{ filters: [...proposer, { name: "Status", values: ["ACTIVE", "EXPIRED"] }] }, "INVALID_FILTER_VALUES"],
       [{ filters: proposer, maxResults: 51 }, "INVALID_MAX_RESULTS"],
@@ -73,7 +88,9 @@ describe("Agreement SearchAgreements with the real SDK", () => {
 
   it("denies searching as the acceptor, which the connector policy does not allow", async () => {
     const err = await rejection(
-      seller.agreement.send(new SearchAgreementsCommand({ filters: [{ name: "PartyType", values: ["Acceptor"] }, proposer[1] as never] })),
+      seller.agreement.send(
+        new SearchAgreementsCommand({ filters: [{ name: "PartyType", values: ["Acceptor"] }, proposer[1] as never] }),
+      ),
     );
     assert.equal(err.name, "AccessDeniedException");
     assert.equal(err.$metadata.httpStatusCode, 403);

@@ -7,8 +7,24 @@ import type { Agreement, SellerState } from "../seller/types.ts";
 import { checkCombination } from "./filter-combinations.ts";
 import { type FilterName, parseSearchInput } from "./search-input.ts";
 
-const STATUSES = new Set(["ACTIVE", "ARCHIVED", "CANCELLED", "EXPIRED", "RENEWED", "REPLACED", "ROLLED_BACK", "SUPERSEDED", "TERMINATED"]);
-const RESOURCE_TYPES = new Set(["AmiProduct", "ContainerProduct", "SaaSProduct", "ProfessionalServicesProduct", "MachineLearningProduct"]);
+const STATUSES = new Set([
+  "ACTIVE",
+  "ARCHIVED",
+  "CANCELLED",
+  "EXPIRED",
+  "RENEWED",
+  "REPLACED",
+  "ROLLED_BACK",
+  "SUPERSEDED",
+  "TERMINATED",
+]);
+const RESOURCE_TYPES = new Set([
+  "AmiProduct",
+  "ContainerProduct",
+  "SaaSProduct",
+  "ProfessionalServicesProduct",
+  "MachineLearningProduct",
+]);
 
 function timeFilter(filters: Map<FilterName, string>, name: FilterName): number | undefined {
   const v = filters.get(name);
@@ -46,7 +62,11 @@ function view(seller: SellerState, a: Agreement) {
     agreementType: "PurchaseAgreement",
     acceptor: { accountId: a.acceptorAccountId },
     proposer: { accountId: seller.account },
-    proposalSummary: { resources: [{ id: a.productId, type: "SaaSProduct" }], offerId: a.offerId, ...(a.offerSetId ? { offerSetId: a.offerSetId } : {}) },
+    proposalSummary: {
+      resources: [{ id: a.productId, type: "SaaSProduct" }],
+      offerId: a.offerId,
+      ...(a.offerSetId ? { offerSetId: a.offerSetId } : {}),
+    },
     status: a.status,
   };
 }
@@ -62,11 +82,15 @@ export async function searchAgreements(call: CallContext) {
   const party = checkCombination(input.filters);
   const status = input.filters.get("Status");
   if (status !== undefined && !STATUSES.has(status)) {
-    throw new ApiError(400, "ValidationException", `Status ${status} is not valid.`, { reason: "INVALID_FILTER_VALUES" });
+    throw new ApiError(400, "ValidationException", `Status ${status} is not valid.`, {
+      reason: "INVALID_FILTER_VALUES",
+    });
   }
   const resourceType = input.filters.get("ResourceType");
   if (resourceType !== undefined && !RESOURCE_TYPES.has(resourceType)) {
-    throw new ApiError(400, "ValidationException", `ResourceType ${resourceType} is not valid.`, { reason: "INVALID_FILTER_VALUES" });
+    throw new ApiError(400, "ValidationException", `ResourceType ${resourceType} is not valid.`, {
+      reason: "INVALID_FILTER_VALUES",
+    });
   }
   const before = timeFilter(input.filters, "BeforeEndTime");
   const after = timeFilter(input.filters, "AfterEndTime");
@@ -79,7 +103,9 @@ export async function searchAgreements(call: CallContext) {
   const dir = input.sortOrder === "ASCENDING" ? 1 : -1;
   // Pay-as-you-go agreements have no end time; they sort as if they ended last.
   const end = (a: Agreement) => a.endTime ?? Number.MAX_SAFE_INTEGER;
-  const found = mine.filter((a) => matches(a, input.filters, before, after)).sort((a, b) => dir * (end(a) - end(b)) || (a.id < b.id ? -1 : 1));
+  const found = mine
+    .filter((a) => matches(a, input.filters, before, after))
+    .sort((a, b) => dir * (end(a) - end(b)) || (a.id < b.id ? -1 : 1));
   const { page, nextToken } = paginate(found, {
     token: input.nextToken,
     max: input.maxResults,

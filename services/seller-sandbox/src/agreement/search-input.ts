@@ -2,7 +2,10 @@ import { z } from "zod";
 import { ApiError } from "../http/api-error.ts";
 
 const invalid = (reason: string, message: string, field?: string): never => {
-  throw new ApiError(400, "ValidationException", message, { reason, ...(field ? { fields: [{ name: field, message }] } : {}) });
+  throw new ApiError(400, "ValidationException", message, {
+    reason,
+    ...(field ? { fields: [{ name: field, message }] } : {}),
+  });
 };
 
 export const FILTER_NAMES = [
@@ -45,19 +48,24 @@ export function parseSearchInput(body: unknown): SearchInput {
   const parsed = Input.safeParse(body);
   if (!parsed.success) return invalid("OTHER", "The request body must be a JSON object.");
   const raw = parsed.data;
-  if (raw.catalog !== undefined && raw.catalog !== "AWSMarketplace") invalid("INVALID_CATALOG", "Catalog must be AWSMarketplace.", "catalog");
+  if (raw.catalog !== undefined && raw.catalog !== "AWSMarketplace")
+    invalid("INVALID_CATALOG", "Catalog must be AWSMarketplace.", "catalog");
   const maxResults = raw.maxResults ?? 50;
   if (typeof maxResults !== "number" || !Number.isInteger(maxResults) || maxResults < 1 || maxResults > 50) {
     invalid("INVALID_MAX_RESULTS", "maxResults must be an integer between 1 and 50.", "maxResults");
   }
-  if (raw.nextToken !== undefined && (typeof raw.nextToken !== "string" || !/^[a-zA-Z0-9+/=_-]{1,8192}$/.test(raw.nextToken))) {
+  if (
+    raw.nextToken !== undefined &&
+    (typeof raw.nextToken !== "string" || !/^[a-zA-Z0-9+/=_-]{1,8192}$/.test(raw.nextToken))
+  ) {
     invalid("INVALID_NEXT_TOKEN", "The nextToken is not valid.", "nextToken");
   }
   let sortOrder: "ASCENDING" | "DESCENDING" = "DESCENDING";
   if (raw.sort !== undefined) {
     const sort = raw.sort as { sortBy?: unknown; sortOrder?: unknown };
     if (typeof sort !== "object" || sort === null) return invalid("OTHER", "sort must be an object.", "sort");
-    if (sort.sortBy !== undefined && sort.sortBy !== "EndTime") invalid("INVALID_SORT_BY", "Only EndTime is supported for sorting.", "sort.sortBy");
+    if (sort.sortBy !== undefined && sort.sortBy !== "EndTime")
+      invalid("INVALID_SORT_BY", "Only EndTime is supported for sorting.", "sort.sortBy");
     if (sort.sortOrder !== undefined && sort.sortOrder !== "ASCENDING" && sort.sortOrder !== "DESCENDING") {
       invalid("INVALID_SORT_ORDER", "sortOrder must be ASCENDING or DESCENDING.", "sort.sortOrder");
     }
@@ -69,14 +77,18 @@ export function parseSearchInput(body: unknown): SearchInput {
       invalid("INVALID_FILTERS", "filters must be a list of 1 to 10 filters.", "filters");
     }
     for (const f of raw.filters as { name?: unknown; values?: unknown }[]) {
-      if (typeof f?.name !== "string" || f.name === "") return invalid("MISSING_FILTER_NAME", "Every filter needs a name.", "filters");
-      if (!FILTER_NAMES.includes(f.name as FilterName)) invalid("INVALID_FILTER_NAME", `Filter name ${f.name} is not supported.`, "filters");
-      if (!Array.isArray(f.values) || f.values.length === 0) invalid("MISSING_FILTER_VALUES", `Filter ${f.name} needs a value.`, "filters");
+      if (typeof f?.name !== "string" || f.name === "")
+        return invalid("MISSING_FILTER_NAME", "Every filter needs a name.", "filters");
+      if (!FILTER_NAMES.includes(f.name as FilterName))
+        invalid("INVALID_FILTER_NAME", `Filter name ${f.name} is not supported.`, "filters");
+      if (!Array.isArray(f.values) || f.values.length === 0)
+        invalid("MISSING_FILTER_VALUES", `Filter ${f.name} needs a value.`, "filters");
       const values = f.values as unknown[];
       if (values.length !== 1 || typeof values[0] !== "string" || values[0] === "") {
         invalid("INVALID_FILTER_VALUES", `Filter ${f.name} takes exactly one value.`, "filters");
       }
-      if (filters.has(f.name as FilterName)) invalid("INVALID_FILTERS", `Filter ${f.name} is given more than once.`, "filters");
+      if (filters.has(f.name as FilterName))
+        invalid("INVALID_FILTERS", `Filter ${f.name} is given more than once.`, "filters");
       filters.set(f.name as FilterName, values[0] as string);
     }
   }

@@ -27,7 +27,13 @@ function editable(ws: Workspace, id: string): Offer | undefined {
   return offer;
 }
 
-function withTerms(offer: Offer, ws: Workspace, owned: (t: Term) => boolean, terms: Term[], checkCurrency: boolean): ChangeError[] {
+function withTerms(
+  offer: Offer,
+  ws: Workspace,
+  owned: (t: Term) => boolean,
+  terms: Term[],
+  checkCurrency: boolean,
+): ChangeError[] {
   if (offer.state === "Released") return err("INCOMPATIBLE_TERMS", AFTER_RELEASE);
   const next = [...offer.terms.filter((t) => !owned(t)), ...terms];
   const problems = checkCurrency ? currencyErrors(next, ws.seller.payoutCurrencies) : [];
@@ -46,14 +52,30 @@ export function applyOfferChange(ws: Workspace, change: ChangeRecord): ChangeErr
     const { ProductId, Name } = d as OfferChangeDetails<"CreateOffer">;
     const product = ws.seller.products.get(ProductId);
     if (!product || product.visibility === "Draft") {
-      return err("INCOMPATIBLE_PRODUCT", `Product ${ProductId} must be published (Limited or Public) before offers can be created for it.`);
+      return err(
+        "INCOMPATIBLE_PRODUCT",
+        `Product ${ProductId} must be published (Limited or Public) before offers can be created for it.`,
+      );
     }
-    ws.offers.set(change.EntityId, { id: change.EntityId, productId: ProductId, name: Name, state: "Draft", buyerAccounts: [], terms: [], revision: 0, lastModified: ws.now });
+    ws.offers.set(change.EntityId, {
+      id: change.EntityId,
+      productId: ProductId,
+      name: Name,
+      state: "Draft",
+      buyerAccounts: [],
+      terms: [],
+      revision: 0,
+      lastModified: ws.now,
+    });
     ws.touched.add(change.EntityId);
     return [];
   }
   const offer = editable(ws, change.EntityId);
-  if (!offer) return err("INVALID_ENTITY_REFERENCE", `Offer ${change.EntityId} does not exist because the change that creates it failed.`);
+  if (!offer)
+    return err(
+      "INVALID_ENTITY_REFERENCE",
+      `Offer ${change.EntityId} does not exist because the change that creates it failed.`,
+    );
 
   switch (change.ChangeType) {
     case "UpdateInformation": {
@@ -77,19 +99,38 @@ export function applyOfferChange(ws: Workspace, change: ChangeRecord): ChangeErr
       return problems;
     }
     case "UpdateLegalTerms":
-      return withTerms(offer, ws, (t) => t.Type === "LegalTerm", (d as OfferChangeDetails<"UpdateLegalTerms">).Terms as Term[], false);
+      return withTerms(
+        offer,
+        ws,
+        (t) => t.Type === "LegalTerm",
+        (d as OfferChangeDetails<"UpdateLegalTerms">).Terms as Term[],
+        false,
+      );
     case "UpdatePaymentScheduleTerms":
-      return withTerms(offer, ws, (t) => t.Type === "PaymentScheduleTerm", (d as OfferChangeDetails<"UpdatePaymentScheduleTerms">).Terms as Term[], true);
+      return withTerms(
+        offer,
+        ws,
+        (t) => t.Type === "PaymentScheduleTerm",
+        (d as OfferChangeDetails<"UpdatePaymentScheduleTerms">).Terms as Term[],
+        true,
+      );
     case "UpdateValidityTerms":
       // Allowed after release (AWS: availability, validity and information stay editable).
-      replaceTerms(offer, (t) => t.Type === "ValidityTerm", (d as OfferChangeDetails<"UpdateValidityTerms">).Terms as Term[]);
+      replaceTerms(
+        offer,
+        (t) => t.Type === "ValidityTerm",
+        (d as OfferChangeDetails<"UpdateValidityTerms">).Terms as Term[],
+      );
       return [];
     case "UpdateAvailability": {
       const { AvailabilityEndDate } = d as OfferChangeDetails<"UpdateAvailability">;
       // A past date on a released offer expires it ("set ... in the past to expire the offer");
       // a draft cannot be given a date it could never be released with.
       if (offer.state === "Draft" && endOfDay(AvailabilityEndDate) < ws.now) {
-        return err("INVALID_AVAILABILITY_END_DATE", `AvailabilityEndDate ${AvailabilityEndDate} is in the past (today is ${isoDay(ws.now)}).`);
+        return err(
+          "INVALID_AVAILABILITY_END_DATE",
+          `AvailabilityEndDate ${AvailabilityEndDate} is in the past (today is ${isoDay(ws.now)}).`,
+        );
       }
       offer.availabilityEndDate = AvailabilityEndDate;
       return [];

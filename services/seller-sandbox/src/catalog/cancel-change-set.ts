@@ -11,7 +11,11 @@ import { finish } from "./run-change-set.ts";
 export async function cancelChangeSet(call: CallContext) {
   const cs = await changeSetFromQuery(call, "aws-marketplace:CancelChangeSet");
   if (cs.status !== "PREPARING") {
-    throw new ApiError(423, "ResourceInUseException", `Change set ${cs.id} is ${cs.status} and can no longer be cancelled.`);
+    throw new ApiError(
+      423,
+      "ResourceInUseException",
+      `Change set ${cs.id} is ${cs.status} and can no longer be cancelled.`,
+    );
   }
   finish(call.seller, cs, "CANCELLED");
   return { ChangeSetId: cs.id, ChangeSetArn: marketplaceArn(call.seller.account, "ChangeSet", cs.id) };

@@ -4,7 +4,10 @@ import { z } from "zod";
 export const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date in the format YYYY-MM-DD")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "must be a valid calendar date");
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    "must be a valid calendar date",
+  );
 
 const Currency = z.string().regex(/^[A-Z]{3}$/, "must be a 3-letter currency code");
 const BuyerAccount = z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id");
@@ -31,7 +34,11 @@ const LegalDocument = z.looseObject({
  * ("Work with private offers", the Python shapes library). Anything else is a validation error.
  */
 export const OFFER_CHANGE_DETAILS = {
-  CreateOffer: z.strictObject({ ProductId: z.string().min(1).max(50), Name: z.string().max(150).optional(), OfferSetId: z.string().optional() }),
+  CreateOffer: z.strictObject({
+    ProductId: z.string().min(1).max(50),
+    Name: z.string().max(150).optional(),
+    OfferSetId: z.string().optional(),
+  }),
   UpdateInformation: z.strictObject({
     Name: z.string().min(1).max(150).optional(),
     Description: z.string().max(255).optional(),
@@ -45,7 +52,10 @@ export const OFFER_CHANGE_DETAILS = {
   UpdateTargeting: z.strictObject({
     PositiveTargeting: z.strictObject({
       BuyerAccounts: z.array(BuyerAccount).min(1).max(26).optional(),
-      CountryCodes: z.array(z.string().regex(/^[A-Z]{2}$/)).min(1).optional(),
+      CountryCodes: z
+        .array(z.string().regex(/^[A-Z]{2}$/))
+        .min(1)
+        .optional(),
     }),
     NegativeTargeting: z.strictObject({ CountryCodes: z.array(z.string().regex(/^[A-Z]{2}$/)) }).optional(),
   }),
@@ -54,7 +64,9 @@ export const OFFER_CHANGE_DETAILS = {
     Terms: z.array(PricingTerm).min(1),
   }),
   UpdateLegalTerms: z.strictObject({
-    Terms: z.array(z.strictObject({ Type: z.literal("LegalTerm"), Documents: z.array(LegalDocument).min(1) })).length(1),
+    Terms: z
+      .array(z.strictObject({ Type: z.literal("LegalTerm"), Documents: z.array(LegalDocument).min(1) }))
+      .length(1),
   }),
   UpdateValidityTerms: z.strictObject({
     Terms: z
@@ -62,12 +74,18 @@ export const OFFER_CHANGE_DETAILS = {
         z
           .strictObject({
             Type: z.literal("ValidityTerm"),
-            AgreementDuration: z.string().regex(/^P\d+[DMY]$/, "must be an ISO 8601 duration such as P12M").optional(),
+            AgreementDuration: z
+              .string()
+              .regex(/^P\d+[DMY]$/, "must be an ISO 8601 duration such as P12M")
+              .optional(),
             AgreementStartDate: Day.optional(),
             AgreementEndDate: Day.optional(),
           })
           .refine((t) => t.AgreementDuration || t.AgreementEndDate, "needs AgreementDuration or AgreementEndDate")
-          .refine((t) => !t.AgreementStartDate || !t.AgreementEndDate || t.AgreementStartDate < t.AgreementEndDate, "AgreementStartDate must be before AgreementEndDate"),
+          .refine(
+            (t) => !t.AgreementStartDate || !t.AgreementEndDate || t.AgreementStartDate < t.AgreementEndDate,
+            "AgreementStartDate must be before AgreementEndDate",
+          ),
       )
       .length(1),
   }),
@@ -77,7 +95,10 @@ export const OFFER_CHANGE_DETAILS = {
         z.strictObject({
           Type: z.literal("PaymentScheduleTerm"),
           CurrencyCode: Currency,
-          Schedule: z.array(z.strictObject({ ChargeDate: Day, ChargeAmount: Amount })).min(1).max(36),
+          Schedule: z
+            .array(z.strictObject({ ChargeDate: Day, ChargeAmount: Amount }))
+            .min(1)
+            .max(36),
         }),
       )
       .length(1),

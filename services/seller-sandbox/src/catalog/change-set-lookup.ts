@@ -21,7 +21,11 @@ export async function changeSetFromQuery(call: CallContext, action: string): Pro
   }
   requireCatalog(catalog);
   if (!/^[\w-]{1,255}$/.test(id as string)) {
-    throw new ApiError(422, "ValidationException", "1 validation error detected: Value at 'changeSetId' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[\\w\\-]+$");
+    throw new ApiError(
+      422,
+      "ValidationException",
+      "1 validation error detected: Value at 'changeSetId' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[\\w\\-]+$",
+    );
   }
   await authorize(call.deps, call.caller, action, marketplaceArn(call.seller.account, "ChangeSet", id as string));
   const cs = call.seller.changeSets.get(id as string);

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DescribeEntityCommand, type EntityTypeFilters, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import {
+  DescribeEntityCommand,
+  type EntityTypeFilters,
+  ListEntitiesCommand,
+} from "@aws-sdk/client-marketplace-catalog";
 import { useSellerSession } from "../testing/seller-fixture.ts";
 import { rejection } from "../testing/seller-session.ts";
 
@@ -10,14 +14,22 @@ describe("Catalog DescribeEntity with the real SDK", () => {
   const seller = useSellerSession();
 
   const first = async (EntityType: string, EntityTypeFilters?: EntityTypeFilters) =>
-    (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType, EntityTypeFilters }))).EntitySummaryList?.[0]?.EntityId ?? "";
+    (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType, EntityTypeFilters })))
+      .EntitySummaryList?.[0]?.EntityId ?? "";
 
   it("describes a private offer with its terms and rules, as a document and as a JSON string", async () => {
-    const id = await first("Offer", { OfferFilters: { State: { ValueList: ["Released"] }, Targeting: { ValueList: ["BuyerAccounts"] } } });
+    const id = await first("Offer", {
+      OfferFilters: { State: { ValueList: ["Released"] }, Targeting: { ValueList: ["BuyerAccounts"] } },
+    });
     const out = await seller.catalog.send(new DescribeEntityCommand({ Catalog, EntityId: id }));
     assert.equal(out.EntityType, "Offer@1.0");
     assert.match(out.EntityIdentifier ?? "", new RegExp(`^${id}@\\d+$`));
-    const doc = out.DetailsDocument as { State: string; Terms: { Type: string }[]; Rules: { Type: string }[]; ProductId: string };
+    const doc = out.DetailsDocument as {
+      State: string;
+      Terms: { Type: string }[];
+      Rules: { Type: string }[];
+      ProductId: string;
+    };
     assert.equal(doc.State, "Released");
     assert.ok(doc.Terms.some((t) => t.Type === "LegalTerm"));
     assert.deepEqual(doc.Rules.map((r) => r.Type).sort(), ["AvailabilityRule", "TargetingRule"]);
@@ -44,10 +56,14 @@ describe("Catalog DescribeEntity with the real SDK", () => {
   });
 
   it("answers ResourceNotFoundException for an unknown id and ValidationException for a malformed one", async () => {
-    const missing = await rejection(seller.catalog.send(new DescribeEntityCommand({ Catalog, EntityId: "offer-doesnotexist1" })));
+    const missing = await rejection(
+      seller.catalog.send(new DescribeEntityCommand({ Catalog, EntityId: "offer-doesnotexist1" })),
+    );
     assert.equal(missing.name, "ResourceNotFoundException");
     assert.equal(missing.$metadata.httpStatusCode, 404);
-    const malformed = await rejection(seller.catalog.send(new DescribeEntityCommand({ Catalog, EntityId: "offer/../x" })));
+    const malformed = await rejection(
+      seller.catalog.send(new DescribeEntityCommand({ Catalog, EntityId: "offer/../x" })),
+    );
     assert.equal(malformed.name, "ValidationException");
   });
 });

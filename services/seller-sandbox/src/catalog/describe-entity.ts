@@ -10,9 +10,11 @@ type Found = { kind: string; revision: number; lastModified: number; details: Re
 
 function find(seller: SellerState, id: string): Found | undefined {
   const offer = seller.offers.get(id);
-  if (offer) return { kind: "Offer", revision: offer.revision, lastModified: offer.lastModified, details: offerDetails(offer) };
+  if (offer)
+    return { kind: "Offer", revision: offer.revision, lastModified: offer.lastModified, details: offerDetails(offer) };
   const product = seller.products.get(id);
-  if (product) return { kind: "SaaSProduct", revision: 1, lastModified: product.lastModified, details: productDetails(product) };
+  if (product)
+    return { kind: "SaaSProduct", revision: 1, lastModified: product.lastModified, details: productDetails(product) };
   if (id === seller.sellerId) {
     return { kind: "Seller", revision: 1, lastModified: seller.sellerLastModified, details: sellerDetails(seller) };
   }
@@ -45,11 +47,20 @@ export async function describeEntity(call: CallContext) {
   }
   requireCatalog(catalog);
   if (!/^[\w-]{1,255}$/.test(entityId)) {
-    throw new ApiError(422, "ValidationException", `1 validation error detected: Value '${entityId}' at 'entityId' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[\\w\\-]+$`);
+    throw new ApiError(
+      422,
+      "ValidationException",
+      `1 validation error detected: Value '${entityId}' at 'entityId' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[\\w\\-]+$`,
+    );
   }
   const account = call.seller.account;
   const found = find(call.seller, entityId);
-  await authorize(call.deps, call.caller, "aws-marketplace:DescribeEntity", marketplaceArn(account, found?.kind ?? kindOfId(entityId), entityId));
+  await authorize(
+    call.deps,
+    call.caller,
+    "aws-marketplace:DescribeEntity",
+    marketplaceArn(account, found?.kind ?? kindOfId(entityId), entityId),
+  );
   if (!found) throw new ApiError(404, "ResourceNotFoundException", `Entity ${entityId} not found.`);
   return {
     EntityType: `${found.kind}@1.0`,

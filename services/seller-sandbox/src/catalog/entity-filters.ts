@@ -16,7 +16,10 @@ function inRange(range: Range, value: number | undefined): boolean {
 const contains = (haystack: string | undefined, needle: string) =>
   haystack?.toLowerCase().includes(needle.toLowerCase()) === true;
 
-function nameMatches(filter: { ValueList?: string[] | undefined; WildCardValue?: string | undefined } | undefined, value: string | undefined) {
+function nameMatches(
+  filter: { ValueList?: string[] | undefined; WildCardValue?: string | undefined } | undefined,
+  value: string | undefined,
+) {
   if (!filter) return true;
   if (filter.WildCardValue !== undefined) return contains(value, filter.WildCardValue);
   return value !== undefined && (filter.ValueList ?? []).includes(value);
@@ -58,7 +61,10 @@ export function productMatches(p: Product, f: SaaSProductFilters): boolean {
  * The older generic `FilterList` ({Name, ValueList}); the sandbox maps the names that have an
  * obvious meaning for its entity types onto the typed filters and refuses the rest.
  */
-export function legacyFilters(entityType: string, list: { Name: string; ValueList: string[] }[]): OfferFilters | SaaSProductFilters {
+export function legacyFilters(
+  entityType: string,
+  list: { Name: string; ValueList: string[] }[],
+): OfferFilters | SaaSProductFilters {
   const out: Record<string, unknown> = {};
   const names: Record<string, Record<string, string>> = {
     Offer: { EntityId: "EntityId", Name: "Name", ProductId: "ProductId", State: "State" },
@@ -68,7 +74,12 @@ export function legacyFilters(entityType: string, list: { Name: string; ValueLis
     // Own keys only: `constructor` or `toString` would find Object.prototype's and filter nothing.
     const byName = names[entityType];
     const target = byName && Object.hasOwn(byName, Name) ? byName[Name] : undefined;
-    if (!target) throw new ApiError(422, "ValidationException", `Filter name ${Name} is not supported for entity type ${entityType}.`);
+    if (!target)
+      throw new ApiError(
+        422,
+        "ValidationException",
+        `Filter name ${Name} is not supported for entity type ${entityType}.`,
+      );
     out[target] = { ValueList };
   }
   return out as OfferFilters | SaaSProductFilters;

@@ -71,7 +71,10 @@ export function sellerSummary(seller: SellerState) {
 export function offerDetails(o: Offer) {
   const rules: Record<string, unknown>[] = [];
   if (o.availabilityEndDate) {
-    rules.push({ Type: "AvailabilityRule", AvailabilityEndDate: new Date(endOfDay(o.availabilityEndDate)).toISOString() });
+    rules.push({
+      Type: "AvailabilityRule",
+      AvailabilityEndDate: new Date(endOfDay(o.availabilityEndDate)).toISOString(),
+    });
   }
   if (o.buyerAccounts.length || o.countryCodes?.length) {
     rules.push({

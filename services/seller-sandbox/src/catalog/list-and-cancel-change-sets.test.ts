@@ -8,8 +8,8 @@ import {
   type MarketplaceCatalogClient,
   StartChangeSetCommand,
 } from "@aws-sdk/client-marketplace-catalog";
-import { assumeConnector, catalogClient } from "../testing/clients.ts";
 import { privateOfferChanges, waitForChangeSet } from "../testing/change-sets.ts";
+import { assumeConnector, catalogClient } from "../testing/clients.ts";
 import { customRole } from "../testing/custom-role.ts";
 import { useSandbox } from "../testing/seller-fixture.ts";
 import { rejection, type SellerSession, sellerSession } from "../testing/seller-session.ts";
@@ -24,8 +24,14 @@ describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
   let template: SellerSession;
   before(async () => {
     // The connector template grants neither ListChangeSets nor CancelChangeSet; this role does.
-    const role = await customRole({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "aws-marketplace:*", Resource: "*" }] });
-    catalog = catalogClient(sandbox.endpoint, await assumeConnector(sandbox.endpoint, "backend", role.roleArn, role.externalId));
+    const role = await customRole({
+      Version: "2012-10-17",
+      Statement: [{ Effect: "Allow", Action: "aws-marketplace:*", Resource: "*" }],
+    });
+    catalog = catalogClient(
+      sandbox.endpoint,
+      await assumeConnector(sandbox.endpoint, "backend", role.roleArn, role.externalId),
+    );
     control = `${sandbox.endpoint}/_sandbox/accounts/${role.accountId}`;
     const products = await catalog.send(new ListEntitiesCommand({ Catalog, EntityType: "SaaSProduct" }));
     productId = products.EntitySummaryList?.find((p) => p.Visibility === "Public")?.EntityId ?? "";
@@ -33,7 +39,11 @@ describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
   });
 
   const start = async (name: string) =>
-    (await catalog.send(new StartChangeSetCommand({ Catalog, ChangeSetName: name, ChangeSet: privateOfferChanges(productId) }))).ChangeSetId ?? "";
+    (
+      await catalog.send(
+        new StartChangeSetCommand({ Catalog, ChangeSetName: name, ChangeSet: privateOfferChanges(productId) }),
+      )
+    ).ChangeSetId ?? "";
 
   it("lists change sets newest first, filtered by status and name, one page at a time", async () => {
     const a = await start("first");
@@ -46,8 +56,13 @@ describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
     assert.equal(item?.Status, "SUCCEEDED");
     assert.equal(item?.EntityIdList?.length, 1);
     assert.match(item?.ChangeSetArn ?? "", /:AWSMarketplace\/ChangeSet\//);
-    const named = await catalog.send(new ListChangeSetsCommand({ Catalog, FilterList: [{ Name: "ChangeSetName", ValueList: ["first"] }] }));
-    assert.deepEqual(named.ChangeSetSummaryList?.map((c) => c.ChangeSetId), [a]);
+    const named = await catalog.send(
+      new ListChangeSetsCommand({ Catalog, FilterList: [{ Name: "ChangeSetName", ValueList: ["first"] }] }),
+    );
+    assert.deepEqual(
+      named.ChangeSetSummaryList?.map((c) => c.ChangeSetId),
+      [a],
+    );
     const page = await catalog.send(new ListChangeSetsCommand({ Catalog, MaxResults: 1 }));
     assert.equal(page.ChangeSetSummaryList?.length, 1);
     const next = await catalog.send(new ListChangeSetsCommand({ Catalog, MaxResults: 1, NextToken: page.NextToken }));
@@ -55,7 +70,9 @@ describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
     const tooMany = await rejection(catalog.send(new ListChangeSetsCommand({ Catalog, MaxResults: 21 })));
     assert.equal(tooMany.name, "ValidationException");
     for (const Name of ["Colour", "constructor"]) {
-      const unknown = await rejection(catalog.send(new ListChangeSetsCommand({ Catalog, FilterList: [{ Name, ValueList: ["x"] }] })));
+      const unknown = await rejection(
+        catalog.send(new ListChangeSetsCommand({ Catalog, FilterList: [{ Name, ValueList: ["x"] }] })),
+      );
       assert.equal(unknown.name, "ValidationException", Name);
     }
   });
@@ -75,7 +92,9 @@ describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
   });
 
   it("answers ResourceNotFoundException for an unknown change set", async () => {
-    const err = await rejection(catalog.send(new DescribeChangeSetCommand({ Catalog, ChangeSetId: "nosuchchangeset0000000000" })));
+    const err = await rejection(
+      catalog.send(new DescribeChangeSetCommand({ Catalog, ChangeSetId: "nosuchchangeset0000000000" })),
+    );
     assert.equal(err.name, "ResourceNotFoundException");
   });
 

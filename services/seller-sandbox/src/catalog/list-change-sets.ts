@@ -11,11 +11,25 @@ import { summaryView } from "./change-set-views.ts";
 const ListChangeSetsInput = z.looseObject({
   Catalog: z.string().min(1).max(64),
   FilterList: z
-    .array(z.object({ Name: z.string().min(1).max(255).regex(/^[a-zA-Z]+$/), ValueList: z.array(z.string().min(1).max(255)).min(1).max(10) }))
+    .array(
+      z.object({
+        Name: z
+          .string()
+          .min(1)
+          .max(255)
+          .regex(/^[a-zA-Z]+$/),
+        ValueList: z.array(z.string().min(1).max(255)).min(1).max(10),
+      }),
+    )
     .min(1)
     .max(8)
     .optional(),
-  Sort: z.object({ SortBy: z.enum(["StartTime", "EndTime"]).optional(), SortOrder: z.enum(["ASCENDING", "DESCENDING"]).optional() }).optional(),
+  Sort: z
+    .object({
+      SortBy: z.enum(["StartTime", "EndTime"]).optional(),
+      SortOrder: z.enum(["ASCENDING", "DESCENDING"]).optional(),
+    })
+    .optional(),
   MaxResults: z.number().int().min(1).max(20, "Member must have value less than or equal to 20").optional(),
   NextToken: z.string().min(1).max(2048).optional(),
 });
@@ -43,10 +57,13 @@ export async function listChangeSets(call: CallContext) {
   requireCatalog(input.Catalog);
   for (const f of input.FilterList ?? []) {
     // Own keys only: `constructor` would find Object and filter nothing.
-    if (!Object.hasOwn(FILTERS, f.Name)) throw new ApiError(422, "ValidationException", `Filter name ${f.Name} is not supported for change sets.`);
+    if (!Object.hasOwn(FILTERS, f.Name))
+      throw new ApiError(422, "ValidationException", `Filter name ${f.Name} is not supported for change sets.`);
   }
   await authorize(call.deps, call.caller, "aws-marketplace:ListChangeSets", "*");
-  const found = [...call.seller.changeSets.values()].filter((cs) => (input.FilterList ?? []).every((f) => FILTERS[f.Name]?.(cs, f.ValueList)));
+  const found = [...call.seller.changeSets.values()].filter((cs) =>
+    (input.FilterList ?? []).every((f) => FILTERS[f.Name]?.(cs, f.ValueList)),
+  );
   const by = input.Sort?.SortBy ?? "StartTime";
   const dir = input.Sort?.SortOrder === "ASCENDING" ? 1 : -1;
   const key = (cs: ChangeSet) => (by === "EndTime" ? (cs.endTime ?? Number.MAX_SAFE_INTEGER) : cs.startTime);
@@ -59,5 +76,8 @@ export async function listChangeSets(call: CallContext) {
       throw new ApiError(422, "ValidationException", "The NextToken is not valid.");
     },
   });
-  return { ChangeSetSummaryList: page.map((cs) => summaryView(call.seller.account, cs)), ...(nextToken ? { NextToken: nextToken } : {}) };
+  return {
+    ChangeSetSummaryList: page.map((cs) => summaryView(call.seller.account, cs)),
+    ...(nextToken ? { NextToken: nextToken } : {}),
+  };
 }

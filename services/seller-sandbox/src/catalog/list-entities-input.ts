@@ -12,9 +12,15 @@ const DateRange = z
   .strict();
 const Values = (max: number) => z.object({ ValueList: z.array(z.string().min(1).max(255)).min(1).max(max) }).strict();
 const ValuesOrWildcard = z
-  .object({ ValueList: z.array(z.string().min(1).max(255)).min(1).max(10).optional(), WildCardValue: z.string().min(1).max(255).optional() })
+  .object({
+    ValueList: z.array(z.string().min(1).max(255)).min(1).max(10).optional(),
+    WildCardValue: z.string().min(1).max(255).optional(),
+  })
   .strict()
-  .refine((f) => (f.ValueList === undefined) !== (f.WildCardValue === undefined), "Member must have exactly one of ValueList or WildCardValue");
+  .refine(
+    (f) => (f.ValueList === undefined) !== (f.WildCardValue === undefined),
+    "Member must have exactly one of ValueList or WildCardValue",
+  );
 const SortOrder = z.enum(["ASCENDING", "DESCENDING"]);
 
 export const OfferFilters = z
@@ -24,10 +30,26 @@ export const OfferFilters = z
     ProductId: Values(10).optional(),
     ReleaseDate: DateRange.optional(),
     AvailabilityEndDate: DateRange.optional(),
-    BuyerAccounts: z.object({ WildCardValue: z.string().min(1).max(255) }).strict().optional(),
-    State: z.object({ ValueList: z.array(z.enum(["Draft", "Released"])).min(1).max(2) }).strict().optional(),
+    BuyerAccounts: z
+      .object({ WildCardValue: z.string().min(1).max(255) })
+      .strict()
+      .optional(),
+    State: z
+      .object({
+        ValueList: z
+          .array(z.enum(["Draft", "Released"]))
+          .min(1)
+          .max(2),
+      })
+      .strict()
+      .optional(),
     Targeting: z
-      .object({ ValueList: z.array(z.enum(["BuyerAccounts", "ParticipatingPrograms", "CountryCodes", "None"])).min(1).max(4) })
+      .object({
+        ValueList: z
+          .array(z.enum(["BuyerAccounts", "ParticipatingPrograms", "CountryCodes", "None"]))
+          .min(1)
+          .max(4),
+      })
       .strict()
       .optional(),
     LastModifiedDate: DateRange.optional(),
@@ -39,27 +61,63 @@ export const SaaSProductFilters = z
   .object({
     EntityId: Values(10).optional(),
     ProductTitle: ValuesOrWildcard.optional(),
-    Visibility: z.object({ ValueList: z.array(z.enum(["Limited", "Public", "Restricted", "Draft"])).min(1).max(4) }).strict().optional(),
+    Visibility: z
+      .object({
+        ValueList: z
+          .array(z.enum(["Limited", "Public", "Restricted", "Draft"]))
+          .min(1)
+          .max(4),
+      })
+      .strict()
+      .optional(),
     LastModifiedDate: DateRange.optional(),
   })
   .strict();
 export type SaaSProductFilters = z.infer<typeof SaaSProductFilters>;
 
-const OfferSortBy = z.enum(["EntityId", "Name", "ProductId", "ReleaseDate", "AvailabilityEndDate", "BuyerAccounts", "State", "Targeting", "LastModifiedDate"]);
+const OfferSortBy = z.enum([
+  "EntityId",
+  "Name",
+  "ProductId",
+  "ReleaseDate",
+  "AvailabilityEndDate",
+  "BuyerAccounts",
+  "State",
+  "Targeting",
+  "LastModifiedDate",
+]);
 const SaaSProductSortBy = z.enum(["EntityId", "ProductTitle", "Visibility", "LastModifiedDate", "DeliveryOptionTypes"]);
 
 export const ListEntitiesInput = z
   .object({
     Catalog: z.string().min(1).max(64),
-    EntityType: z.string().min(1).max(255).regex(/^[a-zA-Z]+$/, "Member must satisfy regular expression pattern: ^[a-zA-Z]+$"),
+    EntityType: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[a-zA-Z]+$/, "Member must satisfy regular expression pattern: ^[a-zA-Z]+$"),
     FilterList: z
-      .array(z.object({ Name: z.string().min(1).max(255).regex(/^[a-zA-Z]+$/), ValueList: z.array(z.string().min(1).max(255)).min(1).max(10) }))
+      .array(
+        z.object({
+          Name: z
+            .string()
+            .min(1)
+            .max(255)
+            .regex(/^[a-zA-Z]+$/),
+          ValueList: z.array(z.string().min(1).max(255)).min(1).max(10),
+        }),
+      )
       .min(1)
       .max(8)
       .optional(),
     Sort: z.object({ SortBy: z.string().min(1).max(255).optional(), SortOrder: SortOrder.optional() }).optional(),
     NextToken: z.string().min(1).max(2048).optional(),
-    MaxResults: z.number().int().min(1, "Member must have value greater than or equal to 1").max(50, "Member must have value less than or equal to 50").optional(),
+    MaxResults: z
+      .number()
+      .int()
+      .min(1, "Member must have value greater than or equal to 1")
+      .max(50, "Member must have value less than or equal to 50")
+      .optional(),
     OwnershipType: z.enum(["SELF", "SHARED"]).optional(),
     EntityTypeFilters: z
       .object({ OfferFilters: OfferFilters.optional(), SaaSProductFilters: SaaSProductFilters.optional() })

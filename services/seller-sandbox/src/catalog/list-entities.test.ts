@@ -15,7 +15,10 @@ describe("Catalog ListEntities with the real SDK", () => {
     assert.equal(list.length, 4);
     for (const p of list) {
       assert.match(p.EntityId ?? "", /^prod-[a-z0-9]{13}$/);
-      assert.equal(p.EntityArn, `arn:aws:aws-marketplace:us-east-1:${seller.role.accountId}:AWSMarketplace/SaaSProduct/${p.EntityId}`);
+      assert.equal(
+        p.EntityArn,
+        `arn:aws:aws-marketplace:us-east-1:${seller.role.accountId}:AWSMarketplace/SaaSProduct/${p.EntityId}`,
+      );
       assert.equal(p.SaaSProductSummary?.ProductTitle, p.Name);
       assert.match(p.LastModifiedDate ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     }
@@ -23,18 +26,36 @@ describe("Catalog ListEntities with the real SDK", () => {
 
   it("filters products by visibility and by a title wildcard", async () => {
     const pub = await seller.catalog.send(
-      new ListEntitiesCommand({ Catalog, EntityType: "SaaSProduct", EntityTypeFilters: { SaaSProductFilters: { Visibility: { ValueList: ["Public"] } } } }),
+      new ListEntitiesCommand({
+        Catalog,
+        EntityType: "SaaSProduct",
+        EntityTypeFilters: { SaaSProductFilters: { Visibility: { ValueList: ["Public"] } } },
+      }),
     );
-    assert.deepEqual(pub.EntitySummaryList?.map((p) => p.Visibility), ["Public", "Public"]);
+    assert.deepEqual(
+      pub.EntitySummaryList?.map((p) => p.Visibility),
+      ["Public", "Public"],
+    );
     const labs = await seller.catalog.send(
-      new ListEntitiesCommand({ Catalog, EntityType: "SaaSProduct", EntityTypeFilters: { SaaSProductFilters: { ProductTitle: { WildCardValue: "labs" } } } }),
+      new ListEntitiesCommand({
+        Catalog,
+        EntityType: "SaaSProduct",
+        EntityTypeFilters: { SaaSProductFilters: { ProductTitle: { WildCardValue: "labs" } } },
+      }),
     );
-    assert.deepEqual(labs.EntitySummaryList?.map((p) => p.Name), ["Flowstate Labs"]);
+    assert.deepEqual(
+      labs.EntitySummaryList?.map((p) => p.Name),
+      ["Flowstate Labs"],
+    );
   });
 
   it("lists private offers with targeting, state and buyer accounts", async () => {
     const out = await seller.catalog.send(
-      new ListEntitiesCommand({ Catalog, EntityType: "Offer", EntityTypeFilters: { OfferFilters: { Targeting: { ValueList: ["BuyerAccounts"] } } } }),
+      new ListEntitiesCommand({
+        Catalog,
+        EntityType: "Offer",
+        EntityTypeFilters: { OfferFilters: { Targeting: { ValueList: ["BuyerAccounts"] } } },
+      }),
     );
     const offers = out.EntitySummaryList ?? [];
     assert.equal(offers.length, 3);
@@ -46,7 +67,11 @@ describe("Catalog ListEntities with the real SDK", () => {
     const states = offers.map((o) => o.OfferSummary?.State).sort();
     assert.deepEqual(states, ["Draft", "Released", "Released"]);
     const drafts = await seller.catalog.send(
-      new ListEntitiesCommand({ Catalog, EntityType: "Offer", EntityTypeFilters: { OfferFilters: { State: { ValueList: ["Draft"] } } } }),
+      new ListEntitiesCommand({
+        Catalog,
+        EntityType: "Offer",
+        EntityTypeFilters: { OfferFilters: { State: { ValueList: ["Draft"] } } },
+      }),
     );
     assert.equal(drafts.EntitySummaryList?.length, 1);
   });
@@ -54,7 +79,11 @@ describe("Catalog ListEntities with the real SDK", () => {
   it("finds expired offers by an AvailabilityEndDate range", async () => {
     const now = new Date().toISOString().slice(0, 19) + "Z";
     const out = await seller.catalog.send(
-      new ListEntitiesCommand({ Catalog, EntityType: "Offer", EntityTypeFilters: { OfferFilters: { AvailabilityEndDate: { DateRange: { BeforeValue: now } } } } }),
+      new ListEntitiesCommand({
+        Catalog,
+        EntityType: "Offer",
+        EntityTypeFilters: { OfferFilters: { AvailabilityEndDate: { DateRange: { BeforeValue: now } } } },
+      }),
     );
     assert.equal(out.EntitySummaryList?.length, 1);
     assert.match(out.EntitySummaryList?.[0]?.Name ?? "", /expired/);
@@ -62,7 +91,10 @@ describe("Catalog ListEntities with the real SDK", () => {
 
   it("pages with MaxResults and NextToken until every entity was seen once", async () => {
     const ids: string[] = [];
-    for await (const page of paginateListEntities({ client: seller.catalog, pageSize: 2 }, { Catalog, EntityType: "Offer" })) {
+    for await (const page of paginateListEntities(
+      { client: seller.catalog, pageSize: 2 },
+      { Catalog, EntityType: "Offer" },
+    )) {
       assert.ok((page.EntitySummaryList?.length ?? 0) <= 2);
       ids.push(...(page.EntitySummaryList ?? []).map((o) => o.EntityId ?? ""));
     }
@@ -72,7 +104,11 @@ describe("Catalog ListEntities with the real SDK", () => {
 
   it("sorts offers by name when asked", async () => {
     const out = await seller.catalog.send(
-      new ListEntitiesCommand({ Catalog, EntityType: "Offer", EntityTypeSort: { OfferSort: { SortBy: "Name", SortOrder: "DESCENDING" } } }),
+      new ListEntitiesCommand({
+        Catalog,
+        EntityType: "Offer",
+        EntityTypeSort: { OfferSort: { SortBy: "Name", SortOrder: "DESCENDING" } },
+      }),
     );
     const names = out.EntitySummaryList?.map((o) => o.Name ?? "") ?? [];
     assert.deepEqual(names, [...names].sort().reverse());
@@ -87,7 +123,11 @@ describe("Catalog ListEntities with the real SDK", () => {
   it("answers ValidationException for bad MaxResults, dates, tokens, filters and entity types", async () => {
     const bad = [
       { Catalog, EntityType: "Offer", MaxResults: 51 },
-      { Catalog, EntityType: "Offer", EntityTypeFilters: { OfferFilters: { ReleaseDate: { DateRange: { AfterValue: "2026-13-01" } } } } },
+      {
+        Catalog,
+        EntityType: "Offer",
+        EntityTypeFilters: { OfferFilters: { ReleaseDate: { DateRange: { AfterValue: "2026-13-01" } } } },
+      },
       { Catalog, EntityType: "Offer", NextToken: "bm90LW91cnM" },
       { Catalog, EntityType: "Offer", EntityTypeFilters: { SaaSProductFilters: {} } },
       { Catalog, EntityType: "Offer", FilterList: [{ Name: "Colour", ValueList: ["red"] }] },

@@ -3,10 +3,15 @@ import { authorize } from "../http/authorize.ts";
 import type { CallContext } from "../http/marketplace-call.ts";
 import { paginate, queryFingerprint } from "../http/paginate.ts";
 import { parseInput, parseJsonBody } from "../http/validate.ts";
+import { requireCatalog } from "./catalog-name.ts";
 import { checkFilterLimits, legacyFilters, offerMatches, productMatches } from "./entity-filters.ts";
 import { offerSummary, productSummary, sellerSummary } from "./entity-views.ts";
-import { KNOWN_ENTITY_TYPES, ListEntitiesInput, type OfferFilters, type SaaSProductFilters } from "./list-entities-input.ts";
-import { requireCatalog } from "./catalog-name.ts";
+import {
+  KNOWN_ENTITY_TYPES,
+  ListEntitiesInput,
+  type OfferFilters,
+  type SaaSProductFilters,
+} from "./list-entities-input.ts";
 
 type Summary = { EntityId: string; LastModifiedDate: string; Name?: string; [k: string]: unknown };
 
@@ -58,13 +63,17 @@ export async function listEntities(call: CallContext) {
   let summaries: Summary[] = [];
   if (input.OwnershipType !== "SHARED") {
     if (input.EntityType === "Offer") {
-      const f = (typed.OfferFilters ?? (input.FilterList ? legacyFilters("Offer", input.FilterList) : {})) as OfferFilters;
+      const f = (typed.OfferFilters ??
+        (input.FilterList ? legacyFilters("Offer", input.FilterList) : {})) as OfferFilters;
       checkFilterLimits(f);
       summaries = [...seller.offers.values()].filter((o) => offerMatches(o, f)).map((o) => offerSummary(account, o));
     } else if (input.EntityType === "SaaSProduct") {
-      const f = (typed.SaaSProductFilters ?? (input.FilterList ? legacyFilters("SaaSProduct", input.FilterList) : {})) as SaaSProductFilters;
+      const f = (typed.SaaSProductFilters ??
+        (input.FilterList ? legacyFilters("SaaSProduct", input.FilterList) : {})) as SaaSProductFilters;
       checkFilterLimits(f);
-      summaries = [...seller.products.values()].filter((p) => productMatches(p, f)).map((p) => productSummary(account, p));
+      summaries = [...seller.products.values()]
+        .filter((p) => productMatches(p, f))
+        .map((p) => productSummary(account, p));
     } else if (input.EntityType === "Seller") {
       summaries = [sellerSummary(seller)];
     }

@@ -35,14 +35,24 @@ export function currencyErrors(terms: readonly Term[], payoutCurrencies: readonl
   const currencies = currenciesOf(terms);
   const errors: ChangeError[] = [];
   for (const c of currencies) {
-    if (!OFFER_CURRENCIES.has(c)) errors.push({ ErrorCode: "INVALID_CURRENCY_CODE", ErrorMessage: `CurrencyCode ${c} is not supported for private offers.` });
+    if (!OFFER_CURRENCIES.has(c))
+      errors.push({
+        ErrorCode: "INVALID_CURRENCY_CODE",
+        ErrorMessage: `CurrencyCode ${c} is not supported for private offers.`,
+      });
   }
   if (currencies.size > 1) {
-    errors.push({ ErrorCode: "INVALID_CURRENCY_CODE", ErrorMessage: `All terms of an offer must use one currency, found ${[...currencies].join(", ")}.` });
+    errors.push({
+      ErrorCode: "INVALID_CURRENCY_CODE",
+      ErrorMessage: `All terms of an offer must use one currency, found ${[...currencies].join(", ")}.`,
+    });
   }
   for (const c of currencies) {
     if (OFFER_CURRENCIES.has(c) && !payoutCurrencies.includes(c)) {
-      errors.push({ ErrorCode: "INCOMPATIBLE_PAYMENT_SETTINGS", ErrorMessage: `Update your payment settings to be compatible with the CurrencyCode ${c}.` });
+      errors.push({
+        ErrorCode: "INCOMPATIBLE_PAYMENT_SETTINGS",
+        ErrorMessage: `Update your payment settings to be compatible with the CurrencyCode ${c}.`,
+      });
     }
   }
   return errors;

@@ -37,19 +37,26 @@ export function resolveChanges(seller: SellerState, changes: ChangeInput[]): Cha
   for (const [i, change] of changes.entries()) {
     const n = i + 1;
     if (change.Entity.Type !== "Offer@1.0") {
-      invalid(`Change ${n}: entity type ${change.Entity.Type} is not supported; the sandbox changes Offer@1.0 entities.`);
+      invalid(
+        `Change ${n}: entity type ${change.Entity.Type} is not supported; the sandbox changes Offer@1.0 entities.`,
+      );
     }
-    if (!isOfferChangeType(change.ChangeType)) invalid(`Change ${n}: unsupported ChangeType ${change.ChangeType} for entity type Offer@1.0.`);
+    if (!isOfferChangeType(change.ChangeType))
+      invalid(`Change ${n}: unsupported ChangeType ${change.ChangeType} for entity type Offer@1.0.`);
     const type = change.ChangeType as keyof typeof OFFER_CHANGE_DETAILS;
     const { details, sentAsString } = detailsOf(change, n);
-    const Details = parseInput(OFFER_CHANGE_DETAILS[type], details, { status: 422, path: ["changeSet", i, sentAsString ? "details" : "detailsDocument"] });
+    const Details = parseInput(OFFER_CHANGE_DETAILS[type], details, {
+      status: 422,
+      path: ["changeSet", i, sentAsString ? "details" : "detailsDocument"],
+    });
 
     let entityId: string;
     const identifier = change.Entity.Identifier;
     if (type === "CreateOffer") {
       if (identifier !== undefined) invalid(`Change ${n}: CreateOffer must not carry an Entity.Identifier.`);
       const productId = (Details as { ProductId: string }).ProductId;
-      if (!seller.products.has(productId)) throw new ApiError(404, "ResourceNotFoundException", `Product ${productId} not found.`);
+      if (!seller.products.has(productId))
+        throw new ApiError(404, "ResourceNotFoundException", `Product ${productId} not found.`);
       entityId = randomId("offer", ID_LENGTH.offer);
     } else if (identifier === undefined) {
       entityId = invalid(`Change ${n}: Entity.Identifier is required for ${type}.`);
@@ -61,7 +68,8 @@ export function resolveChanges(seller: SellerState, changes: ChangeInput[]): Cha
         entityId = (target as ChangeRecord).EntityId;
       } else {
         entityId = identifier.replace(/@\d+$/, "");
-        if (!seller.offers.has(entityId)) throw new ApiError(404, "ResourceNotFoundException", `Entity ${entityId} not found.`);
+        if (!seller.offers.has(entityId))
+          throw new ApiError(404, "ResourceNotFoundException", `Entity ${entityId} not found.`);
       }
     }
     const key = `${type}/${entityId}`;

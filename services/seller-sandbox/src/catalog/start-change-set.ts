@@ -11,7 +11,10 @@ import { StartChangeSetInput } from "./change-set-input.ts";
 import { resolveChanges } from "./resolve-changes.ts";
 import { scheduleChangeSet } from "./run-change-set.ts";
 
-const answer = (account: string, cs: ChangeSet) => ({ ChangeSetId: cs.id, ChangeSetArn: marketplaceArn(account, "ChangeSet", cs.id) });
+const answer = (account: string, cs: ChangeSet) => ({
+  ChangeSetId: cs.id,
+  ChangeSetArn: marketplaceArn(account, "ChangeSet", cs.id),
+});
 
 /**
  * StartChangeSet: validates synchronously (422/404), is idempotent on ClientRequestToken (the SDK
@@ -30,21 +33,37 @@ export async function startChangeSet(call: CallContext) {
   const earlier = [...seller.changeSets.values()].find((c) => c.clientRequestToken === token);
   if (earlier) {
     if (earlier.fingerprint !== fingerprint) {
-      throw new ApiError(422, "ValidationException", `ClientRequestToken ${token} was already used for a different request.`);
+      throw new ApiError(
+        422,
+        "ValidationException",
+        `ClientRequestToken ${token} was already used for a different request.`,
+      );
     }
     return answer(account, earlier);
   }
 
   const changes = resolveChanges(seller, input.ChangeSet);
   for (const change of changes) {
-    await authorize(call.deps, call.caller, "aws-marketplace:StartChangeSet", marketplaceArn(account, "Offer", change.EntityId), {
-      "catalog:ChangeType": [change.ChangeType],
-      "aws-marketplace:Intent": [input.Intent ?? "APPLY"],
-    });
+    await authorize(
+      call.deps,
+      call.caller,
+      "aws-marketplace:StartChangeSet",
+      marketplaceArn(account, "Offer", change.EntityId),
+      {
+        "catalog:ChangeType": [change.ChangeType],
+        "aws-marketplace:Intent": [input.Intent ?? "APPLY"],
+      },
+    );
   }
-  const locked = [...new Set(changes.map((c) => seller.locks.get(c.EntityId)).filter((id): id is string => id !== undefined))];
+  const locked = [
+    ...new Set(changes.map((c) => seller.locks.get(c.EntityId)).filter((id): id is string => id !== undefined)),
+  ];
   if (locked.length) {
-    throw new ApiError(423, "ResourceInUseException", `Requested change set has entities locked by change sets - ${locked.join(", ")}`);
+    throw new ApiError(
+      423,
+      "ResourceInUseException",
+      `Requested change set has entities locked by change sets - ${locked.join(", ")}`,
+    );
   }
 
   const cs: ChangeSet = {

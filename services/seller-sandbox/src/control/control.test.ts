@@ -5,9 +5,9 @@ import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { ListEntitiesCommand, MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
 import { AssumeRoleCommand } from "@aws-sdk/client-sts";
 import { motoAccountCredentials } from "../../../../deploy/connector-role/moto-account.ts";
+import { privateOfferChanges, runChangeSet } from "../testing/change-sets.ts";
 import { assumeConnector, catalogClient, principalCredentials, stsClient } from "../testing/clients.ts";
 import { customRole } from "../testing/custom-role.ts";
-import { privateOfferChanges, runChangeSet } from "../testing/change-sets.ts";
 import { useSellerSession } from "../testing/seller-fixture.ts";
 import { rejection } from "../testing/seller-session.ts";
 
@@ -27,7 +27,12 @@ describe("the control plane under /_sandbox/", () => {
 
   it("is absorbed by the SDK's own retries when the fault is brief", async () => {
     await put(`${seller.control}/faults`, { faults: [{ kind: "throttle", count: 1 }] });
-    const retrying = new MarketplaceCatalogClient({ region: "us-east-1", endpoint: seller.endpoint, credentials: seller.credentials, maxAttempts: 3 });
+    const retrying = new MarketplaceCatalogClient({
+      region: "us-east-1",
+      endpoint: seller.endpoint,
+      credentials: seller.credentials,
+      maxAttempts: 3,
+    });
     const out = await retrying.send(list);
     assert.equal(out.$metadata.attempts, 2);
   });
@@ -36,13 +41,24 @@ describe("the control plane under /_sandbox/", () => {
     await put(`${seller.control}/faults`, { faults: [{ kind: "error" }] });
     assert.equal((await rejection(seller.catalog.send(list))).name, "InternalServiceException");
     const agreements = await rejection(
-      seller.agreement.send(new SearchAgreementsCommand({ filters: [{ name: "PartyType", values: ["Proposer"] }, { name: "AgreementType", values: ["PurchaseAgreement"] }] })),
+      seller.agreement.send(
+        new SearchAgreementsCommand({
+          filters: [
+            { name: "PartyType", values: ["Proposer"] },
+            { name: "AgreementType", values: ["PurchaseAgreement"] },
+          ],
+        }),
+      ),
     );
     assert.equal(agreements.name, "InternalServerException");
     assert.equal(agreements.$metadata.httpStatusCode, 500);
     const sts = await rejection(
       stsClient(seller.endpoint, principalCredentials("backend")).send(
-        new AssumeRoleCommand({ RoleArn: seller.role.roleArn, RoleSessionName: "x1", ExternalId: seller.role.externalId }),
+        new AssumeRoleCommand({
+          RoleArn: seller.role.roleArn,
+          RoleSessionName: "x1",
+          ExternalId: seller.role.externalId,
+        }),
       ),
     );
     assert.equal(sts.name, "InternalFailure");
@@ -51,7 +67,9 @@ describe("the control plane under /_sandbox/", () => {
   });
 
   it("adds latency to the chosen operation only", async () => {
-    await put(`${seller.control}/faults`, { faults: [{ kind: "latency", operations: ["ListEntities"], latencyMs: 300 }] });
+    await put(`${seller.control}/faults`, {
+      faults: [{ kind: "latency", operations: ["ListEntities"], latencyMs: 300 }],
+    });
     const t0 = performance.now();
     await seller.catalog.send(list);
     assert.ok(performance.now() - t0 >= 300);
@@ -60,12 +78,16 @@ describe("the control plane under /_sandbox/", () => {
 
   it("throttles STS AssumeRole with the code the SDK retries on", async () => {
     await put(`${seller.control}/faults`, { faults: [{ kind: "throttle", operations: ["AssumeRole"], count: 1 }] });
-    const err = await rejection(assumeConnector(seller.endpoint, "backend", seller.role.roleArn, seller.role.externalId));
+    const err = await rejection(
+      assumeConnector(seller.endpoint, "backend", seller.role.roleArn, seller.role.externalId),
+    );
     assert.equal(err.name, "Throttling");
   });
 
   it("resets an account to its seed, dropping offers and clock changes", async () => {
-    const product = (await (await fetch(seller.control)).json()).products.find((p: { visibility: string }) => p.visibility === "Public");
+    const product = (await (await fetch(seller.control)).json()).products.find(
+      (p: { visibility: string }) => p.visibility === "Public",
+    );
     const made = await runChangeSet(seller.catalog, privateOfferChanges(product.id));
     assert.equal(made.final.Status, "SUCCEEDED");
     await put(`${seller.control}/clock`, { advanceSeconds: 60 });
@@ -83,23 +105,38 @@ describe("the control plane under /_sandbox/", () => {
   });
 
   it("flushes cached policies on request so an IAM change applies at once", async () => {
-    const role = await customRole({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "aws-marketplace:*", Resource: "*" }] });
-    const catalog = catalogClient(seller.endpoint, await assumeConnector(seller.endpoint, "backend", role.roleArn, role.externalId));
+    const role = await customRole({
+      Version: "2012-10-17",
+      Statement: [{ Effect: "Allow", Action: "aws-marketplace:*", Resource: "*" }],
+    });
+    const catalog = catalogClient(
+      seller.endpoint,
+      await assumeConnector(seller.endpoint, "backend", role.roleArn, role.externalId),
+    );
     await catalog.send(list);
     const { IAMClient } = await import("@aws-sdk/client-iam");
     const iam = new IAMClient({
       region: "us-east-1",
       endpoint: process.env.AWS_ENDPOINT_URL,
-      credentials: await motoAccountCredentials({ endpoint: process.env.AWS_ENDPOINT_URL ?? "", accountId: role.accountId }),
+      credentials: await motoAccountCredentials({
+        endpoint: process.env.AWS_ENDPOINT_URL ?? "",
+        accountId: role.accountId,
+      }),
     });
     await iam.send(
       new PutRolePolicyCommand({
         RoleName: "MarketplaceConnector",
         PolicyName: "Deny",
-        PolicyDocument: JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Deny", Action: "aws-marketplace:ListEntities", Resource: "*" }] }),
+        PolicyDocument: JSON.stringify({
+          Version: "2012-10-17",
+          Statement: [{ Effect: "Deny", Action: "aws-marketplace:ListEntities", Resource: "*" }],
+        }),
       }),
     );
-    await fetch(`${seller.endpoint}/_sandbox/iam/flush`, { method: "POST", body: JSON.stringify({ roleArn: role.roleArn }) });
+    await fetch(`${seller.endpoint}/_sandbox/iam/flush`, {
+      method: "POST",
+      body: JSON.stringify({ roleArn: role.roleArn }),
+    });
     const err = await rejection(catalog.send(list));
     assert.equal(err.name, "AccessDeniedException");
     assert.match(err.message, /with an explicit deny/);

@@ -46,7 +46,12 @@ export function controlRoutes(deps: SandboxDeps): Hono {
     const input = await body(c, FaultsInput);
     if (input instanceof Response) return input;
     const seller = deps.sellers.get(c.get("account"));
-    seller.faults = input.faults.map((f) => ({ kind: f.kind, operations: f.operations, remaining: f.count, latencyMs: f.latencyMs }));
+    seller.faults = input.faults.map((f) => ({
+      kind: f.kind,
+      operations: f.operations,
+      remaining: f.count,
+      latencyMs: f.latencyMs,
+    }));
     return c.json({ faults: seller.faults });
   });
   account.delete("/faults", (c) => {
@@ -57,7 +62,8 @@ export function controlRoutes(deps: SandboxDeps): Hono {
     const input = await body(c, ClockInput);
     if (input instanceof Response) return input;
     const seller = deps.sellers.get(c.get("account"));
-    seller.clockOffsetMs = "offsetSeconds" in input ? input.offsetSeconds * 1000 : seller.clockOffsetMs + input.advanceSeconds * 1000;
+    seller.clockOffsetMs =
+      "offsetSeconds" in input ? input.offsetSeconds * 1000 : seller.clockOffsetMs + input.advanceSeconds * 1000;
     return c.json(accountView(seller));
   });
   account.put("/payout-currencies", async (c) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
+import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { agreementClient, assumeConnector, catalogClient } from "../testing/clients.ts";
 import { useSellerSession } from "../testing/seller-fixture.ts";
 import { rejection } from "../testing/seller-session.ts";
@@ -20,9 +20,13 @@ describe("credentials on the Marketplace APIs", () => {
   });
 
   it("refuses issued keys with the wrong secret or without their session token", async () => {
-    const wrongSecret = await rejection(catalogClient(seller.endpoint, { ...seller.credentials, secretAccessKey: "nope" }).send(list));
+    const wrongSecret = await rejection(
+      catalogClient(seller.endpoint, { ...seller.credentials, secretAccessKey: "nope" }).send(list),
+    );
     assert.equal(wrongSecret.name, "InvalidSignatureException");
-    const noToken = await rejection(catalogClient(seller.endpoint, { ...seller.credentials, sessionToken: undefined }).send(list));
+    const noToken = await rejection(
+      catalogClient(seller.endpoint, { ...seller.credentials, sessionToken: undefined }).send(list),
+    );
     assert.equal(noToken.name, "UnrecognizedClientException");
   });
 
@@ -31,7 +35,12 @@ describe("credentials on the Marketplace APIs", () => {
     assert.equal(unsigned.status, 403);
     assert.equal(unsigned.headers.get("x-amzn-errortype"), "MissingAuthenticationTokenException");
     const { MarketplaceCatalogClient } = await import("@aws-sdk/client-marketplace-catalog");
-    const elsewhere = new MarketplaceCatalogClient({ region: "eu-central-1", endpoint: seller.endpoint, credentials: seller.credentials, maxAttempts: 1 });
+    const elsewhere = new MarketplaceCatalogClient({
+      region: "eu-central-1",
+      endpoint: seller.endpoint,
+      credentials: seller.credentials,
+      maxAttempts: 1,
+    });
     const err = await rejection(elsewhere.send(list));
     assert.equal(err.name, "InvalidSignatureException");
   });
@@ -44,7 +53,9 @@ describe("credentials on the Marketplace APIs", () => {
     const err = await rejection(catalog.send(list));
     assert.equal(err.name, "ExpiredTokenException");
     const agreements = await rejection(
-      agreementClient(seller.endpoint, creds).send(new SearchAgreementsCommand({ filters: [{ name: "PartyType", values: ["Proposer"] }] })),
+      agreementClient(seller.endpoint, creds).send(
+        new SearchAgreementsCommand({ filters: [{ name: "PartyType", values: ["Proposer"] }] }),
+      ),
     );
     assert.equal(agreements.name, "ExpiredTokenException");
     await fetch(`${seller.control}/clock`, { method: "PUT", body: JSON.stringify({ offsetSeconds: 0 }) });
@@ -57,7 +68,10 @@ describe("credentials on the Marketplace APIs", () => {
         method: "POST",
         path: "/",
         body: "{}",
-        headers: { "content-type": "application/x-amz-json-1.0", "x-amz-target": `AWSMPCommerceService_v20200301.${operation}` },
+        headers: {
+          "content-type": "application/x-amz-json-1.0",
+          "x-amz-target": `AWSMPCommerceService_v20200301.${operation}`,
+        },
       });
       assert.equal(r.status, 400, operation);
       assert.equal(r.errorType, "UnknownOperationException", operation);

@@ -57,10 +57,14 @@ export function createAuthenticator(deps: {
         );
       }
       if (principal) {
-        return { ok: true, caller: { kind: "principal", arn: principal.arn, account: deps.flowstateAccountId, principal } };
+        return {
+          ok: true,
+          caller: { kind: "principal", arn: principal.arn, account: deps.flowstateAccountId, principal },
+        };
       }
       const s = session as Session;
-      if (deps.now(s.account) >= s.expiresAt) return fail("expired", "The security token included in the request is expired");
+      if (deps.now(s.account) >= s.expiresAt)
+        return fail("expired", "The security token included in the request is expired");
       return { ok: true, caller: { kind: "session", arn: s.arn, account: s.account, session: s } };
     },
   };

@@ -27,13 +27,19 @@ export interface PrincipalConfig {
 }
 
 /** `arn:aws:iam::<account>:role/<prefix>-<stage>-<name>` (spec/decisions.md). */
-export function principalArn(config: Pick<PrincipalConfig, "flowstateAccountId" | "prefix" | "stage">, name: FlowstatePrincipal["name"]): string {
+export function principalArn(
+  config: Pick<PrincipalConfig, "flowstateAccountId" | "prefix" | "stage">,
+  name: FlowstatePrincipal["name"],
+): string {
   return `arn:aws:iam::${config.flowstateAccountId}:role/${config.prefix}-${config.stage}-${name}`;
 }
 
 export function buildPrincipals(config: PrincipalConfig): Map<string, FlowstatePrincipal> {
   const names: FlowstatePrincipal["name"][] = ["backend", "mcp-execution"];
   return new Map(
-    names.map((name) => [config.keys[name].accessKeyId, { name, arn: principalArn(config, name), ...config.keys[name] }]),
+    names.map((name) => [
+      config.keys[name].accessKeyId,
+      { name, arn: principalArn(config, name), ...config.keys[name] },
+    ]),
   );
 }

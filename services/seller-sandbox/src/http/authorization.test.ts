@@ -15,7 +15,8 @@ describe("the role's inline policy decides, and the 2026-08-31 migration takes e
   const seller = useSellerSession({ version: "legacy" });
 
   const sellerId = async () =>
-    (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType: "Seller" }))).EntitySummaryList?.[0]?.EntityId ?? "";
+    (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType: "Seller" }))).EntitySummaryList?.[0]
+      ?.EntityId ?? "";
 
   it("with the legacy policy, products and offers work but agreements and the seller are denied", async () => {
     const products = await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType: "SaaSProduct" }));
@@ -27,12 +28,18 @@ describe("the role's inline policy decides, and the 2026-08-31 migration takes e
     const agreements = await rejection(seller.agreement.send(new SearchAgreementsCommand({ filters: proposer })));
     assert.equal(agreements.name, "AccessDeniedException");
     assert.equal(agreements.$metadata.httpStatusCode, 403);
-    assert.match(agreements.message, /not authorized to perform: aws-marketplace:SearchAgreements because no identity-based policy allows/);
+    assert.match(
+      agreements.message,
+      /not authorized to perform: aws-marketplace:SearchAgreements because no identity-based policy allows/,
+    );
 
     const id = await sellerId();
     const sellerErr = await rejection(seller.catalog.send(new DescribeEntityCommand({ Catalog, EntityId: id })));
     assert.equal(sellerErr.name, "AccessDeniedException");
-    assert.match(sellerErr.message, new RegExp(`on resource: arn:aws:aws-marketplace:us-east-1:${seller.role.accountId}:AWSMarketplace/Seller/${id}`));
+    assert.match(
+      sellerErr.message,
+      new RegExp(`on resource: arn:aws:aws-marketplace:us-east-1:${seller.role.accountId}:AWSMarketplace/Seller/${id}`),
+    );
   });
 
   it("after the stack update to the current template both work, with the role ARN and credentials unchanged", async () => {

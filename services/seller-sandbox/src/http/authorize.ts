@@ -32,12 +32,18 @@ export async function authorize(
     "aws:SecureTransport": ["false"],
     ...context,
   };
-  const { decision } = role ? evaluatePolicies(role.policies, { action, resource, context: fullContext }) : { decision: "ImplicitDeny" };
+  const { decision } = role
+    ? evaluatePolicies(role.policies, { action, resource, context: fullContext })
+    : { decision: "ImplicitDeny" };
   if (decision === "Allow") return;
   const on = resource === "*" ? "" : ` on resource: ${resource}`;
   const why =
     decision === "ExplicitDeny"
       ? "with an explicit deny in an identity-based policy"
       : `because no identity-based policy allows the ${action} action`;
-  throw new ApiError(403, "AccessDeniedException", `User: ${caller.arn} is not authorized to perform: ${action}${on} ${why}`);
+  throw new ApiError(
+    403,
+    "AccessDeniedException",
+    `User: ${caller.arn} is not authorized to perform: ${action}${on} ${why}`,
+  );
 }

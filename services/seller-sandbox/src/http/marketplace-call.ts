@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { applyFaults } from "../control/faults.ts";
 import type { SandboxDeps } from "../context.ts";
+import { applyFaults } from "../control/faults.ts";
 import type { Caller } from "../credentials/authenticate.ts";
 import type { SellerState } from "../seller/types.ts";
 import { ApiError, type JsonProtocol, jsonAuthError, jsonResponse, renderApiError } from "./api-error.ts";

@@ -20,7 +20,10 @@ export function paginate<T>(
   let offset = 0;
   if (options.token !== undefined) {
     try {
-      const decoded = JSON.parse(Buffer.from(options.token, "base64url").toString("utf8")) as { o?: unknown; h?: unknown };
+      const decoded = JSON.parse(Buffer.from(options.token, "base64url").toString("utf8")) as {
+        o?: unknown;
+        h?: unknown;
+      };
       if (typeof decoded.o !== "number" || decoded.h !== options.fingerprint || decoded.o < 0) options.onInvalid();
       offset = decoded.o as number;
     } catch {

@@ -3,7 +3,9 @@ import { ApiError } from "./api-error.ts";
 
 /** Lower-camel path as AWS prints it in validation messages (`changeSet.1.entity.type`). */
 function awsPath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? String(p + 1) : String(p).replace(/^[A-Z]/, (c) => c.toLowerCase()))).join(".");
+  return path
+    .map((p) => (typeof p === "number" ? String(p + 1) : String(p).replace(/^[A-Z]/, (c) => c.toLowerCase())))
+    .join(".");
 }
 
 /**

@@ -33,7 +33,8 @@ export class AccountIam {
       }),
     );
     const c = out.Credentials;
-    if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error(`emulator STS gave no credentials for account ${account}`);
+    if (!c?.AccessKeyId || !c.SecretAccessKey)
+      throw new Error(`emulator STS gave no credentials for account ${account}`);
     const client = new IAMClient({
       region: "us-east-1",
       endpoint: this.#options.endpoint,

@@ -22,7 +22,9 @@ describe("conditionHolds", () => {
   it("reads keys and operators named like Object.prototype members as absent and unsupported, not as functions", () => {
     assert.equal(conditionHolds({ StringEquals: { constructor: ["x"] } }, {}), false);
     assert.equal(conditionHolds({ StringNotEquals: { toString: ["x"] } }, {}), true);
-    assert.throws(() => conditionHolds({ constructor: { "a:b": ["x"] } }, { "a:b": ["x"] }), { name: "UnsupportedConditionOperator" });
+    assert.throws(() => conditionHolds({ constructor: { "a:b": ["x"] } }, { "a:b": ["x"] }), {
+      name: "UnsupportedConditionOperator",
+    });
   });
 
   it("treats condition key names case-insensitively", () => {
@@ -51,14 +53,26 @@ describe("conditionHolds", () => {
   });
 
   it("compares dates, numbers and booleans", () => {
-    assert.equal(conditionHolds({ DateLessThan: { "aws:CurrentTime": ["2030-01-01T00:00:00Z"] } }, { "aws:CurrentTime": ["2026-01-01T00:00:00Z"] }), true);
+    assert.equal(
+      conditionHolds(
+        { DateLessThan: { "aws:CurrentTime": ["2030-01-01T00:00:00Z"] } },
+        { "aws:CurrentTime": ["2026-01-01T00:00:00Z"] },
+      ),
+      true,
+    );
     assert.equal(conditionHolds({ NumericLessThanEquals: { "n:x": ["10"] } }, { "n:x": ["11"] }), false);
-    assert.equal(conditionHolds({ Bool: { "aws:SecureTransport": ["false"] } }, { "aws:SecureTransport": ["false"] }), true);
+    assert.equal(
+      conditionHolds({ Bool: { "aws:SecureTransport": ["false"] } }, { "aws:SecureTransport": ["false"] }),
+      true,
+    );
   });
 
   it("matches ArnLike per ARN component", () => {
     const c = { ArnLike: { "aws:PrincipalArn": ["arn:aws:iam::*:role/flowstate-*"] } };
-    assert.equal(conditionHolds(c, { "aws:PrincipalArn": ["arn:aws:iam::123456789012:role/flowstate-dev-backend"] }), true);
+    assert.equal(
+      conditionHolds(c, { "aws:PrincipalArn": ["arn:aws:iam::123456789012:role/flowstate-dev-backend"] }),
+      true,
+    );
     assert.equal(conditionHolds(c, { "aws:PrincipalArn": ["arn:aws:iam::123456789012:user/flowstate-x"] }), false);
   });
 });

@@ -67,7 +67,12 @@ function lookup(context: RequestContext, key: string): readonly string[] | undef
  * like `ForAnyValue:`.
  * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-single-vs-multi-valued-context-keys.html
  */
-function evaluateKey(rawOperator: string, key: string, policyValues: readonly string[], context: RequestContext): boolean {
+function evaluateKey(
+  rawOperator: string,
+  key: string,
+  policyValues: readonly string[],
+  context: RequestContext,
+): boolean {
   let op = rawOperator.toLowerCase();
   let set: "all" | "any" | undefined;
   if (op.startsWith("forallvalues:")) [set, op] = ["all", op.slice(13)];

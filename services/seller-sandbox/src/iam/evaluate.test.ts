@@ -42,18 +42,26 @@ describe("evaluatePolicies", () => {
       ...(types ? { "aws-marketplace:AgreementType": types } : {}),
     });
     assert.equal(check("aws-marketplace:SearchAgreements", "*", ctx("Proposer", ["PurchaseAgreement"])), "Allow");
-    assert.equal(check("aws-marketplace:SearchAgreements", "*", ctx("Acceptor", ["PurchaseAgreement"])), "ImplicitDeny");
+    assert.equal(
+      check("aws-marketplace:SearchAgreements", "*", ctx("Acceptor", ["PurchaseAgreement"])),
+      "ImplicitDeny",
+    );
     assert.equal(check("aws-marketplace:SearchAgreements", "*", ctx("Proposer", ["Other"])), "ImplicitDeny");
     assert.equal(check("aws-marketplace:SearchAgreements", "*", ctx(undefined, ["PurchaseAgreement"])), "ImplicitDeny");
   });
 
   it("lets ForAllValues pass vacuously when the multivalued key is absent, as IAM does", () => {
-    assert.equal(check("aws-marketplace:SearchAgreements", "*", { "aws-marketplace:PartyType": ["Proposer"] }), "Allow");
+    assert.equal(
+      check("aws-marketplace:SearchAgreements", "*", { "aws-marketplace:PartyType": ["Proposer"] }),
+      "Allow",
+    );
   });
 
   it("lets an explicit deny win over an allow", () => {
     const deny = parsePolicyDocument(
-      JSON.stringify({ Statement: { Sid: "NoOffers", Effect: "Deny", Action: "aws-marketplace:*", Resource: arn("Offer", "*") } }),
+      JSON.stringify({
+        Statement: { Sid: "NoOffers", Effect: "Deny", Action: "aws-marketplace:*", Resource: arn("Offer", "*") },
+      }),
     );
     const r = evaluatePolicies([current, deny], {
       action: "aws-marketplace:DescribeEntity",
@@ -76,19 +84,31 @@ describe("evaluatePolicies", () => {
   });
 
   it("does not let a wildcard in the account part of an ARN span a colon", () => {
-    const p = parsePolicyDocument(JSON.stringify({ Statement: [{ Effect: "Allow", Action: "*", Resource: "arn:aws:*:Offer/*" }] }));
-    assert.equal(evaluatePolicies([p], { action: "x:y", resource: arn("Offer", "o"), context: {} }).decision, "ImplicitDeny");
+    const p = parsePolicyDocument(
+      JSON.stringify({ Statement: [{ Effect: "Allow", Action: "*", Resource: "arn:aws:*:Offer/*" }] }),
+    );
+    assert.equal(
+      evaluatePolicies([p], { action: "x:y", resource: arn("Offer", "o"), context: {} }).decision,
+      "ImplicitDeny",
+    );
   });
 
   it("fails closed on a condition operator it does not implement", () => {
     const p = parsePolicyDocument(
-      JSON.stringify({ Statement: [{ Effect: "Allow", Action: "*", Resource: "*", Condition: { MadeUpOperator: { "a:b": "c" } } }] }),
+      JSON.stringify({
+        Statement: [{ Effect: "Allow", Action: "*", Resource: "*", Condition: { MadeUpOperator: { "a:b": "c" } } }],
+      }),
     );
     assert.equal(evaluatePolicies([p], { action: "x:y", resource: "*", context: {} }).decision, "ImplicitDeny");
   });
 
   it("reads the URL-encoded form IAM answers", () => {
-    const encoded = encodeURIComponent(JSON.stringify({ Statement: { Effect: "Allow", Action: "a:b", Resource: "*" } }));
-    assert.equal(evaluatePolicies([parsePolicyDocument(encoded)], { action: "a:b", resource: "*", context: {} }).decision, "Allow");
+    const encoded = encodeURIComponent(
+      JSON.stringify({ Statement: { Effect: "Allow", Action: "a:b", Resource: "*" } }),
+    );
+    assert.equal(
+      evaluatePolicies([parsePolicyDocument(encoded)], { action: "a:b", resource: "*", context: {} }).decision,
+      "Allow",
+    );
   });
 });

@@ -61,7 +61,11 @@ async function readPolicies(iam: IAMClient, name: string): Promise<PolicyDocumen
   return Promise.all([...inline, ...managed]);
 }
 
-type Entry = { value: RoleRecord | undefined; fetchedAt: number; pending?: Promise<RoleRecord | undefined> | undefined };
+type Entry = {
+  value: RoleRecord | undefined;
+  fetchedAt: number;
+  pending?: Promise<RoleRecord | undefined> | undefined;
+};
 
 /**
  * Reads roles and their policies from the emulator's IAM, where the connector-role template put

@@ -9,7 +9,10 @@ function compile(pattern: string, ignoreCase: boolean): RegExp {
   const key = (ignoreCase ? "i:" : "s:") + pattern;
   let re = cache.get(key);
   if (!re) {
-    const body = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+    const body = pattern
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".");
     re = new RegExp(`^${body}$`, ignoreCase ? "is" : "s");
     if (cache.size > 10_000) cache.clear();
     cache.set(key, re);

@@ -39,7 +39,11 @@ export function contractTerms(currency: string, dimension: string, firstCharge: 
       Grants: [{ DimensionKey: dimension, MaxQuantity: 1 }],
     },
     { Type: "ValidityTerm", AgreementDuration: "P12M" },
-    { Type: "PaymentScheduleTerm", CurrencyCode: currency, Schedule: [{ ChargeDate: firstCharge, ChargeAmount: "12000.00" }] },
+    {
+      Type: "PaymentScheduleTerm",
+      CurrencyCode: currency,
+      Schedule: [{ ChargeDate: firstCharge, ChargeAmount: "12000.00" }],
+    },
     { Type: "LegalTerm", Documents: [{ Type: "StandardEula", Version: "2022-07-14" }] },
   ].map((t, i) => ({ ...t, Id: `term-${i + 1}` }));
 }
@@ -64,12 +68,23 @@ export function seedOffers(account: string, products: Product[], now: number): O
     releaseDate: now - 25 * DAY,
     pricingModel: "Usage",
     terms: [
-      { Type: "UsageBasedPricingTerm", Id: "term-1", CurrencyCode: "USD", RateCards: [{ RateCard: [{ DimensionKey: p.dimensions[0]?.Key, Price: "0.10" }] }] },
+      {
+        Type: "UsageBasedPricingTerm",
+        Id: "term-1",
+        CurrencyCode: "USD",
+        RateCards: [{ RateCard: [{ DimensionKey: p.dimensions[0]?.Key, Price: "0.10" }] }],
+      },
       { Type: "LegalTerm", Id: "term-2", Documents: [{ Type: "StandardEula", Version: "2022-07-14" }] },
     ],
     lastModified: now - 25 * DAY,
   });
-  const privateOffer = (label: string, p: Product, state: Offer["state"], endOffsetDays: number, releasedDaysAgo?: number): Offer => ({
+  const privateOffer = (
+    label: string,
+    p: Product,
+    state: Offer["state"],
+    endOffsetDays: number,
+    releasedDaysAgo?: number,
+  ): Offer => ({
     ...base,
     id: id(`private/${label}`),
     productId: p.id,

@@ -11,7 +11,10 @@ export const DEFAULT_PAYOUT_CURRENCIES = ["USD", "EUR"];
  * (timestamps are relative to the account's clock). Keeps clock offset and step settings out:
  * the store decides whether a reset keeps them.
  */
-export function seedSeller(account: string, now: number): Omit<SellerState, "clockOffsetMs" | "changeSetStepMs" | "faults"> {
+export function seedSeller(
+  account: string,
+  now: number,
+): Omit<SellerState, "clockOffsetMs" | "changeSetStepMs" | "faults"> {
   const products = seedProducts(account, now);
   const offers = seedOffers(account, products, now);
   return {

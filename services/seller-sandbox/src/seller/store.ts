@@ -16,7 +16,12 @@ export class SellerStore {
   get(account: string): SellerState {
     let seller = this.#sellers.get(account);
     if (!seller) {
-      seller = { ...seedSeller(account, Date.now()), clockOffsetMs: 0, changeSetStepMs: this.#defaultStepMs, faults: [] };
+      seller = {
+        ...seedSeller(account, Date.now()),
+        clockOffsetMs: 0,
+        changeSetStepMs: this.#defaultStepMs,
+        faults: [],
+      };
       this.#sellers.set(account, seller);
     }
     return seller;

@@ -34,9 +34,11 @@ export function parseAuthorization(header: string | undefined | null): SigV4Auth
     else if (part.startsWith("Signature=")) signature = part.slice(10);
     else return undefined;
   }
-  if (!credential || !signedHeaders || !signature || !SIGNATURE.test(signature) || !HEADER_LIST.test(signedHeaders)) return undefined;
+  if (!credential || !signedHeaders || !signature || !SIGNATURE.test(signature) || !HEADER_LIST.test(signedHeaders))
+    return undefined;
   const scope = credential.split("/");
-  if (scope.length !== 5 || scope[4] !== "aws4_request" || !/^\d{8}$/.test(scope[1] as string) || !scope[0]) return undefined;
+  if (scope.length !== 5 || scope[4] !== "aws4_request" || !/^\d{8}$/.test(scope[1] as string) || !scope[0])
+    return undefined;
   return {
     accessKeyId: scope[0],
     date: scope[1] as string,

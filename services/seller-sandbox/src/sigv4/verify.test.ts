@@ -8,7 +8,13 @@ import { type ReceivedRequest, verifySignature } from "./verify.ts";
 // The SDK's own signer signs; the sandbox's verifier must agree with it byte for byte.
 const credentials = { accessKeyId: "AKIAFLOWSTATEBACKEND", secretAccessKey: "s3cr3t" };
 
-async function signed(method: string, path: string, query: Record<string, string>, body: string, headers: Record<string, string> = {}) {
+async function signed(
+  method: string,
+  path: string,
+  query: Record<string, string>,
+  body: string,
+  headers: Record<string, string> = {},
+) {
   const signer = new SignatureV4({ credentials, region: "us-east-1", service: "aws-marketplace", sha256: Sha256 });
   const req = await signer.sign({
     method,
@@ -42,7 +48,12 @@ describe("verifySignature", () => {
   });
 
   it("accepts a GET whose query needs encoding", async () => {
-    const { received, auth } = await signed("GET", "/DescribeEntity", { entityId: "offer-a b+c/*", catalog: "AWSMarketplace" }, "");
+    const { received, auth } = await signed(
+      "GET",
+      "/DescribeEntity",
+      { entityId: "offer-a b+c/*", catalog: "AWSMarketplace" },
+      "",
+    );
     assert.equal(verifySignature(received, auth, credentials.secretAccessKey), true);
   });
 
@@ -53,12 +64,26 @@ describe("verifySignature", () => {
 
   it("refuses a tampered body", async () => {
     const { received, auth } = await signed("POST", "/ListEntities", {}, '{"MaxResults":1}');
-    assert.equal(verifySignature({ ...received, body: new TextEncoder().encode('{"MaxResults":2}') }, auth, credentials.secretAccessKey), false);
+    assert.equal(
+      verifySignature(
+        { ...received, body: new TextEncoder().encode('{"MaxResults":2}') },
+        auth,
+        credentials.secretAccessKey,
+      ),
+      false,
+    );
   });
 
   it("refuses when a signed header is missing", async () => {
     const { received, auth } = await signed("POST", "/ListEntities", {}, "{}", { "x-amz-target": "x" });
-    assert.equal(verifySignature({ ...received, header: (n) => (n === "x-amz-target" ? undefined : received.header(n)) }, auth, "s3cr3t"), false);
+    assert.equal(
+      verifySignature(
+        { ...received, header: (n) => (n === "x-amz-target" ? undefined : received.header(n)) },
+        auth,
+        "s3cr3t",
+      ),
+      false,
+    );
   });
 });
 
@@ -71,7 +96,9 @@ describe("parseAuthorization", () => {
 
 describe("parseAuthorization of malformed headers", () => {
   it("refuses a truncated scope, a short signature and an unknown part", () => {
-    const ok = "AWS4-HMAC-SHA256 Credential=AKIAX/20260101/us-east-1/sts/aws4_request, SignedHeaders=host;x-amz-date, Signature=" + "a".repeat(64);
+    const ok =
+      "AWS4-HMAC-SHA256 Credential=AKIAX/20260101/us-east-1/sts/aws4_request, SignedHeaders=host;x-amz-date, Signature=" +
+      "a".repeat(64);
     assert.equal(parseAuthorization(ok)?.service, "sts");
     assert.equal(parseAuthorization(ok.replace("/aws4_request", "")), undefined);
     assert.equal(parseAuthorization(ok.replace("a".repeat(64), "abc")), undefined);

@@ -25,7 +25,10 @@ describe("STS AssumeRole through the sandbox", () => {
       );
       assert.match(out.Credentials?.AccessKeyId ?? "", /^ASIA[A-Z2-7]{16}$/);
       assert.ok(out.Credentials?.SecretAccessKey && out.Credentials.SessionToken);
-      assert.equal(out.AssumedRoleUser?.Arn, `arn:aws:sts::${both.accountId}:assumed-role/MarketplaceConnector/connector`);
+      assert.equal(
+        out.AssumedRoleUser?.Arn,
+        `arn:aws:sts::${both.accountId}:assumed-role/MarketplaceConnector/connector`,
+      );
       assert.match(out.AssumedRoleUser?.AssumedRoleId ?? "", /^AROA[A-Z2-7]{17}:connector$/);
       const lifetime = (out.Credentials?.Expiration?.getTime() ?? 0) - Date.now();
       assert.ok(lifetime > 3590_000 && lifetime <= 3600_000, `default lifetime is one hour, got ${lifetime} ms`);
@@ -49,13 +52,18 @@ describe("STS AssumeRole through the sandbox", () => {
       const err = await rejection(sts.send(new AssumeRoleCommand({ ...input, RoleSessionName: "connector" })));
       assert.equal(err.name, "AccessDenied");
       assert.equal(err.$metadata?.httpStatusCode, 403);
-      assert.equal(err.message, `User: ${backendArn} is not authorized to perform: sts:AssumeRole on resource: ${input.RoleArn}`);
+      assert.equal(
+        err.message,
+        `User: ${backendArn} is not authorized to perform: sts:AssumeRole on resource: ${input.RoleArn}`,
+      );
     }
   });
 
   it("lets the backend in and refuses mcp-execution when the trust policy lists only the backend", async () => {
     await assumeConnector(sandbox.endpoint, "backend", backendOnly.roleArn, backendOnly.externalId);
-    const err = await rejection(assumeConnector(sandbox.endpoint, "mcp-execution", backendOnly.roleArn, backendOnly.externalId));
+    const err = await rejection(
+      assumeConnector(sandbox.endpoint, "mcp-execution", backendOnly.roleArn, backendOnly.externalId),
+    );
     assert.equal(err.name, "AccessDenied");
     assert.match(err.message, new RegExp(`^User: ${mcpArn} is not authorized`));
   });
@@ -75,10 +83,16 @@ describe("STS AssumeRole through the sandbox", () => {
   });
 
   it("refuses an unknown access key and a wrong secret", async () => {
-    const unknown = stsClient(sandbox.endpoint, { accessKeyId: "AKIAUNKNOWNUNKNOWN00", secretAccessKey: "x".repeat(40) });
+    const unknown = stsClient(sandbox.endpoint, {
+      accessKeyId: "AKIAUNKNOWNUNKNOWN00",
+      secretAccessKey: "x".repeat(40),
+    });
     const err1 = await rejection(unknown.send(new GetCallerIdentityCommand({})));
     assert.equal(err1.name, "InvalidClientTokenId");
-    const wrong = stsClient(sandbox.endpoint, { accessKeyId: principalCredentials("backend").accessKeyId, secretAccessKey: "wrong-secret" });
+    const wrong = stsClient(sandbox.endpoint, {
+      accessKeyId: principalCredentials("backend").accessKeyId,
+      secretAccessKey: "wrong-secret",
+    });
     const err2 = await rejection(wrong.send(new GetCallerIdentityCommand({})));
     assert.equal(err2.name, "SignatureDoesNotMatch");
   });
@@ -86,10 +100,15 @@ describe("STS AssumeRole through the sandbox", () => {
   it("refuses role chaining when the session's own policy does not allow sts:AssumeRole", async () => {
     const creds = await assumeConnector(sandbox.endpoint, "backend", both.roleArn, both.externalId);
     const err = await rejection(
-      stsClient(sandbox.endpoint, creds).send(new AssumeRoleCommand({ RoleArn: both.roleArn, RoleSessionName: "chained", ExternalId: both.externalId })),
+      stsClient(sandbox.endpoint, creds).send(
+        new AssumeRoleCommand({ RoleArn: both.roleArn, RoleSessionName: "chained", ExternalId: both.externalId }),
+      ),
     );
     assert.equal(err.name, "AccessDenied");
-    assert.match(err.message, /^User: arn:aws:sts::\d{12}:assumed-role\/MarketplaceConnector\/test-backend is not authorized/);
+    assert.match(
+      err.message,
+      /^User: arn:aws:sts::\d{12}:assumed-role\/MarketplaceConnector\/test-backend is not authorized/,
+    );
   });
 
   it("refuses a caller whose assumed credentials expired with ExpiredToken", async () => {
@@ -102,16 +121,25 @@ describe("STS AssumeRole through the sandbox", () => {
   });
 
   it("answers an unsigned call with MissingAuthenticationToken and an unknown action with InvalidAction", async () => {
-    const unsigned = await fetch(sandbox.endpoint, { method: "POST", body: "Action=GetCallerIdentity&Version=2011-06-15", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const unsigned = await fetch(sandbox.endpoint, {
+      method: "POST",
+      body: "Action=GetCallerIdentity&Version=2011-06-15",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     assert.equal(unsigned.status, 403);
     assert.match(await unsigned.text(), /<Code>MissingAuthenticationToken<\/Code>/);
-    const unknown = await fetch(sandbox.endpoint, { method: "POST", body: "Action=GetSessionToken&Version=2011-06-15" });
+    const unknown = await fetch(sandbox.endpoint, {
+      method: "POST",
+      body: "Action=GetSessionToken&Version=2011-06-15",
+    });
     assert.equal(unknown.status, 400);
     assert.match(await unknown.text(), /<Code>InvalidAction<\/Code>/);
   });
 
   it("names the caller in GetCallerIdentity, for a principal key and for assumed credentials", async () => {
-    const me = await stsClient(sandbox.endpoint, principalCredentials("mcp-execution")).send(new GetCallerIdentityCommand({}));
+    const me = await stsClient(sandbox.endpoint, principalCredentials("mcp-execution")).send(
+      new GetCallerIdentityCommand({}),
+    );
     assert.equal(me.Arn, mcpArn);
     const creds = await assumeConnector(sandbox.endpoint, "backend", both.roleArn, both.externalId);
     const session = await stsClient(sandbox.endpoint, creds).send(new GetCallerIdentityCommand({}));

@@ -15,10 +15,18 @@ const ONE_HOUR = 3600;
 function denied(caller: Caller, roleArn: string): StsError {
   // One message for every refusal (unknown role, principal not trusted, wrong or missing external
   // id), as AWS does: the caller learns nothing about which check failed.
-  return new StsError(403, "AccessDenied", `User: ${caller.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`);
+  return new StsError(
+    403,
+    "AccessDenied",
+    `User: ${caller.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`,
+  );
 }
 
-function trustContext(caller: Caller, params: { externalId?: string | undefined; roleSessionName: string }, now: number): RequestContext {
+function trustContext(
+  caller: Caller,
+  params: { externalId?: string | undefined; roleSessionName: string },
+  now: number,
+): RequestContext {
   const principalArn = caller.kind === "session" ? caller.session.roleArn : caller.arn;
   return {
     "aws:PrincipalArn": [principalArn],
@@ -58,10 +66,18 @@ export async function assumeRole(deps: SandboxDeps, caller: Caller, form: URLSea
 
   const duration = params.durationSeconds ?? ONE_HOUR;
   if (caller.kind === "session" && duration > ONE_HOUR) {
-    throw new StsError(400, "ValidationError", "The requested DurationSeconds exceeds the 1 hour session limit for roles assumed by role chaining.");
+    throw new StsError(
+      400,
+      "ValidationError",
+      "The requested DurationSeconds exceeds the 1 hour session limit for roles assumed by role chaining.",
+    );
   }
   if (duration > role.maxSessionDuration) {
-    throw new StsError(400, "ValidationError", "The requested DurationSeconds exceeds the MaxSessionDuration set for this role.");
+    throw new StsError(
+      400,
+      "ValidationError",
+      "The requested DurationSeconds exceeds the MaxSessionDuration set for this role.",
+    );
   }
 
   const credentials = newCredentials();

@@ -22,5 +22,9 @@ export function stsAuthError(reason: AuthFailureReason, message: string): StsErr
  */
 export function validationError(problems: string[]): StsError {
   const n = problems.length;
-  return new StsError(400, "ValidationError", `${n} validation error${n === 1 ? "" : "s"} detected: ${problems.join("; ")}`);
+  return new StsError(
+    400,
+    "ValidationError",
+    `${n} validation error${n === 1 ? "" : "s"} detected: ${problems.join("; ")}`,
+  );
 }

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import { applyFaults } from "../control/faults.ts";
 import type { SandboxDeps } from "../context.ts";
-import { parseRoleArn } from "../iam/role-store.ts";
+import { applyFaults } from "../control/faults.ts";
 import { receive } from "../http/receive.ts";
+import { parseRoleArn } from "../iam/role-store.ts";
 import { assumeRole } from "./assume-role.ts";
 import { StsError, stsAuthError } from "./errors.ts";
 import { getCallerIdentity } from "./get-caller-identity.ts";
@@ -29,7 +29,11 @@ export async function handleSts(c: Context, deps: SandboxDeps): Promise<Response
     const form = new URLSearchParams(received.text);
     const action = form.get("Action");
     if (form.get("Version") !== "2011-06-15" || (action !== "AssumeRole" && action !== "GetCallerIdentity")) {
-      throw new StsError(400, "InvalidAction", `Could not find operation ${action ?? ""} for version ${form.get("Version") ?? ""}`);
+      throw new StsError(
+        400,
+        "InvalidAction",
+        `Could not find operation ${action ?? ""} for version ${form.get("Version") ?? ""}`,
+      );
     }
     const auth = deps.authenticator.authenticate(received, "sts");
     if (!auth.ok) throw stsAuthError(auth.reason, auth.message);
@@ -42,7 +46,8 @@ export async function handleSts(c: Context, deps: SandboxDeps): Promise<Response
     const result = action === "AssumeRole" ? await assumeRole(deps, auth.caller, form) : getCallerIdentity(auth.caller);
     return xml(200, queryResponse(action, result, requestId), requestId);
   } catch (err) {
-    if (err instanceof StsError) return xml(err.status, queryError(err.code, err.message, requestId, err.type), requestId);
+    if (err instanceof StsError)
+      return xml(err.status, queryError(err.code, err.message, requestId, err.type), requestId);
     deps.logger.error({ err, request_id: requestId }, "sandbox STS call failed");
     return xml(500, queryError("InternalFailure", "An internal error occurred.", requestId, "Receiver"), requestId);
   }

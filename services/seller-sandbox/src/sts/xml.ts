@@ -20,6 +20,11 @@ export function queryResponse(action: string, result: string, requestId: string)
  * The awsQuery error envelope; the SDK takes `Error.Code` as the exception name, so
  * `<Code>AccessDenied</Code>` surfaces as `err.name === "AccessDenied"`.
  */
-export function queryError(code: string, message: string, requestId: string, type: "Sender" | "Receiver" = "Sender"): string {
+export function queryError(
+  code: string,
+  message: string,
+  requestId: string,
+  type: "Sender" | "Receiver" = "Sender",
+): string {
   return `<ErrorResponse xmlns="${NS}"><Error><Type>${type}</Type><Code>${xmlEscape(code)}</Code><Message>${xmlEscape(message)}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`;
 }

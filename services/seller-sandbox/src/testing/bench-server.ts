@@ -14,6 +14,11 @@ import { createSandbox } from "../sandbox.ts";
 const config = parseConfig(SandboxConfig, { ...process.env, PORT: "0" });
 const logger = createLogger({ service: "seller-sandbox", level: config.LOG_LEVEL });
 const sandbox = createSandbox({ ...config, AWS_ENDPOINT_URL: config.AWS_ENDPOINT_URL ?? "" }, logger);
-const running = await serve(createApp(sandbox.deps), { host: "127.0.0.1", port: 0, logger, onShutdown: [() => sandbox.close()] });
+const running = await serve(createApp(sandbox.deps), {
+  host: "127.0.0.1",
+  port: 0,
+  logger,
+  onShutdown: [() => sandbox.close()],
+});
 answerCpuQueries();
 process.send?.({ port: running.port });

@@ -20,7 +20,9 @@ export async function waitForChangeSet(
   const seen: string[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const out = await catalog.send(new DescribeChangeSetCommand({ Catalog: "AWSMarketplace", ChangeSetId: changeSetId }));
+    const out = await catalog.send(
+      new DescribeChangeSetCommand({ Catalog: "AWSMarketplace", ChangeSetId: changeSetId }),
+    );
     const status = out.Status ?? "";
     if (seen.at(-1) !== status) seen.push(status);
     if (TERMINAL.has(status)) return { final: out, seen };
@@ -45,30 +47,67 @@ export const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_
  * The changes of a complete private SaaS contract offer (AWS's reference change set), ready to
  * release; `currency` defaults to USD.
  */
-export function privateOfferChanges(productId: string, options: { buyer?: string; currency?: string; name?: string } = {}): Change[] {
+export function privateOfferChanges(
+  productId: string,
+  options: { buyer?: string; currency?: string; name?: string } = {},
+): Change[] {
   const currency = options.currency ?? "USD";
   return [
-    { ChangeType: "CreateOffer", ChangeName: "CreateOfferChange", Entity: { Type: "Offer@1.0" }, DetailsDocument: { ProductId: productId } },
-    { ChangeType: "UpdateInformation", Entity: on(ref), DetailsDocument: { Name: options.name ?? "Test private offer", Description: "For one buyer" } },
-    { ChangeType: "UpdateTargeting", Entity: on(ref), DetailsDocument: { PositiveTargeting: { BuyerAccounts: [options.buyer ?? "444455556666"] } } },
+    {
+      ChangeType: "CreateOffer",
+      ChangeName: "CreateOfferChange",
+      Entity: { Type: "Offer@1.0" },
+      DetailsDocument: { ProductId: productId },
+    },
+    {
+      ChangeType: "UpdateInformation",
+      Entity: on(ref),
+      DetailsDocument: { Name: options.name ?? "Test private offer", Description: "For one buyer" },
+    },
+    {
+      ChangeType: "UpdateTargeting",
+      Entity: on(ref),
+      DetailsDocument: { PositiveTargeting: { BuyerAccounts: [options.buyer ?? "444455556666"] } },
+    },
     {
       ChangeType: "UpdatePricingTerms",
       Entity: on(ref),
       DetailsDocument: {
         PricingModel: "Contract",
-        Terms: [{ Type: "FixedUpfrontPricingTerm", CurrencyCode: currency, Price: "0.0", Grants: [{ DimensionKey: "BasicService", MaxQuantity: 1 }] }],
+        Terms: [
+          {
+            Type: "FixedUpfrontPricingTerm",
+            CurrencyCode: currency,
+            Price: "0.0",
+            Grants: [{ DimensionKey: "BasicService", MaxQuantity: 1 }],
+          },
+        ],
       },
     },
-    { ChangeType: "UpdateValidityTerms", Entity: on(ref), DetailsDocument: { Terms: [{ Type: "ValidityTerm", AgreementDuration: "P12M" }] } },
+    {
+      ChangeType: "UpdateValidityTerms",
+      Entity: on(ref),
+      DetailsDocument: { Terms: [{ Type: "ValidityTerm", AgreementDuration: "P12M" }] },
+    },
     {
       ChangeType: "UpdatePaymentScheduleTerms",
       Entity: on(ref),
-      DetailsDocument: { Terms: [{ Type: "PaymentScheduleTerm", CurrencyCode: currency, Schedule: [{ ChargeDate: dayFromNow(40), ChargeAmount: "200.00" }] }] },
+      DetailsDocument: {
+        Terms: [
+          {
+            Type: "PaymentScheduleTerm",
+            CurrencyCode: currency,
+            Schedule: [{ ChargeDate: dayFromNow(40), ChargeAmount: "200.00" }],
+          },
+        ],
+      },
     },
     {
       ChangeType: "UpdateLegalTerms",
       Entity: on(ref),
-      DetailsDocument: { Terms: [{ Type: "LegalTerm", Documents: [{ Type: "CustomEula", Url: "https://example.com/eula.pdf" }] }] },
+      DetailsDocument: {
+        Terms: [{ Type: "LegalTerm", Documents: [{ Type: "CustomEula", Url: "https://example.com/eula.pdf" }] }],
+      },
     },
     { ChangeType: "UpdateAvailability", Entity: on(ref), DetailsDocument: { AvailabilityEndDate: dayFromNow(30) } },
   ];

@@ -13,7 +13,12 @@ export function principalCredentials(name: PrincipalName): AwsCredentialIdentity
 }
 
 // One attempt: tests assert on the first answer, not on what the SDK's retries make of it.
-const options = (endpoint: string, credentials: AwsCredentialIdentity) => ({ region: "us-east-1", endpoint, credentials, maxAttempts: 1 });
+const options = (endpoint: string, credentials: AwsCredentialIdentity) => ({
+  region: "us-east-1",
+  endpoint,
+  credentials,
+  maxAttempts: 1,
+});
 
 export function stsClient(endpoint: string, credentials: AwsCredentialIdentity): STSClient {
   return new STSClient(options(endpoint, credentials));
@@ -43,7 +48,12 @@ export async function assumeConnector(
 ): Promise<AwsCredentialIdentity> {
   const sts = stsClient(endpoint, principalCredentials(principal));
   const out = await sts.send(
-    new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: `test-${principal}`, ExternalId: externalId, DurationSeconds: durationSeconds }),
+    new AssumeRoleCommand({
+      RoleArn: roleArn,
+      RoleSessionName: `test-${principal}`,
+      ExternalId: externalId,
+      DurationSeconds: durationSeconds,
+    }),
   );
   sts.destroy();
   const c = out.Credentials;
@@ -51,5 +61,10 @@ export async function assumeConnector(
   // The sandbox must never log issued credentials; the test runner scans every log for these.
   recordSecret(c.SecretAccessKey);
   if (c.SessionToken) recordSecret(c.SessionToken);
-  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
+  return {
+    accessKeyId: c.AccessKeyId,
+    secretAccessKey: c.SecretAccessKey,
+    sessionToken: c.SessionToken,
+    expiration: c.Expiration,
+  };
 }

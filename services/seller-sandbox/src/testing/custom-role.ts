@@ -27,9 +27,15 @@ export async function customRole(policy: object): Promise<{ accountId: string; r
       },
     ],
   };
-  const role = await seller.iam.send(new CreateRoleCommand({ RoleName: "MarketplaceConnector", AssumeRolePolicyDocument: JSON.stringify(trust) }));
+  const role = await seller.iam.send(
+    new CreateRoleCommand({ RoleName: "MarketplaceConnector", AssumeRolePolicyDocument: JSON.stringify(trust) }),
+  );
   await seller.iam.send(
-    new PutRolePolicyCommand({ RoleName: "MarketplaceConnector", PolicyName: "MarketplaceCatalogAccess", PolicyDocument: JSON.stringify(policy) }),
+    new PutRolePolicyCommand({
+      RoleName: "MarketplaceConnector",
+      PolicyName: "MarketplaceCatalogAccess",
+      PolicyDocument: JSON.stringify(policy),
+    }),
   );
   return { accountId: seller.accountId, roleArn: role.Role?.Arn ?? "", externalId };
 }

@@ -28,9 +28,17 @@ export interface SellerSessionOptions {
  * const { catalog, role } = await sellerSession(sandbox);
  * await catalog.send(new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct" }));
  */
-export async function sellerSession(sandbox: RunningSandbox, options: SellerSessionOptions = {}): Promise<SellerSession> {
+export async function sellerSession(
+  sandbox: RunningSandbox,
+  options: SellerSessionOptions = {},
+): Promise<SellerSession> {
   const role = await connectorRole({ version: options.version ?? "current" });
-  const credentials = await assumeConnector(sandbox.endpoint, options.principal ?? "backend", role.roleArn, role.externalId);
+  const credentials = await assumeConnector(
+    sandbox.endpoint,
+    options.principal ?? "backend",
+    role.roleArn,
+    role.externalId,
+  );
   return {
     role,
     credentials,

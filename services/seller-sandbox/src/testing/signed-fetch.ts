@@ -29,10 +29,22 @@ export class Sha256 {
 export async function signedFetch(
   endpoint: string,
   credentials: AwsCredentialIdentity,
-  req: { method: string; path: string; body?: string; headers?: Record<string, string>; service?: string; query?: Record<string, string> },
+  req: {
+    method: string;
+    path: string;
+    body?: string;
+    headers?: Record<string, string>;
+    service?: string;
+    query?: Record<string, string>;
+  },
 ): Promise<{ status: number; errorType: string | null; body: string }> {
   const url = new URL(endpoint);
-  const signer = new SignatureV4({ credentials, region: "us-east-1", service: req.service ?? "aws-marketplace", sha256: Sha256 });
+  const signer = new SignatureV4({
+    credentials,
+    region: "us-east-1",
+    service: req.service ?? "aws-marketplace",
+    sha256: Sha256,
+  });
   const signed = await signer.sign({
     method: req.method,
     protocol: url.protocol,
@@ -44,6 +56,10 @@ export async function signedFetch(
     body: req.body,
   });
   const qs = new URLSearchParams(req.query ?? {}).toString();
-  const res = await fetch(`${endpoint}${req.path}${qs ? `?${qs}` : ""}`, { method: req.method, headers: signed.headers, body: req.body });
+  const res = await fetch(`${endpoint}${req.path}${qs ? `?${qs}` : ""}`, {
+    method: req.method,
+    headers: signed.headers,
+    body: req.body,
+  });
   return { status: res.status, errorType: res.headers.get("x-amzn-errortype"), body: await res.text() };
 }

@@ -16,7 +16,8 @@ export interface RunningSandbox {
 /** Settings for a sandbox in a test: the emulator from AWS_ENDPOINT_URL, the default keys, fast change sets. */
 export function testSettings(overrides: Partial<SandboxSettings> = {}): SandboxSettings {
   const endpoint = process.env.AWS_ENDPOINT_URL;
-  if (!endpoint) throw new Error("AWS_ENDPOINT_URL must point at the local AWS emulator (run tests with scripts/test.ts)");
+  if (!endpoint)
+    throw new Error("AWS_ENDPOINT_URL must point at the local AWS emulator (run tests with scripts/test.ts)");
   return {
     AWS_ENDPOINT_URL: endpoint,
     AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? "testing",
@@ -48,7 +49,13 @@ export async function startSandbox(overrides: Partial<SandboxSettings> = {}): Pr
   const settings = testSettings(overrides);
   const logger = createLogger({ service: "seller-sandbox" });
   const sandbox = createSandbox(settings, logger);
-  const running = await serve(createApp(sandbox.deps), { host: "127.0.0.1", port: 0, logger, handleSignals: false, drainTimeoutMs: 1000 });
+  const running = await serve(createApp(sandbox.deps), {
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    handleSignals: false,
+    drainTimeoutMs: 1000,
+  });
   return {
     endpoint: running.url,
     settings,
