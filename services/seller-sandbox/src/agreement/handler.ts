@@ -2,10 +2,16 @@ import type { Context } from "hono";
 import type { SandboxDeps } from "../context.ts";
 import { ApiError, renderApiError } from "../http/api-error.ts";
 import { marketplaceCall } from "../http/marketplace-call.ts";
+import { describeAgreement } from "./describe-agreement.ts";
+import { getAgreementTerms } from "./get-agreement-terms.ts";
 import { searchAgreements } from "./search-agreements.ts";
 
 const PREFIX = "AWSMPCommerceService_v20200301.";
-const operations = { SearchAgreements: searchAgreements } as const;
+const operations = {
+  SearchAgreements: searchAgreements,
+  DescribeAgreement: describeAgreement,
+  GetAgreementTerms: getAgreementTerms,
+} as const;
 
 /**
  * Marketplace Agreement (awsJson1_0): `POST /` with `X-Amz-Target: AWSMPCommerceService_v20200301.<Op>`

@@ -3,7 +3,8 @@ import { authorize } from "../http/authorize.ts";
 import type { CallContext } from "../http/marketplace-call.ts";
 import { paginate, queryFingerprint } from "../http/paginate.ts";
 import { parseJsonBody } from "../http/validate.ts";
-import type { Agreement, SellerState } from "../seller/types.ts";
+import type { Agreement } from "../seller/types.ts";
+import { agreementSummary } from "./agreement-view.ts";
 import { checkCombination } from "./filter-combinations.ts";
 import { type FilterName, parseSearchInput } from "./search-input.ts";
 
@@ -50,27 +51,6 @@ function matches(a: Agreement, f: Map<FilterName, string>, before?: number, afte
   );
 }
 
-// awsJson timestamps travel as epoch seconds.
-const epoch = (ms: number) => ms / 1000;
-
-function view(seller: SellerState, a: Agreement) {
-  return {
-    agreementId: a.id,
-    acceptanceTime: epoch(a.acceptanceTime),
-    startTime: epoch(a.startTime),
-    ...(a.endTime !== null ? { endTime: epoch(a.endTime) } : {}),
-    agreementType: "PurchaseAgreement",
-    acceptor: { accountId: a.acceptorAccountId },
-    proposer: { accountId: seller.account },
-    proposalSummary: {
-      resources: [{ id: a.productId, type: "SaaSProduct" }],
-      offerId: a.offerId,
-      ...(a.offerSetId ? { offerSetId: a.offerSetId } : {}),
-    },
-    status: a.status,
-  };
-}
-
 /**
  * SearchAgreements: validates the filters and their documented combinations, then checks
  * `aws-marketplace:SearchAgreements` with the request's `aws-marketplace:PartyType` and
@@ -114,5 +94,8 @@ export async function searchAgreements(call: CallContext) {
       throw new ApiError(400, "ValidationException", "The nextToken is not valid.", { reason: "INVALID_NEXT_TOKEN" });
     },
   });
-  return { agreementViewSummaries: page.map((a) => view(call.seller, a)), ...(nextToken ? { nextToken } : {}) };
+  return {
+    agreementViewSummaries: page.map((a) => agreementSummary(call.seller, a)),
+    ...(nextToken ? { nextToken } : {}),
+  };
 }

@@ -62,6 +62,7 @@ export function applyOfferChange(ws: Workspace, change: ChangeRecord): ChangeErr
       productId: ProductId,
       name: Name,
       state: "Draft",
+      createdBySource: "Seller",
       buyerAccounts: [],
       terms: [],
       revision: 0,
@@ -94,9 +95,7 @@ export function applyOfferChange(ws: Workspace, change: ChangeRecord): ChangeErr
     }
     case "UpdatePricingTerms": {
       const u = d as OfferChangeDetails<"UpdatePricingTerms">;
-      const problems = withTerms(offer, ws, isPricingTerm, u.Terms as Term[], true);
-      if (!problems.length) offer.pricingModel = u.PricingModel;
-      return problems;
+      return withTerms(offer, ws, isPricingTerm, u.Terms as Term[], true);
     }
     case "UpdateLegalTerms":
       return withTerms(

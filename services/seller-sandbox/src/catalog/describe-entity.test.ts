@@ -33,6 +33,13 @@ describe("Catalog DescribeEntity with the real SDK", () => {
     assert.equal(doc.State, "Released");
     assert.ok(doc.Terms.some((t) => t.Type === "LegalTerm"));
     assert.deepEqual(doc.Rules.map((r) => r.Type).sort(), ["AvailabilityRule", "TargetingRule"]);
+    // OfferEntityDetail has no PricingModel: only the pricing terms' types say how it is priced.
+    const allowed = ["Id", "Name", "Description", "ProductId", "State", "MarkupPercentage", "PreExistingAgreement"];
+    allowed.push("OfferSetId", "ResaleAuthorizationId", "Terms", "Rules");
+    assert.deepEqual(
+      Object.keys(doc).filter((k) => !allowed.includes(k)),
+      [],
+    );
     assert.deepEqual(JSON.parse(out.Details ?? "{}"), doc);
   });
 

@@ -25,6 +25,10 @@ function nameMatches(
   return value !== undefined && (filter.ValueList ?? []).includes(value);
 }
 
+/** A `{ValueList}` filter: an offer without the member never matches it. */
+const valueIn = (filter: { ValueList: readonly string[] } | undefined, value: string | undefined) =>
+  !filter || (value !== undefined && filter.ValueList.includes(value));
+
 /** "only one wildcard filter and a maximum of 8 filters" (ListEntities documentation). */
 export function checkFilterLimits(filters: Record<string, unknown>): void {
   const set = Object.values(filters).filter((f) => f !== undefined);
@@ -44,7 +48,12 @@ export function offerMatches(o: Offer, f: OfferFilters): boolean {
     inRange(f.LastModifiedDate, o.lastModified) &&
     (!f.BuyerAccounts || o.buyerAccounts.some((a) => a.includes(f.BuyerAccounts?.WildCardValue ?? ""))) &&
     (!f.State || f.State.ValueList.includes(o.state)) &&
-    (!f.Targeting || offerTargeting(o).some((t) => f.Targeting?.ValueList.includes(t as never)))
+    (!f.Targeting || offerTargeting(o).some((t) => f.Targeting?.ValueList.includes(t as never))) &&
+    valueIn(f.ResaleAuthorizationId, o.resaleAuthorizationId) &&
+    valueIn(f.OfferSetId, o.offerSetId) &&
+    valueIn(f.TargetAgreementId, o.targetAgreementId) &&
+    valueIn(f.TargetAgreementIntent, o.targetAgreementIntent) &&
+    valueIn(f.CreatedBySource, o.createdBySource)
   );
 }
 

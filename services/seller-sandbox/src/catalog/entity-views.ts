@@ -48,10 +48,14 @@ function buildOfferSummary(account: string, o: Offer) {
       ProductId: o.productId,
       ...(o.releaseDate !== undefined ? { ReleaseDate: isoSeconds(o.releaseDate) } : {}),
       ...(o.availabilityEndDate ? { AvailabilityEndDate: isoSeconds(endOfDay(o.availabilityEndDate)) } : {}),
+      ...(o.resaleAuthorizationId ? { ResaleAuthorizationId: o.resaleAuthorizationId } : {}),
       BuyerAccounts: o.buyerAccounts,
       State: o.state,
       Targeting: offerTargeting(o),
-      CreatedBySource: "Seller",
+      ...(o.offerSetId ? { OfferSetId: o.offerSetId } : {}),
+      ...(o.targetAgreementId ? { TargetAgreementId: o.targetAgreementId } : {}),
+      ...(o.targetAgreementIntent ? { TargetAgreementIntent: o.targetAgreementIntent } : {}),
+      CreatedBySource: o.createdBySource,
     },
   };
 }
@@ -67,7 +71,12 @@ export function sellerSummary(seller: SellerState) {
   };
 }
 
-/** Offer@1.0 DetailsDocument (shape of AWS's OfferEntityDetail). */
+/**
+ * Offer@1.0 DetailsDocument (shape of AWS's OfferEntityDetail: Id, Name, Description, ProductId,
+ * State, MarkupPercentage, PreExistingAgreement, OfferSetId, ResaleAuthorizationId, Terms, Rules).
+ * There is no PricingModel member: the model an offer was priced with is only visible through its
+ * pricing terms' types.
+ */
 export function offerDetails(o: Offer) {
   const rules: Record<string, unknown>[] = [];
   if (o.availabilityEndDate) {
@@ -91,8 +100,9 @@ export function offerDetails(o: Offer) {
     ...(o.description !== undefined ? { Description: o.description } : {}),
     ProductId: o.productId,
     State: o.state,
-    ...(o.pricingModel ? { PricingModel: o.pricingModel } : {}),
     ...(o.preExistingAgreement ? { PreExistingAgreement: o.preExistingAgreement } : {}),
+    ...(o.offerSetId ? { OfferSetId: o.offerSetId } : {}),
+    ...(o.resaleAuthorizationId ? { ResaleAuthorizationId: o.resaleAuthorizationId } : {}),
     Terms: o.terms,
     Rules: rules,
   };

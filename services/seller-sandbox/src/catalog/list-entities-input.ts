@@ -22,12 +22,21 @@ const ValuesOrWildcard = z
     "Member must have exactly one of ValueList or WildCardValue",
   );
 const SortOrder = z.enum(["ASCENDING", "DESCENDING"]);
+const Patterned = (pattern: RegExp, max: number) =>
+  z.string().min(1).max(max).regex(pattern, `Member must satisfy regular expression pattern: ${pattern.source}`);
+const PatternedValues = (pattern: RegExp, max: number) =>
+  z.object({ ValueList: z.array(Patterned(pattern, max)).min(1).max(10) }).strict();
+// The model gives both enum filters' value lists 1..2 members (even TargetAgreementIntent's, whose enum has one value).
+const EnumValues = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.object({ ValueList: z.array(z.enum(values)).min(1).max(2) }).strict();
 
 export const OfferFilters = z
   .object({
     EntityId: Values(10).optional(),
     Name: ValuesOrWildcard.optional(),
     ProductId: Values(10).optional(),
+    // OfferResaleAuthorizationIdString, OfferSetIdString and OfferTargetAgreementIdString patterns.
+    ResaleAuthorizationId: PatternedValues(/^[a-zA-Z0-9][.a-zA-Z0-9/-]+[a-zA-Z0-9]$/, 255).optional(),
     ReleaseDate: DateRange.optional(),
     AvailabilityEndDate: DateRange.optional(),
     BuyerAccounts: z
@@ -53,6 +62,10 @@ export const OfferFilters = z
       .strict()
       .optional(),
     LastModifiedDate: DateRange.optional(),
+    OfferSetId: PatternedValues(/^offerset-[a-zA-Z0-9][.a-zA-Z0-9/-]+[a-zA-Z0-9]$/, 50).optional(),
+    TargetAgreementId: PatternedValues(/^(.)+$/, 64).optional(),
+    TargetAgreementIntent: EnumValues(["Renew"]).optional(),
+    CreatedBySource: EnumValues(["Seller", "AwsMarketplace"]).optional(),
   })
   .strict();
 export type OfferFilters = z.infer<typeof OfferFilters>;
@@ -79,12 +92,17 @@ const OfferSortBy = z.enum([
   "EntityId",
   "Name",
   "ProductId",
+  "ResaleAuthorizationId",
   "ReleaseDate",
   "AvailabilityEndDate",
   "BuyerAccounts",
   "State",
   "Targeting",
   "LastModifiedDate",
+  "OfferSetId",
+  "TargetAgreementId",
+  "TargetAgreementIntent",
+  "CreatedBySource",
 ]);
 const SaaSProductSortBy = z.enum(["EntityId", "ProductTitle", "Visibility", "LastModifiedDate", "DeliveryOptionTypes"]);
 

@@ -114,6 +114,61 @@ describe("Catalog ListEntities with the real SDK", () => {
     assert.deepEqual(names, [...names].sort().reverse());
   });
 
+  it("takes every OfferFilters and OfferSort member of the model", async () => {
+    const list = async (OfferFilters: object, SortBy?: string) =>
+      (
+        await seller.catalog.send(
+          new ListEntitiesCommand({
+            Catalog,
+            EntityType: "Offer",
+            EntityTypeFilters: { OfferFilters },
+            ...(SortBy ? { EntityTypeSort: { OfferSort: { SortBy: SortBy as never, SortOrder: "ASCENDING" } } } : {}),
+          }),
+        )
+      ).EntitySummaryList ?? [];
+    const mine = await list({ CreatedBySource: { ValueList: ["Seller"] } });
+    assert.equal(mine.length, 5);
+    assert.ok(mine.every((o) => o.OfferSummary?.CreatedBySource === "Seller"));
+    // The sandbox seller has no resale authorizations, offer sets or replacement offers: valid
+    // filters on them match nothing.
+    const none = [
+      { CreatedBySource: { ValueList: ["AwsMarketplace"] } },
+      { ResaleAuthorizationId: { ValueList: ["resaleauthz-abc123"] } },
+      { OfferSetId: { ValueList: ["offerset-abc123"] } },
+      { TargetAgreementId: { ValueList: ["agmt-abc123"] } },
+      { TargetAgreementIntent: { ValueList: ["Renew"] } },
+    ];
+    for (const f of none) assert.deepEqual(await list(f), [], JSON.stringify(f));
+    for (const by of [
+      "ResaleAuthorizationId",
+      "OfferSetId",
+      "TargetAgreementId",
+      "TargetAgreementIntent",
+      "CreatedBySource",
+    ]) {
+      assert.equal((await list({}, by)).length, 5, by);
+    }
+  });
+
+  it("refuses values the model's patterns and enums do not allow in the newer offer filters", async () => {
+    const bad = [
+      { OfferSetId: { ValueList: ["set-1"] } },
+      { ResaleAuthorizationId: { ValueList: ["-bad-"] } },
+      { TargetAgreementIntent: { ValueList: ["Cancel"] } },
+      { CreatedBySource: { ValueList: ["Seller", "AwsMarketplace", "Seller"] } },
+      { TargetAgreementId: { ValueList: [] } },
+    ];
+    for (const OfferFilters of bad) {
+      const err = await rejection(
+        seller.catalog.send(
+          new ListEntitiesCommand({ Catalog, EntityType: "Offer", EntityTypeFilters: { OfferFilters } as never }),
+        ),
+      );
+      assert.equal(err.name, "ValidationException", JSON.stringify(OfferFilters));
+      assert.equal(err.$metadata.httpStatusCode, 422);
+    }
+  });
+
   it("lists the seller entity", async () => {
     const out = await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType: "Seller" }));
     assert.equal(out.EntitySummaryList?.length, 1);

@@ -26,6 +26,7 @@ export function seedAgreements(account: string, offers: Offer[], now: number): A
       startTime: start,
       endTime: r.lengthDays === null ? null : start + r.lengthDays * DAY,
       status: r.status,
+      terms: structuredClone(offer.terms),
     };
   });
 }

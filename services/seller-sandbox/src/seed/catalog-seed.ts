@@ -56,7 +56,12 @@ export function contractTerms(currency: string, dimension: string, firstCharge: 
 export function seedOffers(account: string, products: Product[], now: number): Offer[] {
   const id = (label: string) => seededId(account, `offer/${label}`, "offer", ID_LENGTH.offer);
   const [analytics, connect, insights] = products as [Product, Product, Product];
-  const base = { revision: 1, countryCodes: undefined, preExistingAgreement: undefined };
+  const base = {
+    revision: 1,
+    countryCodes: undefined,
+    preExistingAgreement: undefined,
+    createdBySource: "Seller" as const,
+  };
   const publicOffer = (p: Product): Offer => ({
     ...base,
     id: id(`public/${p.id}`),
@@ -66,7 +71,6 @@ export function seedOffers(account: string, products: Product[], now: number): O
     state: "Released",
     buyerAccounts: [],
     releaseDate: now - 25 * DAY,
-    pricingModel: "Usage",
     terms: [
       {
         Type: "UsageBasedPricingTerm",
@@ -94,7 +98,6 @@ export function seedOffers(account: string, products: Product[], now: number): O
     buyerAccounts: [seededAccountId(account, label)],
     availabilityEndDate: isoDay(now + endOffsetDays * DAY),
     releaseDate: releasedDaysAgo === undefined ? undefined : now - releasedDaysAgo * DAY,
-    pricingModel: "Contract",
     terms: contractTerms("USD", p.dimensions[0]?.Key ?? "BasicService", isoDay(now + 40 * DAY)),
     lastModified: now - (releasedDaysAgo ?? 1) * DAY,
   });

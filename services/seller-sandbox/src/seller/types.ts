@@ -38,8 +38,17 @@ export interface Offer {
   /** `YYYY-MM-DD`, the last day the offer can be accepted (inclusive, UTC). */
   availabilityEndDate?: string | undefined;
   releaseDate?: number | undefined;
-  pricingModel?: string | undefined;
   preExistingAgreement?: Record<string, unknown> | undefined;
+  /**
+   * OfferSummary members the sandbox never sets on its own offers (no offer sets, resale
+   * authorizations or replacement offers here) but filters and sorts on, as the model allows.
+   */
+  offerSetId?: string | undefined;
+  resaleAuthorizationId?: string | undefined;
+  targetAgreementId?: string | undefined;
+  targetAgreementIntent?: "Renew" | undefined;
+  /** Every offer a seller creates through StartChangeSet is `Seller`; AWS-created ones say `AwsMarketplace`. */
+  createdBySource: "Seller" | "AwsMarketplace";
   terms: Term[];
   revision: number;
   lastModified: number;
@@ -67,6 +76,8 @@ export interface Agreement {
   /** Null for pay-as-you-go agreements, which have no end. */
   endTime: number | null;
   status: AgreementStatus;
+  /** The offer's terms the buyer accepted (GetAgreementTerms answers them). */
+  terms: Term[];
 }
 
 export type ChangeSetStatus = "PREPARING" | "APPLYING" | "SUCCEEDED" | "CANCELLED" | "FAILED";
