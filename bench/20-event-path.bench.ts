@@ -25,6 +25,7 @@ import { createTestQueue } from "../shared/src/consumer/test-queue.ts";
 import { openTestDatabase } from "../shared/src/db/test-database.ts";
 import { createLogger } from "../shared/src/log/logger.ts";
 import { enqueueEvent } from "../shared/src/outbox/enqueue-event.ts";
+import { systemActor } from "../shared/src/outbox/event-actor.ts";
 import { startOutboxRelay } from "../shared/src/outbox/relay.ts";
 import { createTestBus } from "../shared/src/outbox/test-bus.ts";
 import type { BenchRow } from "./lib/types.ts";
@@ -35,6 +36,7 @@ const LOW_RATE_GAP_MS = 400; // slower than moto's delivery, so the latency is n
 const STEADY_EVENTS = 50;
 const credentials = { accessKeyId: "testing", secretAccessKey: "testing" };
 const source = "flowstate.platform-bench";
+const actor = systemActor("platform-bench");
 
 /** Counts every HTTP attempt of the given clients, by command, and times the PutEvents calls. */
 function countCalls(aws: AwsClients) {
@@ -121,7 +123,7 @@ export default async function eventPath(): Promise<BenchRow[]> {
   }
   const commit = (key: string, from: number, count: number) =>
     db.orm.em.fork().transactional(async (em) => {
-      for (let i = 0; i < count; i++) enqueueEvent(em, "PlatformProbe.v1", { key, seq: from + i }, { source });
+      for (let i = 0; i < count; i++) enqueueEvent(em, "PlatformProbe.v1", { key, seq: from + i }, { source, actor });
     });
   try {
     // Low rate: latency and the cost of a quiet system.

@@ -17,6 +17,12 @@ export const SessionId = prefixed("ses");
 export const ApiKeyId = prefixed("key");
 export const ExportJobId = prefixed("exp");
 
+/**
+ * A request id as services adopt and log it (`req_…` when minted here; a safe incoming value when
+ * the gateway or a load balancer set one): no spaces, quotes or control characters.
+ */
+export const RequestId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/, "expected a request id");
+
 /** W3C trace context `traceparent` header value (https://www.w3.org/TR/trace-context/#traceparent-header). */
 export const TraceParent = z.string().regex(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/, "expected a W3C traceparent");
 

@@ -6,6 +6,7 @@ const base = {
   id: "evt_01JABCDEFGHJKMNPQRST",
   source: "flowstate.identity-svc",
   occurred_at: "2026-11-21T10:00:00.000Z",
+  actor: { kind: "user", sub: "usr_0123456789ab" },
 };
 
 describe("parseEvent", () => {

@@ -1,7 +1,9 @@
 import type { EventKey, eventCatalog } from "@flowstate/contracts/events/catalog";
+import type { EventActor } from "@flowstate/contracts/events/envelope";
 import type { Invalidation, TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { enqueueEvent } from "@flowstate/shared/outbox/enqueue-event";
+import { anonymousActor, eventActorOf, systemActor } from "@flowstate/shared/outbox/event-actor";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { z } from "zod";
 import type { IdentityDeps } from "./deps.ts";
@@ -95,15 +97,43 @@ export function inTransaction<T>(ctx: ServiceContext, fn: (em: EntityManager) =>
   return ctx.em.transactional((em) => fn(em as EntityManager));
 }
 
-/** Enqueues an identity event in `em`'s unit of work (see shared/src/outbox/enqueue-event.ts). */
+/** Who the events of this call name as their actor (see EventActor in contracts). */
+export function eventActor(ctx: ServiceContext): EventActor {
+  if (ctx.actor.kind === "anonymous") return anonymousActor;
+  if (ctx.actor.kind === "system") return systemActor("identity-svc");
+  return eventActorOf(ctx.actor);
+}
+
+export interface EmitMeta {
+  tenant_id?: string;
+  /**
+   * Whom the event is about (the member added, the account revoked), or null for a tenant-level
+   * fact. Required so that every call site decides; it is NOT the caller (that is the actor).
+   */
+  subject: string | null;
+  /** Overrides the caller-derived actor (a sign-up names the new account; a detected replay, the system). */
+  actor?: EventActor;
+}
+
+/**
+ * Enqueues an identity event in `em`'s unit of work (see shared/src/outbox/enqueue-event.ts), with
+ * the caller as actor and the request's id and trace.
+ */
 export function emit<K extends EventKey>(
   ctx: ServiceContext,
   em: EntityManager,
   key: K,
   data: z.input<(typeof eventCatalog)[K]>,
-  meta: { tenant_id?: string; subject?: string } = {},
+  meta: EmitMeta,
 ): void {
-  enqueueEvent(em, key, data, { source: "flowstate.identity", ...meta, trace: ctx.trace });
+  enqueueEvent(em, key, data, {
+    source: "flowstate.identity",
+    tenant_id: meta.tenant_id,
+    actor: meta.actor ?? eventActor(ctx),
+    subject: meta.subject ?? undefined,
+    request_id: ctx.requestId,
+    trace: ctx.trace,
+  });
 }
 
 /** A schema-qualified table name for hand-written SQL (`em.execute` does not apply the ORM's schema). */

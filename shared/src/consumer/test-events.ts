@@ -11,6 +11,7 @@ export function probeEvent(key: string, seq: number): DomainEvent<"PlatformProbe
     version: 1,
     source: "flowstate.platform-test",
     occurred_at: new Date().toISOString(),
+    actor: { kind: "system", service: "platform-test" },
     data: { key, seq },
   };
 }

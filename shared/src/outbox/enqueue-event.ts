@@ -1,5 +1,5 @@
 import { type DomainEvent, type EventKey, eventCatalog } from "@flowstate/contracts/events/catalog";
-import { EventEnvelope } from "@flowstate/contracts/events/envelope";
+import { type EventActor, EventEnvelope } from "@flowstate/contracts/events/envelope";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { z } from "zod";
 import { newEventId } from "./event-id.ts";
@@ -9,8 +9,15 @@ export interface EnqueueMeta {
   /** `flowstate.<service>`: becomes the EventBridge `Source`. */
   source: string;
   tenant_id?: string | undefined;
-  /** The `sub` the event is about, when there is one. */
+  /**
+   * Who did it: `eventActorOf(identity)` for a caller, `systemActor("<service>")` for a consumer or
+   * job. Required: audit-svc records it as the acting `sub`.
+   */
+  actor: EventActor;
+  /** The `sub` the event is about (the member added, the account deleted), when it is about a person. */
   subject?: string | undefined;
+  /** The request that caused the event (`ctx.requestId`), when there was one. */
+  request_id?: string | undefined;
   /** W3C traceparent of the request that caused the event. */
   trace?: string | undefined;
 }
@@ -28,7 +35,9 @@ export interface EnqueueMeta {
  * @example
  * await orm.em.fork().transactional(async (em) => {
  *   em.create(Tenant, { id, name });
- *   enqueueEvent(em, "TenantCreated.v1", { tenant_id: id, owner_sub: sub }, { source: "flowstate.identity", tenant_id: id });
+ *   enqueueEvent(em, "TenantCreated.v1", { tenant_id: id, owner_sub: sub }, {
+ *     source: "flowstate.identity", tenant_id: id, actor: eventActorOf(identity), subject: sub, request_id: requestId,
+ *   });
  * });
  */
 export function enqueueEvent<K extends EventKey>(
@@ -51,7 +60,9 @@ export function enqueueEvent<K extends EventKey>(
     source: meta.source,
     occurred_at: new Date().toISOString(),
     ...(meta.tenant_id !== undefined ? { tenant_id: meta.tenant_id } : {}),
+    actor: meta.actor,
     ...(meta.subject !== undefined ? { subject: meta.subject } : {}),
+    ...(meta.request_id !== undefined ? { request_id: meta.request_id } : {}),
     ...(meta.trace !== undefined ? { trace: meta.trace } : {}),
     data: parsedData.data,
   });

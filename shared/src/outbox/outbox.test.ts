@@ -14,6 +14,7 @@ import { MetricsRegistry } from "../http/metrics.ts";
 import { createLogger } from "../log/logger.ts";
 import { pruneSent } from "./claim-batch.ts";
 import { enqueueEvent } from "./enqueue-event.ts";
+import { systemActor } from "./event-actor.ts";
 import { type OutboxRelay, startOutboxRelay } from "./relay.ts";
 import { createTestBus, type TestBus } from "./test-bus.ts";
 
@@ -77,8 +78,9 @@ async function delivered(queueUrl: string, expected: number, graceMs = 1500): Pr
   return events;
 }
 
+const actor = systemActor("platform-test");
 const probe = (em: EntityManager, key: string, seq: number) =>
-  enqueueEvent(em, "PlatformProbe.v1", { key, seq }, { source });
+  enqueueEvent(em, "PlatformProbe.v1", { key, seq }, { source, actor });
 
 describe("enqueueEvent", () => {
   let db: TestDatabase;
@@ -88,19 +90,25 @@ describe("enqueueEvent", () => {
   after(() => db.close());
 
   it("writes a typed envelope with an evt_ id into the caller's unit of work", async () => {
-    const event = await db.orm.em
-      .fork()
-      .transactional(async (em) =>
-        enqueueEvent(
-          em,
-          "TenantCreated.v1",
-          { tenant_id: "tnt_0123456789", owner_sub: "usr_0123456789" },
-          { source, tenant_id: "tnt_0123456789" },
-        ),
-      );
+    const event = await db.orm.em.fork().transactional(async (em) =>
+      enqueueEvent(
+        em,
+        "TenantCreated.v1",
+        { tenant_id: "tnt_0123456789", owner_sub: "usr_0123456789" },
+        {
+          source,
+          tenant_id: "tnt_0123456789",
+          actor: { kind: "user", sub: "usr_0123456789" },
+          subject: "usr_0123456789",
+          request_id: "req_0123456789abcdef",
+        },
+      ),
+    );
     assert.match(event.id, /^evt_[0-9A-Za-z]{25}$/);
     assert.equal(event.type, "TenantCreated");
     assert.equal(event.version, 1);
+    assert.deepEqual(event.actor, { kind: "user", sub: "usr_0123456789" });
+    assert.equal(event.request_id, "req_0123456789abcdef");
     const [row] = await db.orm.em
       .fork()
       .execute(`SELECT event_key, envelope, sent_at FROM "${db.schema}".outbox_event WHERE id = ?`, [event.id]);
@@ -117,12 +125,12 @@ describe("enqueueEvent", () => {
           em,
           "TenantCreated.v1",
           { tenant_id: "secret-looking-value", owner_sub: "usr_0123456789" },
-          { source },
+          { source, actor },
         ),
       (err: Error) => /tenant_id/.test(err.message) && !err.message.includes("secret-looking-value"),
     );
     assert.throws(
-      () => enqueueEvent(em, "PlatformProbe.v1", { key: "k", seq: 1 }, { source: "not-flowstate" }),
+      () => enqueueEvent(em, "PlatformProbe.v1", { key: "k", seq: 1 }, { source: "not-flowstate", actor }),
       /source/,
     );
     assert.equal(em.getUnitOfWork().getPersistStack().size, 0);

@@ -21,7 +21,7 @@ export async function addMember({
   input: AddMemberRequest;
 }): Promise<Member> {
   return inTransaction(ctx, async (em) => {
-    const { sub: actor } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     // FOR SHARE: serialises with the account's deletion (FOR UPDATE), so a deleted account never gains a membership.
     const user = await em.findOne(User, { email_key: emailKey(input.email) }, { lockMode: LockMode.PESSIMISTIC_READ });
     if (user?.status !== "active" || user.disabled) {
@@ -37,7 +37,7 @@ export async function addMember({
       em,
       "MembershipAdded.v1",
       { tenant_id: tenantId, sub: user.sub, role: input.role },
-      { tenant_id: tenantId, subject: actor },
+      { tenant_id: tenantId, subject: user.sub },
     );
     return { sub: user.sub, name: user.name, email: user.email!, role: input.role, added_at: at.toISOString() };
   });

@@ -25,7 +25,7 @@ export async function changeMemberRole({
   input: ChangeMemberRoleRequest;
 }): Promise<Member> {
   const { member, invalidations } = await inTransaction(ctx, async (em) => {
-    const { sub: actor } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     const m = await em.findOne(Membership, { tenant_id: tenantId, sub }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const user = m ? await em.findOne(User, { sub }) : null;
     if (!m || !user || user.status !== "active") throw notFound("member");
@@ -33,7 +33,7 @@ export async function changeMemberRole({
     const keys = [];
     if (m.role !== input.role) {
       m.role = input.role;
-      const meta = { tenant_id: tenantId, subject: actor };
+      const meta = { tenant_id: tenantId, subject: sub }; // the member, not the admin acting
       emit(ctx, em, "MembershipRoleChanged.v1", { tenant_id: tenantId, sub, role: input.role }, meta);
       emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId, sub }, meta);
       if (input.role === "member") keys.push(...(await revokeKeysOf(ctx, em, sub, "creator_demoted", tenantId)));

@@ -37,7 +37,7 @@ export async function createApiKey({
       em,
       "ApiKeyCreated.v1",
       { tenant_id: tenantId, key_id: keyId, scope: input.scope },
-      { tenant_id: tenantId, subject: sub },
+      { tenant_id: tenantId, subject: sub }, // about its creator, like its revocation
     );
     return row;
   });

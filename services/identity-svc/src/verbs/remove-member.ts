@@ -17,12 +17,12 @@ export async function removeMember({
   sub: string;
 }): Promise<void> {
   const invalidations = await inTransaction(ctx, async (em) => {
-    const { sub: actor } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     const m = await em.findOne(Membership, { tenant_id: tenantId, sub }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!m) throw notFound("member");
     if (m.role === "owner") throw ownerLocked();
     em.remove(m);
-    const meta = { tenant_id: tenantId, subject: actor };
+    const meta = { tenant_id: tenantId, subject: sub }; // the member, not the admin acting
     emit(ctx, em, "MembershipRemoved.v1", { tenant_id: tenantId, sub }, meta);
     emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId, sub }, meta);
     return revokeKeysOf(ctx, em, sub, "creator_removed", tenantId);

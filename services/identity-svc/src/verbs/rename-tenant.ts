@@ -17,7 +17,7 @@ export async function renameTenant({
     const { tenant, sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     if (tenant.name !== input.name) {
       tenant.name = input.name;
-      emit(ctx, em, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: sub });
+      emit(ctx, em, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: null });
       await em.flush();
     }
     return (await tenantView(ctx, em, tenantId, sub))!.tenant;

@@ -14,6 +14,7 @@ export type KeyRevokeReason =
 export function revokeKey(ctx: ServiceContext, em: EntityManager, key: ApiKey, reason: KeyRevokeReason): Invalidation {
   key.revoked_at = now(ctx);
   key.revoked_reason = reason;
+  // About the key's creator (whose key stopped working); the actor is whoever caused the revocation.
   const meta = { tenant_id: key.tenant_id, subject: key.created_by };
   emit(ctx, em, "ApiKeyRevoked.v1", { tenant_id: key.tenant_id, key_id: key.key_id }, meta);
   emit(ctx, em, "AccessRevoked.v1", { scope: "api_key", key_id: key.key_id, tenant_id: key.tenant_id }, meta);

@@ -1,3 +1,4 @@
+import { systemActor } from "@flowstate/shared/outbox/event-actor";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { emit, now, type ServiceContext } from "../context.ts";
 import type { UserSession } from "../db/entities.ts";
@@ -14,6 +15,9 @@ export function revokeSession(
   if (session.revoked_at) return false;
   session.revoked_at = now(ctx);
   session.revoked_reason = reason;
-  emit(ctx, em, "AccessRevoked.v1", { scope: "session", sid: session.sid, sub: session.sub }, { subject: session.sub });
+  // A replayed refresh token is revoked on identity-svc's judgement, not by the anonymous caller.
+  const meta = reason === "refresh_token_replayed" ? { actor: systemActor("identity-svc") } : {};
+  const data = { scope: "session" as const, sid: session.sid, sub: session.sub };
+  emit(ctx, em, "AccessRevoked.v1", data, { subject: session.sub, ...meta });
   return true;
 }

@@ -23,6 +23,7 @@ export async function signUp({ ctx, input }: { ctx: ServiceContext; input: SignU
     await inTransaction(ctx, async (em) => {
       const existing = await em.findOne(User, { email_key: key });
       if (existing) {
+        // Anonymous actor (the caller's default): whoever tried is not known to be the account's owner.
         emit(ctx, em, "SignUpAttemptedForExistingAccount.v1", { sub: existing.sub }, { subject: existing.sub });
         return;
       }
@@ -40,7 +41,8 @@ export async function signUp({ ctx, input }: { ctx: ServiceContext; input: SignU
         disabled_at: null,
         deleted_at: null,
       });
-      emit(ctx, em, "UserSignedUp.v1", { sub }, { subject: sub });
+      // The caller is anonymous until now: the person signing up is the new account.
+      emit(ctx, em, "UserSignedUp.v1", { sub }, { subject: sub, actor: { kind: "user", sub } });
     });
   } catch (err) {
     // Two sign-ups of one address at once: the loser sees the unique index, and answers as if the

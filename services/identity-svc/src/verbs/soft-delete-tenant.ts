@@ -11,7 +11,7 @@ export async function softDeleteTenant({ ctx, tenantId }: { ctx: ServiceContext;
     tenant.status = "deleted";
     tenant.deleted_at = now(ctx);
     tenant.deleted_by = sub;
-    const meta = { tenant_id: tenantId, subject: sub };
+    const meta = { tenant_id: tenantId, subject: null }; // about the tenant and everyone in it
     emit(ctx, em, "TenantSoftDeleted.v1", { tenant_id: tenantId, deleted_by: sub }, meta);
     emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId }, meta);
     emit(ctx, em, "AccessRevoked.v1", { scope: "api_key", tenant_id: tenantId }, meta);

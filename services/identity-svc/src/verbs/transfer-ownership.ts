@@ -45,10 +45,23 @@ export async function transferOwnership({
     await em.flush();
     theirs.role = "owner";
     await em.flush();
-    const meta = { tenant_id: tenantId, subject: sub };
-    emit(ctx, em, "TenantOwnershipTransferred.v1", { tenant_id: tenantId, from_sub: sub, to_sub: to }, meta);
-    emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId, sub }, meta);
-    emit(ctx, em, "AccessRevoked.v1", { scope: "membership", tenant_id: tenantId, sub: to }, meta);
+    // The transfer is about the new owner; each revocation is about the member whose role changed.
+    const data = { tenant_id: tenantId, from_sub: sub, to_sub: to };
+    emit(ctx, em, "TenantOwnershipTransferred.v1", data, { tenant_id: tenantId, subject: to });
+    emit(
+      ctx,
+      em,
+      "AccessRevoked.v1",
+      { scope: "membership", tenant_id: tenantId, sub },
+      { tenant_id: tenantId, subject: sub },
+    );
+    emit(
+      ctx,
+      em,
+      "AccessRevoked.v1",
+      { scope: "membership", tenant_id: tenantId, sub: to },
+      { tenant_id: tenantId, subject: to },
+    );
     return { tenant: (await tenantView(ctx, em, tenantId, sub))!.tenant, sub };
   });
   ctx.invalidations.push(

@@ -29,7 +29,7 @@ export async function updateFeatures({
         em,
         "FeatureFlagChanged.v1",
         { tenant_id: tenantId, flag, enabled },
-        { tenant_id: tenantId, subject: sub },
+        { tenant_id: tenantId, subject: null },
       );
     }
     return current;
