@@ -167,6 +167,26 @@ describe("the local stack bootstrap", () => {
     assert.equal(privacy.Messages?.length ?? 0, 0);
   });
 
+  test("the partner ingest lives in us-east-1: shard buses whose rules feed one queue with a DLQ", async () => {
+    const { partner } = outputs;
+    assert.deepEqual(
+      partner.buses.map((b) => b.name),
+      [`${prefix}-dev-partner-0`, `${prefix}-dev-partner-1`],
+    );
+    for (const bus of partner.buses) assert.match(bus.arn, /^arn:aws:events:us-east-1:\d{12}:event-bus\//);
+    assert.match(partner.queueArn, /^arn:aws:sqs:us-east-1:\d{12}:.*-dev-partner-inbound$/);
+    const { Attributes } = await aws
+      .partner("partner-sqs")
+      .send(new GetQueueAttributesCommand({ QueueUrl: partner.queueUrl, AttributeNames: ["All"] }));
+    assert.equal(Attributes?.MessageRetentionPeriod, String(24 * 3600));
+    assert.match(
+      JSON.parse(Attributes!.RedrivePolicy!).deadLetterTargetArn,
+      /^arn:aws:sqs:us-east-1:.*-partner-inbound-dlq$/,
+    );
+    const senders = JSON.parse(Attributes!.Policy!).Statement[0].Condition.ArnEquals["aws:SourceArn"];
+    assert.equal(senders.length, 2);
+  });
+
   test("the SES sender identity exists", async () => {
     const identity = await aws.data("sesv2").send(new GetEmailIdentityCommand({ EmailIdentity: options.mailFrom }));
     assert.equal(identity.IdentityType, "EMAIL_ADDRESS");

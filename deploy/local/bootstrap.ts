@@ -9,6 +9,7 @@ import { ensureBucket } from "./apply/buckets.ts";
 import type { ApplyContext } from "./apply/common.ts";
 import { ensureBus, ensureQueueTarget, ensureRule } from "./apply/events.ts";
 import { ensureDataKey } from "./apply/kms.ts";
+import { ensurePartnerIngest, type PartnerIngestOutputs } from "./apply/partner.ts";
 import { allowRulePolicy, ensureQueue } from "./apply/queues.ts";
 import { ensureSecret } from "./apply/secrets.ts";
 import { ensureEmailIdentity } from "./apply/ses.ts";
@@ -19,6 +20,7 @@ import {
   defineStack,
   type QueueDefinition,
 } from "./definition.ts";
+import { definePartnerIngest } from "./partner-definition.ts";
 import { readStackSettings } from "./settings.ts";
 
 export interface ConsumerQueue {
@@ -40,6 +42,8 @@ export interface StackOutputs {
   /** Secret name → ARN. */
   secrets: Record<string, string>;
   mailFrom: string;
+  /** The us-east-1 partner-program ingest (partner-definition.ts). */
+  partner: PartnerIngestOutputs;
 }
 
 export interface BootstrapOptions {
@@ -66,11 +70,12 @@ export async function bootstrap(options: BootstrapOptions): Promise<{ outputs: S
   );
 
   const [keyArn, busArn] = await Promise.all([ensureDataKey(ctx, def.keyAlias), ensureBus(ctx, def.busName)]);
-  const [, queueList, secretArns] = await Promise.all([
+  const [, queueList, secretArns, , partner] = await Promise.all([
     Promise.all(def.buckets.map((b) => ensureBucket(ctx, b, keyArn))),
     Promise.all(def.queues.map((q) => ensureConsumerQueue(ctx, def.busName, accountId, q))),
     Promise.all(def.secrets.map((s) => ensureSecret(ctx, s, keyArn))),
     ensureEmailIdentity(ctx, def.mailFrom),
+    ensurePartnerIngest(ctx, accountId, definePartnerIngest(options)),
   ]);
 
   const outputs: StackOutputs = {
@@ -83,6 +88,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<{ outputs: S
     buckets: Object.fromEntries(def.buckets.map((b) => [b.role, b.name])) as Record<BucketRole, string>,
     secrets: Object.fromEntries(def.secrets.map((s, i) => [s.name, secretArns[i]!])),
     mailFrom: def.mailFrom,
+    partner,
   };
   return { outputs, changes: ctx.changes.sort() };
 }

@@ -6,7 +6,20 @@ export interface ApplyContext {
   aws: AwsClients;
   /** Each create or update appends one line; a run against an up-to-date stack appends none. */
   changes: string[];
+  /**
+   * Which side of the residency line a step works on: `data` (eu-central-1, the default) or
+   * `partner` (the us-east-1 partner-program inbound bus and queue; nothing else may go there).
+   */
+  side?: "data" | "partner";
 }
+
+/** The EventBridge client of the context's side (see `ApplyContext.side`). */
+export const eventBridgeOf = (ctx: ApplyContext) =>
+  ctx.side === "partner" ? ctx.aws.partner("partner-eventbridge") : ctx.aws.data("eventbridge");
+
+/** The SQS client of the context's side (see `ApplyContext.side`). */
+export const sqsOf = (ctx: ApplyContext) =>
+  ctx.side === "partner" ? ctx.aws.partner("partner-sqs") : ctx.aws.data("sqs");
 
 /**
  * True when the SDK error is one of the named AWS error codes. SDK v3 puts the code in `name`;

@@ -6,11 +6,11 @@ import {
   PutRuleCommand,
   PutTargetsCommand,
 } from "@aws-sdk/client-eventbridge";
-import { type ApplyContext, isAwsError, sameJson } from "./common.ts";
+import { type ApplyContext, eventBridgeOf, isAwsError, sameJson } from "./common.ts";
 
 /** Ensures the custom event bus exists and returns its ARN. */
 export async function ensureBus(ctx: ApplyContext, name: string): Promise<string> {
-  const eb = ctx.aws.data("eventbridge");
+  const eb = eventBridgeOf(ctx);
   try {
     const bus = await eb.send(new DescribeEventBusCommand({ Name: name }));
     return bus.Arn!;
@@ -39,7 +39,7 @@ export interface RuleSpec {
  * before the target queue's policy is written, so the policy can name the rule as its only sender.
  */
 export async function ensureRule(ctx: ApplyContext, spec: RuleSpec): Promise<string> {
-  const eb = ctx.aws.data("eventbridge");
+  const eb = eventBridgeOf(ctx);
   try {
     const rule = await eb.send(new DescribeRuleCommand({ Name: spec.name, EventBusName: spec.bus }));
     if (rule.State === "ENABLED" && sameJson(rule.EventPattern, spec.pattern)) return rule.Arn!;
@@ -61,7 +61,7 @@ export async function ensureRule(ctx: ApplyContext, spec: RuleSpec): Promise<str
 
 /** Ensures the rule targets the queue under target id "sqs" (other targets, e.g. monitoring, are left alone). */
 export async function ensureQueueTarget(ctx: ApplyContext, bus: string, rule: string, queueArn: string): Promise<void> {
-  const eb = ctx.aws.data("eventbridge");
+  const eb = eventBridgeOf(ctx);
   const { Targets = [] } = await eb.send(new ListTargetsByRuleCommand({ Rule: rule, EventBusName: bus }));
   if (Targets.some((t) => t.Id === "sqs" && t.Arn === queueArn)) return;
   const put = await eb.send(

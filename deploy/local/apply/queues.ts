@@ -4,7 +4,7 @@ import {
   GetQueueUrlCommand,
   SetQueueAttributesCommand,
 } from "@aws-sdk/client-sqs";
-import { type ApplyContext, isAwsError, sameJson } from "./common.ts";
+import { type ApplyContext, isAwsError, sameJson, sqsOf } from "./common.ts";
 
 export interface EnsuredQueue {
   url: string;
@@ -21,7 +21,7 @@ export async function ensureQueue(
   name: string,
   attributes: Record<string, string>,
 ): Promise<EnsuredQueue> {
-  const sqs = ctx.aws.data("sqs");
+  const sqs = sqsOf(ctx);
   let url: string | undefined;
   try {
     url = (await sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl;
@@ -45,8 +45,8 @@ export async function ensureQueue(
   return { url, arn: current.QueueArn! };
 }
 
-/** Lets exactly one EventBridge rule send to the queue (the confused-deputy guard is `aws:SourceArn`). */
-export function allowRulePolicy(queueArn: string, ruleArn: string): string {
+/** Lets exactly these EventBridge rules (one, or one per partner shard bus) send to the queue (the confused-deputy guard is `aws:SourceArn`). */
+export function allowRulePolicy(queueArn: string, ruleArn: string | readonly string[]): string {
   return JSON.stringify({
     Version: "2012-10-17",
     Statement: [

@@ -19,6 +19,9 @@ import {
   MARKETPLACE_CLIENT_NAMES,
   MARKETPLACE_REGION,
   type MarketplaceClientName,
+  PARTNER_CLIENT_NAMES,
+  PARTNER_REGION,
+  type PartnerClientName,
   ResidencyViolation,
 } from "./clients.ts";
 
@@ -38,6 +41,8 @@ const probe = {
   "marketplace-catalog": new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct" }),
   "marketplace-agreement": new SearchAgreementsCommand({}),
   "seller-sts": new GetCallerIdentityCommand({}),
+  "partner-eventbridge": new ListEventBusesCommand({}),
+  "partner-sqs": new ListQueuesCommand({}),
 };
 
 class Captured extends Error {
@@ -89,6 +94,7 @@ describe("AWS client factory", () => {
       "marketplace-catalog",
       "seller-sts",
     ]);
+    assert.deepEqual([...PARTNER_CLIENT_NAMES].sort(), ["partner-eventbridge", "partner-sqs"]);
   });
 
   it("builds every data client in eu-central-1, even when AWS_REGION says otherwise", async () => {
@@ -127,6 +133,21 @@ describe("AWS client factory", () => {
       const { host, scope } = await destinationOf(client, probe[name]);
       assert.match(host, /(^|\.)us-east-1\.amazonaws\.com$/, `${name} → ${host}`);
       assert.match(scope, /^us-east-1\//, `${name} signed for ${scope}`);
+    }
+  });
+
+  it("builds the partner-inbound clients in us-east-1, sends their requests there and caches them", async () => {
+    const aws = createAwsClients({ credentials });
+    for (const name of PARTNER_CLIENT_NAMES) {
+      const client = aws.partner(name);
+      assert.equal(client, aws.partner(name));
+      assert.equal(await client.config.region(), PARTNER_REGION, name);
+      const { host, scope } = await destinationOf(client, probe[name]);
+      assert.match(host, /(^|\.)us-east-1\.amazonaws\.com$/, `${name} → ${host}`);
+      assert.match(scope, /^us-east-1\//, `${name} signed for ${scope}`);
+    }
+    for (const name of [...DATA_CLIENT_NAMES, ...MARKETPLACE_CLIENT_NAMES, "constructor", "__proto__", "s3"]) {
+      assert.throws(() => aws.partner(name as PartnerClientName), ResidencyViolation, `partner(${name})`);
     }
   });
 

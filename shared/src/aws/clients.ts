@@ -14,11 +14,14 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smit
 /**
  * Data residency lives here and nowhere else: every client that can touch Flowstate's data is built
  * in eu-central-1; only the seller-facing Marketplace Catalog and Agreement APIs and the STS call
- * into the seller's account use us-east-1 (the Catalog API exists only there). There is no region
- * parameter on purpose, and a caller that smuggles one in is refused.
+ * into the seller's account use us-east-1 (the Catalog API exists only there), and so does the
+ * partner-program inbound handler, which only reads its us-east-1 queue and keeps its bus policy
+ * (AWS Partner Central publishes to us-east-1 only). There is no region parameter on purpose, and a
+ * caller that smuggles one in is refused. `residency-manifest.ts` lists all of this for the README.
  */
 export const DATA_REGION = "eu-central-1";
 export const MARKETPLACE_REGION = "us-east-1";
+export const PARTNER_REGION = "us-east-1";
 
 const dataClients = {
   cloudformation: CloudFormationClient,
@@ -38,12 +41,26 @@ const marketplaceClients = {
   "seller-sts": STSClient,
 } as const;
 
+/**
+ * The partner-program inbound side (services/partner-inbound and the bootstrap of its bus): the
+ * us-east-1 bus that tenants forward Partner Central events to, and the queue behind it. Nothing
+ * here stores event content: the queue holds a message until partner-inbound has written it to
+ * eu-central-1 (the residency test checks that partner-inbound has no other store).
+ */
+const partnerClients = {
+  "partner-eventbridge": EventBridgeClient,
+  "partner-sqs": SQSClient,
+} as const;
+
 export type DataClientName = keyof typeof dataClients;
 /** Every data client the factory can build (all pinned to DATA_REGION). */
 export const DATA_CLIENT_NAMES = Object.keys(dataClients) as DataClientName[];
 export type MarketplaceClientName = keyof typeof marketplaceClients;
 /** Every marketplace client the factory can build (all pinned to MARKETPLACE_REGION). */
 export const MARKETPLACE_CLIENT_NAMES = Object.keys(marketplaceClients) as MarketplaceClientName[];
+export type PartnerClientName = keyof typeof partnerClients;
+/** Every partner-inbound client the factory can build (all pinned to PARTNER_REGION). */
+export const PARTNER_CLIENT_NAMES = Object.keys(partnerClients) as PartnerClientName[];
 type Credentials = AwsCredentialIdentity | AwsCredentialIdentityProvider;
 
 export interface AwsClientOptions {
@@ -76,7 +93,7 @@ function refuseRegion(extra: object | undefined): void {
  */
 export function createAwsClients(options: AwsClientOptions = {}) {
   refuseRegion(options);
-  const cache = new Map<DataClientName, unknown>();
+  const cache = new Map<DataClientName | PartnerClientName, unknown>();
   const common = (endpoint: string | undefined, credentials: Credentials | undefined) => ({
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     ...(credentials ? { credentials } : {}),
@@ -95,6 +112,16 @@ export function createAwsClients(options: AwsClientOptions = {}) {
       if (!Object.hasOwn(dataClients, name)) throw new ResidencyViolation(`${String(name)} is not a data client`);
       const Ctor = dataClients[name] as unknown as new (c: object) => InstanceType<(typeof dataClients)[N]>;
       const client = new Ctor({ region: DATA_REGION, ...common(options.endpoint, options.credentials) });
+      cache.set(name, client);
+      return client;
+    },
+    /** A us-east-1 client of the partner-program inbound side (cached like data clients; same endpoint). */
+    partner<N extends PartnerClientName>(name: N): InstanceType<(typeof partnerClients)[N]> {
+      const hit = cache.get(name);
+      if (hit) return hit as InstanceType<(typeof partnerClients)[N]>;
+      if (!Object.hasOwn(partnerClients, name)) throw new ResidencyViolation(`${String(name)} is not a partner client`);
+      const Ctor = partnerClients[name] as unknown as new (c: object) => InstanceType<(typeof partnerClients)[N]>;
+      const client = new Ctor({ region: PARTNER_REGION, ...common(options.endpoint, options.credentials) });
       cache.set(name, client);
       return client;
     },
