@@ -22,9 +22,17 @@ export const VerifiedIdentity = z.discriminatedUnion("kind", [
    * `/internal/v1` lookups: verifying an API key, checking a session). Services accept it only on
    * `/internal/v1` routes; on a public route it is refused (401) like a missing assertion.
    */
-  z.object({ kind: z.literal("service"), service: z.enum(["edge-gateway", "mcp-gateway"]) }),
+  z.object({ kind: z.literal("service"), service: z.enum(["edge-gateway", "mcp-gateway", "offers-svc"]) }),
 ]);
 export type VerifiedIdentity = z.infer<typeof VerifiedIdentity>;
+
+/**
+ * The door the caller came through: `rest` (edge-gateway: web app, CRM card, scripts) or `mcp`
+ * (mcp-gateway). The gateway says it in the signed assertion, so a service never guesses which
+ * Flowstate principal reaches the tenant's AWS account (REST → backend, MCP → mcp-execution).
+ */
+export const Channel = z.enum(["rest", "mcp"]);
+export type Channel = z.infer<typeof Channel>;
 
 /** Gateway context added for `/v1/tenants/{id}/**` once membership is checked. */
 export const TenantContext = z.object({ tenant_id: TenantId, role: TenantRole });

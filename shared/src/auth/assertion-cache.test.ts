@@ -92,4 +92,15 @@ describe("a service's assertion verifier", () => {
       (assertion.tenant as { role: string }).role = "owner-ish";
     }, TypeError);
   });
+
+  it("carries the caller's channel, signed: another channel is another header", () => {
+    const sign = assertionSigner(secret);
+    const verify = assertionVerifier(secret);
+    const rest = sign("GET", path, { identity: user, tenant, channel: "rest" }, t0);
+    const mcp = sign("GET", path, { identity: user, tenant, channel: "mcp" }, t0);
+    assert.notEqual(rest, mcp);
+    assert.equal(verify("GET", path, rest, t0)?.channel, "rest");
+    assert.equal(verify("GET", path, mcp, t0)?.channel, "mcp");
+    assert.equal(verify("GET", path, sign("GET", path, { identity: user }, t0), t0)?.channel, undefined);
+  });
 });

@@ -98,6 +98,7 @@ export function assertionVerifier(secret: string, options: AssertionVerifierOpti
     const assertion = Object.freeze({
       identity: Object.freeze(result.assertion.identity),
       tenant: result.assertion.tenant && Object.freeze(result.assertion.tenant),
+      ...(result.assertion.channel ? { channel: result.assertion.channel } : {}),
     });
     touch(verified, header, { method, path, issued: result.issued, assertion }, max);
     return assertion;

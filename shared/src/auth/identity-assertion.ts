@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
+import { Channel, TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { z } from "zod";
 
 /**
@@ -19,14 +19,22 @@ export const IDENTITY_HEADER = "flowstate-identity";
 export const MAX_SKEW_MS = 30_000;
 const VERSION = "v2";
 
-export const Assertion = z.object({ identity: VerifiedIdentity, tenant: TenantContext.optional() });
+/**
+ * `channel` is set by the gateways for every caller they forward (edge-gateway `rest`,
+ * mcp-gateway `mcp`); a platform component's own lookups (`service` identity) carry none.
+ */
+export const Assertion = z.object({
+  identity: VerifiedIdentity,
+  tenant: TenantContext.optional(),
+  channel: Channel.optional(),
+});
 export type Assertion = z.infer<typeof Assertion>;
 
 const mac = (secret: string, parts: string) => createHmac("sha256", secret).update(parts).digest("base64url");
 
 /** The JSON of an assertion's payload (only its own fields, in a fixed order). */
 export const payloadJson = (assertion: Assertion) =>
-  JSON.stringify({ identity: assertion.identity, tenant: assertion.tenant });
+  JSON.stringify({ identity: assertion.identity, tenant: assertion.tenant, channel: assertion.channel });
 /** The base64url payload of an assertion. */
 export const encodePayload = (assertion: Assertion) => Buffer.from(payloadJson(assertion)).toString("base64url");
 

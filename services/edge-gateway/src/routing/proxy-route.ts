@@ -94,7 +94,7 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
   const method = req.method!;
   const extra = ["x-request-id", requestId, "x-forwarded-for", address];
   if (identity !== undefined) {
-    extra.push(IDENTITY_HEADER, deps.sign(method, call.path, { identity, tenant }));
+    extra.push(IDENTITY_HEADER, deps.sign(method, call.path, { identity, tenant, channel: "rest" }));
   }
   let body: IncomingMessage | Buffer | null = null;
   if (method !== "GET" && method !== "HEAD") {
