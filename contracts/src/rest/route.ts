@@ -1,19 +1,35 @@
 import type { z } from "zod";
 import type { TenantRole } from "../ids.ts";
 
+/** The services that own routes; the gateway maps each to a base URL. */
+export type ServiceName = "identity-svc" | "connector-svc" | "offers-svc" | "privacy-svc" | "audit-svc";
+
 /**
- * One public REST route, declared once. The registry of these (routes.ts) drives the gateway's
- * routing and authorization, the OpenAPI document, and the authorization-matrix tests, so a route
- * cannot exist without being documented and tested.
+ * What a service needs to mount a handler (`mountRoute`, shared/src/http/mount-route.ts): method,
+ * path and the schemas of what comes in and goes out. Public routes add the gateway's fields
+ * (RouteSpec); internal ones (`contracts/src/internal/routes.ts`) only say who calls them.
  */
-export interface RouteSpec {
+export interface RouteShape {
   /** Stable id, e.g. `tenants.get`. */
   id: string;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** OpenAPI-style template, e.g. `/v1/tenants/{id}/members/{sub}`. */
   path: string;
   /** The service that owns the route. */
-  service: "identity-svc" | "connector-svc" | "offers-svc" | "privacy-svc" | "audit-svc";
+  service: ServiceName;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Status → body schema (null for an empty body). Problem responses are implied. */
+  responses: Record<number, z.ZodType | null>;
+}
+
+/**
+ * One public REST route, declared once. The registry of these (routes.ts) drives the gateway's
+ * routing and authorization, the OpenAPI document, and the authorization-matrix tests, so a route
+ * cannot exist without being documented and tested.
+ */
+export interface RouteSpec extends RouteShape {
   /**
    * public: no credential; user: any signed-in user (access token);
    * tenant: `/v1/tenants/{id}/**`, membership checked by the gateway.
@@ -24,11 +40,22 @@ export interface RouteSpec {
   /** Whether a per-tenant API key may call it, and the scope it needs; false (default) means tokens only. */
   apiKey?: "read" | "write" | false;
   summary: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** Status → body schema (null for an empty body). Problem responses are implied. */
-  responses: Record<number, z.ZodType | null>;
 }
 
 export const defineRoute = <const R extends RouteSpec>(route: R): R => route;
+
+/**
+ * The entry `id` of a registry list, typed as exactly that entry (its schemas included), for
+ * `mountRoute`. Throws at boot when the id is not in the list.
+ *
+ * @example
+ * const spec = routeIn(identityRoutes, "tenants.get"); // spec.params is TenantPath
+ */
+export function routeIn<const L extends readonly RouteShape[], I extends L[number]["id"]>(
+  list: L,
+  id: I,
+): Extract<L[number], { id: I }> {
+  const route = list.find((r) => r.id === id);
+  if (!route) throw new Error(`no route ${id} in the registry`);
+  return route as Extract<L[number], { id: I }>;
+}

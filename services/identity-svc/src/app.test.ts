@@ -1,6 +1,5 @@
-import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { expectRouteContract } from "@flowstate/shared/testing/route-contract";
 import { type Harness, startHarness } from "./testing/harness.ts";
 
 let h: Harness;
@@ -9,21 +8,8 @@ before(async () => {
 });
 after(() => h.close());
 
-const toHono = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
-
 describe("the identity-svc app", () => {
-  it("serves exactly the identity routes of the public registry, plus /internal/v1 and the probes", () => {
-    const served = new Set(
-      h.app.routes
-        .filter(
-          (r) =>
-            r.method !== "ALL" &&
-            !r.path.startsWith("/internal/v1/") &&
-            !["/healthz", "/readyz", "/metrics"].includes(r.path),
-        )
-        .map((r) => `${r.method} ${r.path}`),
-    );
-    const declared = new Set(identityRoutes.map((r) => `${r.method} ${toHono(r.path)}`));
-    assert.deepEqual([...served].sort(), [...declared].sort());
+  it("serves exactly its routes of the public and internal registries, each checked against its schemas", () => {
+    expectRouteContract(h.app, "identity-svc");
   });
 });

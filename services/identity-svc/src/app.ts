@@ -3,45 +3,51 @@ import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { IdentityDeps } from "./deps.ts";
 import type { IdentityApp } from "./http/env.ts";
 import { identityContext } from "./http/identity-context.ts";
-import { registerApiKeyCreate } from "./routes/api-keys-create.ts";
-import { registerApiKeyList } from "./routes/api-keys-list.ts";
-import { registerApiKeyRevoke } from "./routes/api-keys-revoke.ts";
-import { registerRefresh } from "./routes/auth-refresh.ts";
-import { registerSignIn } from "./routes/auth-signin.ts";
-import { registerSignOut } from "./routes/auth-signout.ts";
-import { registerSignUp } from "./routes/auth-signup.ts";
-import { registerFeaturesGet } from "./routes/features-get.ts";
-import { registerFeaturesUpdate } from "./routes/features-update.ts";
-import { registerInternalApiKeyVerify } from "./routes/internal-api-key-verify.ts";
-import { registerInternalMembership } from "./routes/internal-membership.ts";
-import { registerInternalSession } from "./routes/internal-session.ts";
-import { registerJwks } from "./routes/jwks.ts";
-import { registerMemberAdd } from "./routes/members-add.ts";
-import { registerMemberList } from "./routes/members-list.ts";
-import { registerMemberRemove } from "./routes/members-remove.ts";
-import { registerMemberUpdate } from "./routes/members-update.ts";
-import { registerTenantCreate } from "./routes/tenants-create.ts";
-import { registerTenantDelete } from "./routes/tenants-delete.ts";
-import { registerTenantGet } from "./routes/tenants-get.ts";
-import { registerTenantList } from "./routes/tenants-list.ts";
-import { registerOwnershipTransfer } from "./routes/tenants-ownership-transfer.ts";
-import { registerTenantRename } from "./routes/tenants-rename.ts";
-import { registerDeleteMe } from "./routes/users-me-delete.ts";
-import { registerGetMe } from "./routes/users-me-get.ts";
-import { registerGetNotificationPreferences } from "./routes/users-me-notification-preferences-get.ts";
-import { registerUpdateNotificationPreferences } from "./routes/users-me-notification-preferences-update.ts";
-import { registerUpdateMe } from "./routes/users-me-update.ts";
+import { mountApiKeysCreate } from "./routes/api-keys-create.ts";
+import { mountApiKeysList } from "./routes/api-keys-list.ts";
+import { mountApiKeysRevoke } from "./routes/api-keys-revoke.ts";
+import { mountAuthJwks } from "./routes/auth-jwks.ts";
+import { mountAuthRefresh } from "./routes/auth-refresh.ts";
+import { mountAuthSignin } from "./routes/auth-signin.ts";
+import { mountAuthSignout } from "./routes/auth-signout.ts";
+import { mountAuthSignup } from "./routes/auth-signup.ts";
+import { mountFeaturesGet } from "./routes/features-get.ts";
+import { mountFeaturesUpdate } from "./routes/features-update.ts";
+import { mountInternalApiKeysVerify } from "./routes/internal-api-keys-verify.ts";
+import { mountInternalMembershipsGet } from "./routes/internal-memberships-get.ts";
+import { mountInternalSessionsGet } from "./routes/internal-sessions-get.ts";
+import { mountMembersAdd } from "./routes/members-add.ts";
+import { mountMembersList } from "./routes/members-list.ts";
+import { mountMembersRemove } from "./routes/members-remove.ts";
+import { mountMembersUpdate } from "./routes/members-update.ts";
+import { mountTenantsCreate } from "./routes/tenants-create.ts";
+import { mountTenantsDelete } from "./routes/tenants-delete.ts";
+import { mountTenantsGet } from "./routes/tenants-get.ts";
+import { mountTenantsList } from "./routes/tenants-list.ts";
+import { mountTenantsOwnershipTransfer } from "./routes/tenants-ownership-transfer.ts";
+import { mountTenantsRename } from "./routes/tenants-rename.ts";
+import { mountUsersMeDelete } from "./routes/users-me-delete.ts";
+import { mountUsersMeGet } from "./routes/users-me-get.ts";
+import { mountUsersMeNotificationPreferencesGet } from "./routes/users-me-notification-preferences-get.ts";
+import { mountUsersMeNotificationPreferencesUpdate } from "./routes/users-me-notification-preferences-update.ts";
+import { mountUsersMeUpdate } from "./routes/users-me-update.ts";
 
 /**
  * identity-svc's HTTP app: the platform base (request ids, body limit, probes, one error mapping),
- * the deny-by-default gateway assertion check, then one route per file. `app.test.ts` checks that
- * the routes here and the public registry (contracts/src/rest/routes.ts) are the same set.
+ * the deny-by-default gateway assertion check, then one route per file, each mounted from its
+ * registry entry (`routes/<route id>.ts` exports `mount<RouteId>`). `app.test.ts` checks that the
+ * routes here and the registries (contracts/src/rest/routes.ts, contracts/src/internal/routes.ts)
+ * are the same set. `checkResponses` (tests) checks every answer against its schema.
  */
-export function createApp(deps: IdentityDeps, options: { metrics?: MetricsRegistry } = {}): IdentityApp {
+export function createApp(
+  deps: IdentityDeps,
+  options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
+): IdentityApp {
   const app = createServiceApp({
     name: "identity-svc",
     logger: deps.logger,
     metrics: options.metrics,
+    checkResponses: options.checkResponses,
     bodyLimitBytes: 64 * 1024, // identity's bodies are tiny; nothing legitimate comes near this
     readiness: {
       database: async () => {
@@ -53,39 +59,39 @@ export function createApp(deps: IdentityDeps, options: { metrics?: MetricsRegist
   app.use(identityContext(deps));
 
   // auth
-  registerSignUp(app);
-  registerSignIn(app);
-  registerRefresh(app);
-  registerSignOut(app);
-  registerJwks(app);
+  mountAuthSignup(app);
+  mountAuthSignin(app);
+  mountAuthRefresh(app);
+  mountAuthSignout(app);
+  mountAuthJwks(app);
   // the signed-in user
-  registerGetMe(app);
-  registerUpdateMe(app);
-  registerDeleteMe(app);
-  registerGetNotificationPreferences(app);
-  registerUpdateNotificationPreferences(app);
+  mountUsersMeGet(app);
+  mountUsersMeUpdate(app);
+  mountUsersMeDelete(app);
+  mountUsersMeNotificationPreferencesGet(app);
+  mountUsersMeNotificationPreferencesUpdate(app);
   // tenants
-  registerTenantCreate(app);
-  registerTenantList(app);
-  registerTenantGet(app);
-  registerTenantRename(app);
-  registerTenantDelete(app);
-  registerOwnershipTransfer(app);
+  mountTenantsCreate(app);
+  mountTenantsList(app);
+  mountTenantsGet(app);
+  mountTenantsRename(app);
+  mountTenantsDelete(app);
+  mountTenantsOwnershipTransfer(app);
   // members
-  registerMemberList(app);
-  registerMemberAdd(app);
-  registerMemberUpdate(app);
-  registerMemberRemove(app);
+  mountMembersList(app);
+  mountMembersAdd(app);
+  mountMembersUpdate(app);
+  mountMembersRemove(app);
   // features
-  registerFeaturesGet(app);
-  registerFeaturesUpdate(app);
+  mountFeaturesGet(app);
+  mountFeaturesUpdate(app);
   // API keys
-  registerApiKeyList(app);
-  registerApiKeyCreate(app);
-  registerApiKeyRevoke(app);
+  mountApiKeysList(app);
+  mountApiKeysCreate(app);
+  mountApiKeysRevoke(app);
   // internal (gateway lookups)
-  registerInternalSession(app);
-  registerInternalApiKeyVerify(app);
-  registerInternalMembership(app);
+  mountInternalSessionsGet(app);
+  mountInternalApiKeysVerify(app);
+  mountInternalMembershipsGet(app);
   return app;
 }

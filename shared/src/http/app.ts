@@ -5,6 +5,7 @@ import { createMetrics, type MetricsRegistry } from "./metrics.ts";
 import { notFoundHandler } from "./not-found.ts";
 import { mountProbes, type ReadinessCheck } from "./probes.ts";
 import { requestContext } from "./request-context.ts";
+import { routeBook } from "./route-book.ts";
 import type { ServiceEnv } from "./types.ts";
 
 export interface ServiceAppOptions {
@@ -19,6 +20,11 @@ export interface ServiceAppOptions {
   bodyLimitBytes?: number | undefined;
   /** The registry /metrics serves; pass your own to register gauges from other modules. */
   metrics?: MetricsRegistry | undefined;
+  /**
+   * Check every answer of a route mounted with `mountRoute` against its response schema (a
+   * mismatch becomes a 500). Tests turn it on; production leaves it off (see mount-route.ts).
+   */
+  checkResponses?: boolean | undefined;
 }
 
 export type ServiceApp = Hono<ServiceEnv>;
@@ -31,15 +37,16 @@ export type ServiceApp = Hono<ServiceEnv>;
  * @example
  * const metrics = createMetrics();
  * const app = createServiceApp({ name: "identity-svc", logger, metrics, readiness: { database: () => db.ping() } });
- * app.post("/v1/tenants", async (c) => {
- *   const input = await readJson(c, CreateTenant);
- *   return c.json(await createTenant({ ctx, input }), 201);
- * });
+ * mountRoute(app, routeIn(identityRoutes, "tenants.create"), async ({ body }, c) => ({
+ *   status: 201,
+ *   body: await createTenant({ ctx: c.get("ctx"), input: body }),
+ * }));
  * await serve(app, { host: config.HOST, port: config.PORT, logger, onShutdown: [() => db.close()] });
  */
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = options.metrics ?? createMetrics();
   const app = new Hono<ServiceEnv>();
+  routeBook(app).checkResponses = options.checkResponses ?? false;
   app.use(requestContext(options.logger, metrics, options.bodyLimitBytes ?? 1024 * 1024));
   mountProbes(app, {
     readiness: options.readiness ?? {},

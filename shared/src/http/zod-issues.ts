@@ -8,7 +8,7 @@ import type { z } from "zod";
  * @example
  * zodIssues(result.error) // [{ path: "role_arn", code: "invalid_format", message: "Invalid string" }]
  */
-export function zodIssues(error: z.ZodError): ValidationIssue[] {
+export function zodIssues(error: { issues: readonly z.core.$ZodIssue[] }): ValidationIssue[] {
   return error.issues.map((issue) => ({
     path: issue.path.map(String).join("."),
     code: issue.code,

@@ -6,6 +6,7 @@ import { HttpProblem } from "@flowstate/shared/http/http-problem";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import { problemBody } from "@flowstate/shared/http/problem";
 import { requestIdFrom } from "@flowstate/shared/http/request-id";
+import { honoPath } from "@flowstate/shared/http/route-book";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
@@ -21,9 +22,6 @@ export interface GatewayFetchOptions {
   logger: Logger;
   metrics: MetricsRegistry;
 }
-
-/** `{id}` → `:id`: the route label other services' metrics and logs use (Hono's routePath). */
-const routeLabel = (template: string) => template.replace(/\{([a-z_]+)\}/g, ":$1");
 
 /**
  * The gateway's `fetch` for @hono/node-server. Registry routes take a direct path: the Node
@@ -62,7 +60,7 @@ export function gatewayFetch(options: GatewayFetchOptions) {
           headers: { allow: match.allow },
         });
       }
-      route = labels.get(match.route) ?? routeLabel(match.route.path);
+      route = labels.get(match.route) ?? honoPath(match.route.path);
       labels.set(match.route, route);
       const url = request.url;
       const target = url.slice(url.indexOf("/", url.indexOf("//") + 2));

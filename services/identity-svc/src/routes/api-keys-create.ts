@@ -1,14 +1,16 @@
-import { CreateApiKeyRequest } from "@flowstate/contracts/rest/identity/api-keys";
-import { TenantPath } from "@flowstate/contracts/rest/identity/common";
-import { parseParams, readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { createApiKey } from "../verbs/create-api-key.ts";
 
-export function registerApiKeyCreate(app: IdentityApp): void {
-  app.post("/v1/tenants/:id/api-keys", async (c) => {
-    const { id } = parseParams(c, TenantPath);
-    const input = await readJson(c, CreateApiKeyRequest);
-    c.header("cache-control", "no-store"); // the answer carries the only copy of the secret
-    return c.json(await createApiKey({ ctx: c.get("ctx"), tenantId: id, input }), 201);
-  });
+// The answer carries the only copy of the secret.
+const NO_STORE = { "cache-control": "no-store" };
+
+export function mountApiKeysCreate(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "api_keys.create"), async ({ params, body }, c) => ({
+    status: 201,
+    body: await createApiKey({ ctx: c.get("ctx"), tenantId: params.id, input: body }),
+    headers: NO_STORE,
+  }));
 }

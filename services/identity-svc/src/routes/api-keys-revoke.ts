@@ -1,12 +1,12 @@
-import { ApiKeyPath } from "@flowstate/contracts/rest/identity/common";
-import { parseParams } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { revokeApiKey } from "../verbs/revoke-api-key.ts";
 
-export function registerApiKeyRevoke(app: IdentityApp): void {
-  app.delete("/v1/tenants/:id/api-keys/:key_id", async (c) => {
-    const { id, key_id } = parseParams(c, ApiKeyPath);
-    await revokeApiKey({ ctx: c.get("ctx"), tenantId: id, keyId: key_id });
-    return c.body(null, 204);
+export function mountApiKeysRevoke(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "api_keys.revoke"), async ({ params }, c) => {
+    await revokeApiKey({ ctx: c.get("ctx"), tenantId: params.id, keyId: params.key_id });
+    return { status: 204 };
   });
 }

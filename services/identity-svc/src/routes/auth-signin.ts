@@ -1,12 +1,16 @@
-import { SignInRequest } from "@flowstate/contracts/rest/identity/auth";
-import { readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { signIn } from "../verbs/sign-in.ts";
 
-export function registerSignIn(app: IdentityApp): void {
-  app.post("/v1/auth/signin", async (c) => {
-    const input = await readJson(c, SignInRequest);
-    c.header("cache-control", "no-store"); // RFC 6749 section 5.1: token answers are never cached
-    return c.json(await signIn({ ctx: c.get("ctx"), input }), 200);
-  });
+// RFC 6749 section 5.1: token answers are never cached.
+const NO_STORE = { "cache-control": "no-store" };
+
+export function mountAuthSignin(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "auth.signin"), async ({ body }, c) => ({
+    status: 200,
+    body: await signIn({ ctx: c.get("ctx"), input: body }),
+    headers: NO_STORE,
+  }));
 }

@@ -1,9 +1,12 @@
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { signOut } from "../verbs/sign-out.ts";
 
-export function registerSignOut(app: IdentityApp): void {
-  app.post("/v1/auth/signout", async (c) => {
+export function mountAuthSignout(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "auth.signout"), async (_, c) => {
     await signOut({ ctx: c.get("ctx") });
-    return c.body(null, 204);
+    return { status: 204 };
   });
 }

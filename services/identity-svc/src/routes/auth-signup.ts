@@ -1,11 +1,12 @@
-import { SignUpRequest } from "@flowstate/contracts/rest/identity/auth";
-import { readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { signUp } from "../verbs/sign-up.ts";
 
-export function registerSignUp(app: IdentityApp): void {
-  app.post("/v1/auth/signup", async (c) => {
-    const input = await readJson(c, SignUpRequest);
-    return c.json(await signUp({ ctx: c.get("ctx"), input }), 201);
-  });
+export function mountAuthSignup(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "auth.signup"), async ({ body }, c) => ({
+    status: 201,
+    body: await signUp({ ctx: c.get("ctx"), input: body }),
+  }));
 }

@@ -1,11 +1,12 @@
-import { TenantPath } from "@flowstate/contracts/rest/identity/common";
-import { parseParams } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { getFeatures } from "../verbs/get-features.ts";
 
-export function registerFeaturesGet(app: IdentityApp): void {
-  app.get("/v1/tenants/:id/features", async (c) => {
-    const { id } = parseParams(c, TenantPath);
-    return c.json(await getFeatures({ ctx: c.get("ctx"), tenantId: id }), 200);
-  });
+export function mountFeaturesGet(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "features.get"), async ({ params }, c) => ({
+    status: 200,
+    body: await getFeatures({ ctx: c.get("ctx"), tenantId: params.id }),
+  }));
 }

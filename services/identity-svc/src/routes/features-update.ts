@@ -1,13 +1,12 @@
-import { TenantPath } from "@flowstate/contracts/rest/identity/common";
-import { UpdateFeatureFlagsRequest } from "@flowstate/contracts/rest/identity/tenants";
-import { parseParams, readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { updateFeatures } from "../verbs/update-features.ts";
 
-export function registerFeaturesUpdate(app: IdentityApp): void {
-  app.put("/v1/tenants/:id/features", async (c) => {
-    const { id } = parseParams(c, TenantPath);
-    const input = await readJson(c, UpdateFeatureFlagsRequest);
-    return c.json(await updateFeatures({ ctx: c.get("ctx"), tenantId: id, input }), 200);
-  });
+export function mountFeaturesUpdate(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "features.update"), async ({ params, body }, c) => ({
+    status: 200,
+    body: await updateFeatures({ ctx: c.get("ctx"), tenantId: params.id, input: body }),
+  }));
 }

@@ -1,13 +1,12 @@
-import { TenantPath } from "@flowstate/contracts/rest/identity/common";
-import { AddMemberRequest } from "@flowstate/contracts/rest/identity/members";
-import { parseParams, readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { addMember } from "../verbs/add-member.ts";
 
-export function registerMemberAdd(app: IdentityApp): void {
-  app.post("/v1/tenants/:id/members", async (c) => {
-    const { id } = parseParams(c, TenantPath);
-    const input = await readJson(c, AddMemberRequest);
-    return c.json(await addMember({ ctx: c.get("ctx"), tenantId: id, input }), 201);
-  });
+export function mountMembersAdd(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "members.add"), async ({ params, body }, c) => ({
+    status: 201,
+    body: await addMember({ ctx: c.get("ctx"), tenantId: params.id, input: body }),
+  }));
 }

@@ -1,11 +1,12 @@
-import { TenantPath } from "@flowstate/contracts/rest/identity/common";
-import { parseParams } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { listMembers } from "../verbs/list-members.ts";
 
-export function registerMemberList(app: IdentityApp): void {
-  app.get("/v1/tenants/:id/members", async (c) => {
-    const { id } = parseParams(c, TenantPath);
-    return c.json(await listMembers({ ctx: c.get("ctx"), tenantId: id }), 200);
-  });
+export function mountMembersList(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "members.list"), async ({ params }, c) => ({
+    status: 200,
+    body: await listMembers({ ctx: c.get("ctx"), tenantId: params.id }),
+  }));
 }

@@ -1,12 +1,12 @@
-import { MemberPath } from "@flowstate/contracts/rest/identity/common";
-import { parseParams } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { removeMember } from "../verbs/remove-member.ts";
 
-export function registerMemberRemove(app: IdentityApp): void {
-  app.delete("/v1/tenants/:id/members/:sub", async (c) => {
-    const { id, sub } = parseParams(c, MemberPath);
-    await removeMember({ ctx: c.get("ctx"), tenantId: id, sub });
-    return c.body(null, 204);
+export function mountMembersRemove(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "members.remove"), async ({ params }, c) => {
+    await removeMember({ ctx: c.get("ctx"), tenantId: params.id, sub: params.sub });
+    return { status: 204 };
   });
 }

@@ -1,13 +1,12 @@
-import { MemberPath } from "@flowstate/contracts/rest/identity/common";
-import { ChangeMemberRoleRequest } from "@flowstate/contracts/rest/identity/members";
-import { parseParams, readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { changeMemberRole } from "../verbs/change-member-role.ts";
 
-export function registerMemberUpdate(app: IdentityApp): void {
-  app.patch("/v1/tenants/:id/members/:sub", async (c) => {
-    const { id, sub } = parseParams(c, MemberPath);
-    const input = await readJson(c, ChangeMemberRoleRequest);
-    return c.json(await changeMemberRole({ ctx: c.get("ctx"), tenantId: id, sub, input }), 200);
-  });
+export function mountMembersUpdate(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "members.update"), async ({ params, body }, c) => ({
+    status: 200,
+    body: await changeMemberRole({ ctx: c.get("ctx"), tenantId: params.id, sub: params.sub, input: body }),
+  }));
 }

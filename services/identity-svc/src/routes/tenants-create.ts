@@ -1,13 +1,12 @@
-import { CreateTenantRequest } from "@flowstate/contracts/rest/identity/tenants";
-import { readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { createTenant } from "../verbs/create-tenant.ts";
 
-export function registerTenantCreate(app: IdentityApp): void {
-  app.post("/v1/tenants", async (c) => {
-    const input = await readJson(c, CreateTenantRequest);
-    const tenant = await createTenant({ ctx: c.get("ctx"), input });
-    c.header("location", `/v1/tenants/${tenant.id}`);
-    return c.json(tenant, 201);
+export function mountTenantsCreate(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "tenants.create"), async ({ body }, c) => {
+    const tenant = await createTenant({ ctx: c.get("ctx"), input: body });
+    return { status: 201, body: tenant, headers: { location: `/v1/tenants/${tenant.id}` } };
   });
 }

@@ -1,12 +1,12 @@
-import { TenantPath } from "@flowstate/contracts/rest/identity/common";
-import { parseParams } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { softDeleteTenant } from "../verbs/soft-delete-tenant.ts";
 
-export function registerTenantDelete(app: IdentityApp): void {
-  app.delete("/v1/tenants/:id", async (c) => {
-    const { id } = parseParams(c, TenantPath);
-    await softDeleteTenant({ ctx: c.get("ctx"), tenantId: id });
-    return c.body(null, 204);
+export function mountTenantsDelete(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "tenants.delete"), async ({ params }, c) => {
+    await softDeleteTenant({ ctx: c.get("ctx"), tenantId: params.id });
+    return { status: 204 };
   });
 }

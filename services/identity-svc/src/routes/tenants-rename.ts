@@ -1,13 +1,12 @@
-import { TenantPath } from "@flowstate/contracts/rest/identity/common";
-import { RenameTenantRequest } from "@flowstate/contracts/rest/identity/tenants";
-import { parseParams, readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { renameTenant } from "../verbs/rename-tenant.ts";
 
-export function registerTenantRename(app: IdentityApp): void {
-  app.patch("/v1/tenants/:id", async (c) => {
-    const { id } = parseParams(c, TenantPath);
-    const input = await readJson(c, RenameTenantRequest);
-    return c.json(await renameTenant({ ctx: c.get("ctx"), tenantId: id, input }), 200);
-  });
+export function mountTenantsRename(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "tenants.rename"), async ({ params, body }, c) => ({
+    status: 200,
+    body: await renameTenant({ ctx: c.get("ctx"), tenantId: params.id, input: body }),
+  }));
 }

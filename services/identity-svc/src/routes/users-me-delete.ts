@@ -1,11 +1,14 @@
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { deleteAccount } from "../verbs/delete-account.ts";
 import { requireUser } from "../verbs/guards.ts";
 
-export function registerDeleteMe(app: IdentityApp): void {
-  app.delete("/v1/users/me", async (c) => {
+export function mountUsersMeDelete(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "users.me.delete"), async (_, c) => {
     const ctx = c.get("ctx");
     const { sub } = requireUser(ctx);
-    return c.json(await deleteAccount({ ctx, sub }), 200);
+    return { status: 200, body: await deleteAccount({ ctx, sub }) };
   });
 }

@@ -1,11 +1,12 @@
-import { UpdateNotificationPreferencesRequest } from "@flowstate/contracts/rest/identity/users";
-import { readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { updateNotificationPreferences } from "../verbs/update-notification-preferences.ts";
 
-export function registerUpdateNotificationPreferences(app: IdentityApp): void {
-  app.put("/v1/users/me/notification-preferences", async (c) => {
-    const input = await readJson(c, UpdateNotificationPreferencesRequest);
-    return c.json(await updateNotificationPreferences({ ctx: c.get("ctx"), input }), 200);
-  });
+export function mountUsersMeNotificationPreferencesUpdate(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "users.me.notification_preferences.update"), async ({ body }, c) => ({
+    status: 200,
+    body: await updateNotificationPreferences({ ctx: c.get("ctx"), input: body }),
+  }));
 }

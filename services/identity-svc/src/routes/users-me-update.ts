@@ -1,11 +1,12 @@
-import { UpdateProfileRequest } from "@flowstate/contracts/rest/identity/users";
-import { readJson } from "@flowstate/shared/http/validate";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { updateProfile } from "../verbs/update-profile.ts";
 
-export function registerUpdateMe(app: IdentityApp): void {
-  app.patch("/v1/users/me", async (c) => {
-    const input = await readJson(c, UpdateProfileRequest);
-    return c.json(await updateProfile({ ctx: c.get("ctx"), input }), 200);
-  });
+export function mountUsersMeUpdate(app: IdentityApp): void {
+  mountRoute(app, routeIn(identityRoutes, "users.me.update"), async ({ body }, c) => ({
+    status: 200,
+    body: await updateProfile({ ctx: c.get("ctx"), input: body }),
+  }));
 }

@@ -75,7 +75,7 @@ export async function startHarness(options: {
     keyActivationDelaySeconds: options.keyActivationDelaySeconds ?? 900,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const app = createApp(deps);
+  const app = createApp(deps, { checkResponses: true });
 
   const call: Harness["call"] = (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { SessionId, Sub, TenantId } from "../ids.ts";
+import type { RouteShape } from "../rest/route.ts";
+import { ApiKeyState, ApiKeyVerifyRequest, MembershipState, SessionState } from "./identity.ts";
+
+/**
+ * Routes services serve to other platform components only (under `/internal/v1`, never routed by
+ * the gateway, never in the OpenAPI document). Declared like the public ones so a service mounts
+ * them the same way (`mountRoute`) and the route-contract test covers them too.
+ */
+export const defineInternalRoute = <const R extends RouteShape & { caller: "edge-gateway" | "mcp-gateway" }>(
+  route: R,
+): R => route;
+
+const identity = "identity-svc" as const;
+
+export const internalIdentityRoutes = [
+  defineInternalRoute({
+    id: "internal.sessions.get",
+    method: "GET",
+    path: "/internal/v1/sessions/{sid}",
+    service: identity,
+    caller: "edge-gateway",
+    params: z.object({ sid: SessionId }),
+    query: z.object({ iat: z.coerce.number().int().nonnegative().optional() }),
+    responses: { 200: SessionState },
+  }),
+  defineInternalRoute({
+    id: "internal.api_keys.verify",
+    // POST, not GET: the key travels in the body, never in a URL that proxies and logs keep.
+    method: "POST",
+    path: "/internal/v1/api-keys/verify",
+    service: identity,
+    caller: "edge-gateway",
+    body: ApiKeyVerifyRequest,
+    responses: { 200: ApiKeyState },
+  }),
+  defineInternalRoute({
+    id: "internal.memberships.get",
+    method: "GET",
+    path: "/internal/v1/tenants/{id}/members/{sub}",
+    service: identity,
+    caller: "edge-gateway",
+    params: z.object({ id: TenantId, sub: Sub }),
+    responses: { 200: MembershipState },
+  }),
+] as const;
+
+/** Every internal route; a service's route-contract test compares its app with these and the public registry. */
+export const internalRoutes: readonly RouteShape[] = [...internalIdentityRoutes];

@@ -1,0 +1,29 @@
+import type { MiddlewareHandler } from "hono";
+import { HttpProblem } from "./http-problem.ts";
+
+/** The media types Hono's json validator parses (hono/validator: `application/json`, `application/*+json`). */
+const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/;
+
+/**
+ * Runs before `zValidator("json", …)` and gives the answers Hono's validator would not: 415
+ * UNSUPPORTED_MEDIA_TYPE unless the body is declared JSON (Hono would validate `{}` instead), 400
+ * MALFORMED_JSON when it does not parse or is empty (Hono throws a bare 400 whose message would
+ * become the detail). The text stays in Hono's body cache, so the validator reads it without a
+ * second read of the stream. The body limit has already been enforced by the app.
+ */
+export const jsonBody: MiddlewareHandler = async (c, next) => {
+  const type = c.req.header("content-type");
+  const media = (type ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!media || !JSON_MEDIA.test(media)) {
+    throw new HttpProblem(415, "UNSUPPORTED_MEDIA_TYPE", "the request body must be application/json");
+  }
+  const text = await c.req.text();
+  try {
+    JSON.parse(text);
+  } catch {
+    // The parser's message quotes the body; never echo it.
+    const detail = text.trim() ? "the request body is not valid JSON" : "the request body is empty";
+    throw new HttpProblem(400, "MALFORMED_JSON", detail);
+  }
+  await next();
+};
