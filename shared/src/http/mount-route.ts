@@ -58,7 +58,7 @@ const sync = { validationFunction: (schema: z.ZodType, value: unknown) => schema
  * route's response schema for its status, extra members included; a mismatch becomes a 500 with
  * the reason in the log, so the test that made the call fails. Production does not check: the
  * handler's answer is typed from the same schema, and by then the change has committed, so a 500
- * would tell the client a successful write failed (see docs/adr/0003-routes-mounted-from-the-registry.md).
+ * would tell the client a successful write failed (see docs/adr/0004-routes-mounted-from-the-registry.md).
  *
  * @example
  * mountRoute(app, routeIn(identityRoutes, "tenants.get"), async ({ params }, c) => ({
