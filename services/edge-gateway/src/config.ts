@@ -1,4 +1,4 @@
-import { serviceConfigSchema } from "@flowstate/shared/config/base";
+import { booleanVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
 const int = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
@@ -37,10 +37,7 @@ export const GatewayConfig = serviceConfigSchema({
     UPSTREAM_CONNECTIONS: int(128),
     UPSTREAM_TIMEOUT_MS: int(30_000),
     /** Consume AccessRevoked from `<prefix>-<stage>-edge-gateway`; off only for a single-instance setup without a queue. */
-    CONSUME_EVENTS: z
-      .enum(["true", "false"])
-      .default("true")
-      .transform((v) => v === "true"),
+    CONSUME_EVENTS: booleanVar(true),
   },
 });
 export type GatewayConfig = z.output<typeof GatewayConfig>;

@@ -1,8 +1,6 @@
-import { serviceConfigSchema } from "@flowstate/shared/config/base";
+import { booleanVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 import { DEFAULT_PRINCIPAL_KEYS } from "./credentials/principals.ts";
-
-const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 /**
  * The sandbox's environment. AWS_ENDPOINT_URL is required: roles and policies are read from the
@@ -29,7 +27,7 @@ export const SandboxConfig = serviceConfigSchema({
       .string()
       .min(16)
       .default(DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey),
-    SANDBOX_VERIFY_SIGNATURES: bool.default(true),
+    SANDBOX_VERIFY_SIGNATURES: booleanVar(true),
     /** How long role policies are cached; a stack update is seen after at most this long. */
     SANDBOX_POLICY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
     /** Time a change set spends in PREPARING, then in APPLYING (per account changeable at run time). */

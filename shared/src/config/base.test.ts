@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import { queueNames, serviceConfigSchema, withDerivedDefaults } from "./base.ts";
+import { booleanVar, queueNames, serviceConfigSchema, withDerivedDefaults } from "./base.ts";
 import { checkConfig } from "./parse-config.ts";
 
 describe("serviceConfigSchema", () => {
@@ -63,5 +63,22 @@ describe("derived names", () => {
       queue: "flowstate-dev-privacy-svc",
       dlq: "flowstate-dev-privacy-svc-dlq",
     });
+  });
+});
+
+describe("booleanVar", () => {
+  it("reads true/false and 1/0 in any case, defaults when unset, and refuses anything else", () => {
+    const Flag = z.object({ FLAG: booleanVar(true) });
+    for (const [raw, want] of [
+      ["true", true],
+      ["TRUE", true],
+      ["1", true],
+      ["false", false],
+      ["0", false],
+    ] as const) {
+      assert.deepEqual(checkConfig(Flag, { FLAG: raw }), { ok: true, value: { FLAG: want } }, raw);
+    }
+    assert.deepEqual(checkConfig(Flag, {}), { ok: true, value: { FLAG: true } });
+    for (const raw of ["yes", "off", "tru"]) assert.equal(checkConfig(Flag, { FLAG: raw }).ok, false, raw);
   });
 });

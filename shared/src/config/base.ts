@@ -23,6 +23,16 @@ export const baseEnv = {
   INTERNAL_AUTH_SECRET_ID: z.string().min(1).optional(),
 };
 
+/**
+ * The one way to read a boolean variable: `true`/`false`, `1`/`0` (case-insensitive); anything
+ * else is a configuration error at boot, never silently false.
+ *
+ * @example
+ * CONSUME_EVENTS: booleanVar(true)
+ */
+export const booleanVar = (fallback: boolean) =>
+  z.stringbool({ truthy: ["true", "1"], falsy: ["false", "0"], case: "insensitive" }).default(fallback);
+
 /** A listening port with the service's default; 0 asks the OS for a free one. */
 export const portVar = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 

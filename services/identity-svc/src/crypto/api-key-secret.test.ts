@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { newId } from "@flowstate/shared/ids/new-id";
 import { keyIdOf, newApiKeySecret, prefixOf } from "./api-key-secret.ts";
-import { newId } from "./ids.ts";
 
 describe("API key secrets", () => {
   it("name their key and start with the visible prefix", () => {

@@ -1,6 +1,6 @@
+import { newId } from "@flowstate/shared/ids/new-id";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { z } from "zod";
-import { newId } from "../crypto/ids.ts";
 
 /**
  * The signing key set as kept in Secrets Manager (one JSON secret). Rotation without downtime is

@@ -1,7 +1,7 @@
 import type { CreateApiKeyRequest, CreatedApiKey } from "@flowstate/contracts/rest/identity/api-keys";
+import { newId } from "@flowstate/shared/ids/new-id";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { newApiKeySecret } from "../crypto/api-key-secret.ts";
-import { newId } from "../crypto/ids.ts";
 import { sha256 } from "../crypto/secret-token.ts";
 import { ApiKey } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";

@@ -1,6 +1,6 @@
 import type { CreateTenantRequest, Tenant } from "@flowstate/contracts/rest/identity/tenants";
+import { newId } from "@flowstate/shared/ids/new-id";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
-import { newId } from "../crypto/ids.ts";
 import { Membership, Tenant as TenantRow } from "../db/entities.ts";
 import { loadActiveUser } from "./get-profile.ts";
 import { requireUser } from "./guards.ts";

@@ -1,8 +1,8 @@
 import type { SignInRequest, TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { newId } from "@flowstate/shared/ids/new-id";
 import { LockMode } from "@mikro-orm/postgresql";
 import { inTransaction, now, type ServiceContext } from "../context.ts";
-import { newId } from "../crypto/ids.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../crypto/password.ts";
 import { User, UserSession } from "../db/entities.ts";
 import { addRefreshToken, tokenResponse } from "./issue-tokens.ts";

@@ -1,7 +1,7 @@
 import type { SignUpRequest, SignUpResponse } from "@flowstate/contracts/rest/identity/auth";
+import { newId } from "@flowstate/shared/ids/new-id";
 import { UniqueConstraintViolationException } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
-import { newId } from "../crypto/ids.ts";
 import { hashPassword } from "../crypto/password.ts";
 import { User } from "../db/entities.ts";
 
