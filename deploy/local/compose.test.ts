@@ -11,7 +11,12 @@ const root = new URL("../../", import.meta.url);
 const compose = parse(readFileSync(new URL("docker-compose.yml", root), "utf8"), { merge: true }) as {
   services: Record<
     string,
-    { command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, unknown> }
+    {
+      command?: string[];
+      environment?: Record<string, string>;
+      depends_on?: Record<string, unknown>;
+      ports?: unknown[];
+    }
   >;
 };
 const serviceDirs = readdirSync(new URL("services/", root), { withFileTypes: true })
@@ -70,6 +75,13 @@ describe("docker-compose.yml", () => {
     const expected = stackEnvironment(outputs, settings.prefix, settings.stage);
     const actual = Object.fromEntries(Object.keys(expected).map((name) => [name, env[name]]));
     assert.deepEqual(actual, expected);
+  });
+
+  test("publishes the gateway's port and no other: services, database and emulators stay on the compose network", () => {
+    const published = Object.entries(compose.services)
+      .filter(([, service]) => service.ports?.length)
+      .map(([name, service]) => [name, service.ports]);
+    assert.deepEqual(published, [["edge-gateway", ["8080:8080"]]]);
   });
 
   test("starts the services only after the bootstrap has created the AWS resources", () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
@@ -29,6 +30,12 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+export interface SeenAssertion {
+  method: string;
+  target: string;
+  header: string;
+}
+
 export interface Account {
   sub: string;
   sid: string;
@@ -44,6 +51,8 @@ export interface E2E {
   gateway: RunningGateway;
   /** `METHOD /path` of every request that reached identity-svc's public routes (not /internal): what the gateway let through. */
   reached: string[];
+  /** Every `flowstate-identity` header identity-svc received, with its request: what an eavesdropper on the hop could capture. */
+  assertions: SeenAssertion[];
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   signUp(): Promise<Account>;
   signIn(email: string, password: string): Promise<Account & { sub: string }>;
@@ -62,13 +71,16 @@ export interface E2E {
 export async function startE2E(prefix: string, settings: Partial<GatewaySettings> = {}): Promise<E2E> {
   const identity = await startHarness({ prefix });
   const reached: string[] = [];
+  const assertions: SeenAssertion[] = [];
   const observed = {
     fetch: (request: Request, env?: unknown) => {
-      const path = new URL(request.url).pathname;
+      const url = new URL(request.url);
+      const header = request.headers.get(IDENTITY_HEADER);
+      if (header) assertions.push({ method: request.method, target: url.pathname + url.search, header });
       // Relayed calls carry the caller's address; the gateway's own lookups (/internal, and the JWKS
       // refetch an unknown key id triggers) do not, and are not something it let through.
-      if (request.headers.has("x-forwarded-for") && !path.startsWith("/internal/")) {
-        reached.push(`${request.method} ${path}`);
+      if (request.headers.has("x-forwarded-for") && !url.pathname.startsWith("/internal/")) {
+        reached.push(`${request.method} ${url.pathname}`);
       }
       return identity.app.fetch(request, env as never);
     },
@@ -146,6 +158,7 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
     identityUrl: identityServer.url,
     gateway,
     reached,
+    assertions,
     call,
     signIn,
     async signUp() {

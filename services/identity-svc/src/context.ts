@@ -7,6 +7,7 @@ import { anonymousActor, eventActorOf, systemActor } from "@flowstate/shared/out
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { z } from "zod";
 import type { IdentityDeps } from "./deps.ts";
+import { requireLiveCredential } from "./verbs/live-credential.ts";
 
 /** Who is calling: a gateway-verified identity, nobody (public routes), or the service itself. */
 export type Actor = VerifiedIdentity | { kind: "anonymous" } | { kind: "system" };
@@ -90,11 +91,16 @@ export const existingEm = (ctx: ServiceContext): EntityManager | undefined =>
 
 /**
  * Runs `fn` in a transaction, joining the caller's if `ctx.em` is already in one (a test or a
- * larger verb composes verbs that way); otherwise commits when `fn` resolves.
+ * larger verb composes verbs that way); otherwise commits when `fn` resolves. A transaction it
+ * opens for a user or an API key first re-checks, under lock, that the credential has not been
+ * revoked since the gateway signed the request (live-credential.ts).
  */
 export function inTransaction<T>(ctx: ServiceContext, fn: (em: EntityManager) => Promise<T>): Promise<T> {
   if (ctx.em.isInTransaction()) return fn(ctx.em);
-  return ctx.em.transactional((em) => fn(em as EntityManager));
+  return ctx.em.transactional(async (em) => {
+    await requireLiveCredential(ctx, em as EntityManager);
+    return fn(em as EntityManager);
+  });
 }
 
 /** Who the events of this call name as their actor (see EventActor in contracts). */

@@ -1,93 +1,150 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { assertionSigner, assertionVerifier } from "./assertion-cache.ts";
-import { MAX_SKEW_MS, signAssertion, verifyAssertion } from "./identity-assertion.ts";
+import {
+  bodyless,
+  MAX_SKEW_MS,
+  type RequestBinding,
+  sha256Base64url,
+  signAssertion,
+  verifyAssertion,
+} from "./identity-assertion.ts";
 
 const secret = "test-secret-0123456789";
 const user = { kind: "user", sub: "usr_0123456789abcdefghij", sid: "ses_0123456789abcdefghij" } as const;
 const tenant = { tenant_id: "tnt_0123456789abcdefghij", role: "owner" } as const;
 const path = `/v1/tenants/${tenant.tenant_id}`;
+const get = bodyless("GET", path);
+const post = (body: string, target = `${path}/members`): RequestBinding => ({
+  method: "POST",
+  target,
+  bodySha256: sha256Base64url(body),
+});
 const t0 = 1_800_000_000_000;
 
-describe("the gateway's assertion signer", () => {
-  it("reuses one header for the same identity, tenant, method and path within the reuse window", () => {
-    const sign = assertionSigner(secret, { reuseMs: 1000 });
-    const first = sign("GET", path, { identity: user, tenant }, t0);
-    assert.equal(sign("GET", path, { identity: user, tenant }, t0 + 999), first);
-    assert.notEqual(sign("GET", path, { identity: user, tenant }, t0 + 1000), first);
-    assert.deepEqual(verifyAssertion(secret, "GET", path, first, t0 + 999), { identity: user, tenant });
+describe("the identity assertion", () => {
+  it("binds the body: the same header with another body is refused", () => {
+    const header = signAssertion(secret, post('{"email":"a@x.test","role":"member"}'), { identity: user, tenant }, t0);
+    assert.ok(verifyAssertion(secret, post('{"email":"a@x.test","role":"member"}'), header, t0));
+    assert.equal(verifyAssertion(secret, post('{"email":"b@x.test","role":"admin"}'), header, t0), null);
+    assert.equal(verifyAssertion(secret, bodyless("POST", `${path}/members`), header, t0), null);
   });
 
-  it("signs a new header when the method, path, tenant role or identity differ", () => {
+  it("binds the whole target: another query, or none, is refused", () => {
+    const header = signAssertion(secret, bodyless("GET", `${path}?limit=1`), { identity: user }, t0);
+    assert.ok(verifyAssertion(secret, bodyless("GET", `${path}?limit=1`), header, t0));
+    assert.equal(verifyAssertion(secret, bodyless("GET", `${path}?limit=100`), header, t0), null);
+    assert.equal(verifyAssertion(secret, bodyless("GET", path), header, t0), null);
+  });
+
+  it("holds for a few seconds only, either way", () => {
+    assert.ok(MAX_SKEW_MS <= 10_000);
+    const header = signAssertion(secret, get, { identity: user }, t0);
+    assert.ok(verifyAssertion(secret, get, header, t0 + MAX_SKEW_MS));
+    assert.equal(verifyAssertion(secret, get, header, t0 + MAX_SKEW_MS + 1), null);
+    assert.equal(verifyAssertion(secret, get, header, t0 - MAX_SKEW_MS - 1), null);
+  });
+
+  it("refuses a timestamp that is written differently from the one signed", () => {
+    const header = signAssertion(secret, get, { identity: user }, t0);
+    assert.equal(verifyAssertion(secret, get, header.replace(`v3.${t0}.`, `v3.0${t0}.`), t0), null);
+  });
+});
+
+describe("the gateway's assertion signer", () => {
+  it("reuses one header for the same identity, tenant and bodyless request within the reuse window", () => {
+    const sign = assertionSigner(secret, { reuseMs: 1000 });
+    const first = sign(get, { identity: user, tenant }, t0);
+    assert.equal(sign(get, { identity: user, tenant }, t0 + 999), first);
+    assert.notEqual(sign(get, { identity: user, tenant }, t0 + 1000), first);
+    assert.deepEqual(verifyAssertion(secret, get, first, t0 + 999), { identity: user, tenant });
+  });
+
+  it("signs a new header when the method, target, tenant role or identity differ", () => {
     const sign = assertionSigner(secret);
-    const base = sign("GET", path, { identity: user, tenant }, t0);
+    const base = sign(get, { identity: user, tenant }, t0);
     const others = [
-      sign("DELETE", path, { identity: user, tenant }, t0),
-      sign("GET", `${path}/members`, { identity: user, tenant }, t0),
-      sign("GET", path, { identity: user, tenant: { ...tenant, role: "member" } }, t0),
-      sign("GET", path, { identity: { ...user, sid: "ses_zzzzzzzzzzzzzzzzzzzz" }, tenant }, t0),
+      sign(bodyless("DELETE", path), { identity: user, tenant }, t0),
+      sign(bodyless("GET", `${path}/members`), { identity: user, tenant }, t0),
+      sign(bodyless("GET", `${path}?a=1`), { identity: user, tenant }, t0),
+      sign(get, { identity: user, tenant: { ...tenant, role: "member" } }, t0),
+      sign(get, { identity: { ...user, sid: "ses_zzzzzzzzzzzzzzzzzzzz" }, tenant }, t0),
     ];
     for (const h of others) assert.notEqual(h, base);
-    assert.equal(verifyAssertion(secret, "GET", path, others[2], t0)?.tenant?.role, "member");
+    assert.equal(verifyAssertion(secret, get, others[3], t0)?.tenant?.role, "member");
+  });
+
+  it("never reuses a header for a request with a body", () => {
+    const sign = assertionSigner(secret);
+    const a = sign(post("{}"), { identity: user, tenant }, t0);
+    const b = sign(post("{}"), { identity: user, tenant }, t0 + 1);
+    assert.notEqual(a, b);
+    assert.ok(verifyAssertion(secret, post("{}"), b, t0 + 1));
   });
 
   it("stays bounded, forgetting the least recently used entry", () => {
     const sign = assertionSigner(secret, { max: 2 });
-    const a = sign("GET", "/a", { identity: user }, t0);
-    sign("GET", "/b", { identity: user }, t0 + 1);
-    assert.equal(sign("GET", "/a", { identity: user }, t0 + 2), a); // /a is now the youngest
-    sign("GET", "/c", { identity: user }, t0 + 3); // evicts /b
-    assert.equal(sign("GET", "/a", { identity: user }, t0 + 4), a);
-    assert.notEqual(sign("GET", "/b", { identity: user }, t0 + 5), sign("GET", "/b", { identity: user }, t0 + 1));
+    const [a, b, c] = ["/a", "/b", "/c"].map((p) => bodyless("GET", p)) as [
+      RequestBinding,
+      RequestBinding,
+      RequestBinding,
+    ];
+    const first = sign(a, { identity: user }, t0);
+    sign(b, { identity: user }, t0 + 1);
+    assert.equal(sign(a, { identity: user }, t0 + 2), first); // /a is now the youngest
+    sign(c, { identity: user }, t0 + 3); // evicts /b
+    assert.equal(sign(a, { identity: user }, t0 + 4), first);
+    assert.notEqual(sign(b, { identity: user }, t0 + 5), sign(b, { identity: user }, t0 + 1));
   });
 });
 
 describe("a service's assertion verifier", () => {
-  it("accepts a genuine header, then again from its cache", () => {
+  it("accepts a genuine header, then again from its cache, with the time it was issued", () => {
     const verify = assertionVerifier(secret);
-    const header = signAssertion(secret, "GET", path, { identity: user, tenant }, t0);
-    assert.deepEqual(verify("GET", path, header, t0 + 1), { identity: user, tenant });
-    assert.deepEqual(verify("GET", path, header, t0 + 2), { identity: user, tenant });
+    const header = signAssertion(secret, get, { identity: user, tenant }, t0);
+    assert.deepEqual(verify(get, header, t0 + 1), { assertion: { identity: user, tenant }, issued: t0 });
+    assert.deepEqual(verify(get, header, t0 + 2), { assertion: { identity: user, tenant }, issued: t0 });
   });
 
-  it("refuses a cached header presented for another path or method", () => {
+  it("refuses a cached header presented for another target, method or body", () => {
     const verify = assertionVerifier(secret);
-    const header = signAssertion(secret, "GET", path, { identity: user, tenant }, t0);
-    assert.ok(verify("GET", path, header, t0));
-    assert.equal(verify("GET", "/v1/tenants", header, t0), null);
-    assert.equal(verify("DELETE", path, header, t0), null);
-    assert.ok(verify("GET", path, header, t0), "the genuine use still passes afterwards");
+    const header = signAssertion(secret, post("{}"), { identity: user, tenant }, t0);
+    assert.ok(verify(post("{}"), header, t0));
+    assert.equal(verify(post('{"role":"admin"}'), header, t0), null);
+    assert.equal(verify(post("{}", `${path}/members?x=1`), header, t0), null);
+    assert.equal(verify({ ...post("{}"), method: "PUT" }, header, t0), null);
+    assert.ok(verify(post("{}"), header, t0), "the genuine use still passes afterwards");
   });
 
   it("refuses a cached header once it leaves the skew window, either way", () => {
     const verify = assertionVerifier(secret);
-    const header = signAssertion(secret, "GET", path, { identity: user }, t0);
-    assert.ok(verify("GET", path, header, t0));
-    assert.equal(verify("GET", path, header, t0 + MAX_SKEW_MS + 1), null);
-    const future = signAssertion(secret, "GET", path, { identity: user }, t0 + MAX_SKEW_MS);
-    assert.ok(verify("GET", path, future, t0));
-    assert.equal(verify("GET", path, future, t0 - 1), null);
+    const header = signAssertion(secret, get, { identity: user }, t0);
+    assert.ok(verify(get, header, t0));
+    assert.equal(verify(get, header, t0 + MAX_SKEW_MS + 1), null);
+    const future = signAssertion(secret, get, { identity: user }, t0 + MAX_SKEW_MS);
+    assert.ok(verify(get, future, t0));
+    assert.equal(verify(get, future, t0 - 1), null);
   });
 
   it("refuses forged, tampered and old-format headers, and never caches a refusal", () => {
     const verify = assertionVerifier(secret);
-    const forged = signAssertion("another-key", "GET", path, { identity: user }, t0);
-    assert.equal(verify("GET", path, forged, t0), null);
-    assert.equal(verify("GET", path, forged, t0), null);
-    const genuine = signAssertion(secret, "GET", path, { identity: user }, t0);
+    const forged = signAssertion("another-key", get, { identity: user }, t0);
+    assert.equal(verify(get, forged, t0), null);
+    assert.equal(verify(get, forged, t0), null);
+    const genuine = signAssertion(secret, get, { identity: user }, t0);
     const [v, ts, , sig] = genuine.split(".");
     const other = Buffer.from(JSON.stringify({ identity: { ...user, sub: "usr_zzzzzzzzzzzzzzzzzzzz" } })).toString(
       "base64url",
     );
-    assert.equal(verify("GET", path, `${v}.${ts}.${other}.${sig}`, t0), null);
-    assert.equal(verify("GET", path, genuine.replace(/^v2\./, "v1."), t0), null);
-    assert.equal(verify("GET", path, undefined, t0), null);
+    assert.equal(verify(get, `${v}.${ts}.${other}.${sig}`, t0), null);
+    assert.equal(verify(get, genuine.replace(/^v3\./, "v2."), t0), null);
+    assert.equal(verify(get, undefined, t0), null);
   });
 
   it("hands out a frozen assertion, so one request cannot change another's identity", () => {
     const verify = assertionVerifier(secret);
-    const header = signAssertion(secret, "GET", path, { identity: user, tenant }, t0);
-    const assertion = verify("GET", path, header, t0)!;
+    const header = signAssertion(secret, get, { identity: user, tenant }, t0);
+    const { assertion } = verify(get, header, t0)!;
     assert.throws(() => {
       (assertion.tenant as { role: string }).role = "owner-ish";
     }, TypeError);
@@ -96,11 +153,11 @@ describe("a service's assertion verifier", () => {
   it("carries the caller's channel, signed: another channel is another header", () => {
     const sign = assertionSigner(secret);
     const verify = assertionVerifier(secret);
-    const rest = sign("GET", path, { identity: user, tenant, channel: "rest" }, t0);
-    const mcp = sign("GET", path, { identity: user, tenant, channel: "mcp" }, t0);
+    const rest = sign(get, { identity: user, tenant, channel: "rest" }, t0);
+    const mcp = sign(get, { identity: user, tenant, channel: "mcp" }, t0);
     assert.notEqual(rest, mcp);
-    assert.equal(verify("GET", path, rest, t0)?.channel, "rest");
-    assert.equal(verify("GET", path, mcp, t0)?.channel, "mcp");
-    assert.equal(verify("GET", path, sign("GET", path, { identity: user }, t0), t0)?.channel, undefined);
+    assert.equal(verify(get, rest, t0)?.assertion.channel, "rest");
+    assert.equal(verify(get, mcp, t0)?.assertion.channel, "mcp");
+    assert.equal(verify(get, sign(get, { identity: user }, t0), t0)?.assertion.channel, undefined);
   });
 });

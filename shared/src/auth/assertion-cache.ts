@@ -1,15 +1,26 @@
-import { type Assertion, MAX_SKEW_MS, payloadJson, signPayload, verifyAssertionHeader } from "./identity-assertion.ts";
+import {
+  type Assertion,
+  EMPTY_BODY_SHA256,
+  MAX_SKEW_MS,
+  payloadJson,
+  type RequestBinding,
+  signPayload,
+  verifyAssertionHeader,
+} from "./identity-assertion.ts";
 
 /**
  * Both ends of the identity assertion, with bounded caches that take the HMAC (and, on the
- * service side, the JSON parse and schema check) off the hot path when one caller repeats one call.
+ * service side, the JSON parse and schema check) off the hot path when one caller repeats one
+ * bodyless call (a GET polled by a dashboard, the bench's tenant read).
  *
- * Neither cache weakens the assertion. A header is a bearer of (identity, tenant, method, path)
- * for MAX_SKEW_MS (30 s) after it is issued whatever we do: a captured one can already be replayed
- * on the same route within that window. Reusing our own header for up to a second, or remembering
- * that a header was genuine until it leaves the window, accepts nothing the HMAC would refuse.
- * What the gateway decides per request (revocation, membership, role, rate limits) is decided
- * before the header is asked for, every time; a changed role is another payload, another header.
+ * Neither cache weakens the assertion. A header is a bearer of (identity, tenant, method, target,
+ * body hash) for MAX_SKEW_MS after it is issued whatever we do: a captured one can already be
+ * replayed on the identical request within that window. Reusing our own header for up to a second,
+ * or remembering that a header was genuine until it leaves the window, accepts nothing the HMAC
+ * would refuse. What the gateway decides per request (revocation, membership, role, rate limits)
+ * is decided before the header is asked for, every time; a changed role is another payload,
+ * another header. Requests with a body are signed fresh: their hash rarely repeats, so caching
+ * them would only churn the LRU.
  *
  * Map insertion order is the LRU order: a hit is re-inserted, the first key is the oldest.
  */
@@ -19,40 +30,42 @@ const touch = <V>(map: Map<string, V>, key: string, value: V, max: number) => {
   if (map.size > max) map.delete(map.keys().next().value as string);
 };
 
-export type AssertionSign = (method: string, path: string, assertion: Assertion, now?: number) => string;
+export type AssertionSign = (binding: RequestBinding, assertion: Assertion, now?: number) => string;
 
 export interface AssertionSignerOptions {
-  /** How long one signed header is reused for the same identity, tenant, method and path (default 1000 ms). */
+  /** How long one signed header is reused for the same identity, tenant and bodyless request (default 1000 ms). */
   reuseMs?: number;
   /** Entries kept, least recently used dropped first (default 10 000). */
   max?: number;
 }
 
 /**
- * The gateway's signer: the same header for the same (identity, tenant, method, path) within
- * `reuseMs`, so services can also verify it once.
+ * The gateway's signer: the same header for the same (identity, tenant, method, target) of a
+ * bodyless request within `reuseMs`, so services can also verify it once.
  *
  * @example
  * const sign = assertionSigner(secret);
- * headers.push(IDENTITY_HEADER, sign("GET", "/v1/tenants/tnt_x", { identity, tenant }));
+ * headers.push(IDENTITY_HEADER, sign(bodyless("GET", "/v1/tenants/tnt_x"), { identity, tenant }));
  */
 export function assertionSigner(secret: string, options: AssertionSignerOptions = {}): AssertionSign {
   const reuseMs = options.reuseMs ?? 1000;
   const max = options.max ?? 10_000;
   const signed = new Map<string, { header: string; issued: number }>();
-  return function sign(method: string, path: string, assertion: Assertion, now = Date.now()): string {
+  return function sign(binding: RequestBinding, assertion: Assertion, now = Date.now()): string {
     const json = payloadJson(assertion);
-    // The key holds everything the MAC covers but the timestamp. A newline occurs neither in a
-    // method nor in JSON.stringify's output (it escapes control characters), so the key splits
-    // one way only, whatever the path holds.
-    const key = `${method}\n${json}\n${path}`;
+    const payload = () => Buffer.from(json).toString("base64url");
+    if (binding.bodySha256 !== EMPTY_BODY_SHA256) return signPayload(secret, binding, payload(), now);
+    // The key holds everything the MAC covers but the timestamp and the (empty) body hash. A
+    // newline occurs neither in a method, nor in a request target, nor in JSON.stringify's output
+    // (it escapes control characters), so the key splits one way only.
+    const key = `${binding.method}\n${json}\n${binding.target}`;
     const hit = signed.get(key);
     // `now >= issued`: a clock that stepped back gets a fresh header rather than one from the future.
     if (hit !== undefined && now - hit.issued < reuseMs && now >= hit.issued) {
       touch(signed, key, hit, max);
       return hit.header;
     }
-    const header = signPayload(secret, method, path, Buffer.from(json).toString("base64url"), now);
+    const header = signPayload(secret, binding, payload(), now);
     touch(signed, key, { header, issued: now }, max);
     return header;
   };
@@ -63,44 +76,55 @@ export interface AssertionVerifierOptions {
   max?: number;
 }
 
+export interface VerifiedAssertion {
+  assertion: Assertion;
+  /** When the gateway signed it (ms since the epoch). */
+  issued: number;
+}
+
 /**
- * A service's verifier: a header seen before is accepted again only for the method and path it
- * was verified for, and only while its timestamp is within the skew window; anything else (an
- * unseen header, a known header on another route) goes through the full HMAC check. Failures are
- * never cached, so garbage cannot evict good entries faster than it could anyway.
+ * A service's verifier: a header seen before is accepted again only for the very request it was
+ * verified for (method, target, body hash) and only while its timestamp is within the skew
+ * window; anything else (an unseen header, a known header with another body or target) goes
+ * through the full HMAC check. Failures are never cached, so garbage cannot evict good entries
+ * faster than it could anyway.
  *
  * @example
  * const verify = assertionVerifier(secret);
- * const assertion = verify(c.req.method, c.req.path, c.req.header(IDENTITY_HEADER)); // null → 401
+ * const verified = verify(await requestBinding(c), c.req.header(IDENTITY_HEADER)); // null → 401
  */
 export function assertionVerifier(secret: string, options: AssertionVerifierOptions = {}) {
   const max = options.max ?? 10_000;
-  const verified = new Map<string, { method: string; path: string; issued: number; assertion: Assertion }>();
+  const verified = new Map<string, { binding: RequestBinding; result: VerifiedAssertion }>();
+  const same = (a: RequestBinding, b: RequestBinding) =>
+    a.method === b.method && a.target === b.target && a.bodySha256 === b.bodySha256;
   return function verify(
-    method: string,
-    path: string,
+    binding: RequestBinding,
     header: string | undefined | null,
     now = Date.now(),
-  ): Assertion | null {
+  ): VerifiedAssertion | null {
     if (!header) return null;
     const hit = verified.get(header);
-    if (hit !== undefined && hit.method === method && hit.path === path) {
-      if (Math.abs(now - hit.issued) <= MAX_SKEW_MS) {
+    if (hit !== undefined && same(hit.binding, binding)) {
+      if (Math.abs(now - hit.result.issued) <= MAX_SKEW_MS) {
         touch(verified, header, hit, max);
-        return hit.assertion;
+        return hit.result;
       }
       verified.delete(header);
       return null;
     }
-    const result = verifyAssertionHeader(secret, method, path, header, now);
+    const result = verifyAssertionHeader(secret, binding, header, now);
     if (result === null) return null;
     // Shared by every request that presents this header: frozen so no handler can alter another's identity.
-    const assertion = Object.freeze({
-      identity: Object.freeze(result.assertion.identity),
-      tenant: result.assertion.tenant && Object.freeze(result.assertion.tenant),
-      ...(result.assertion.channel ? { channel: result.assertion.channel } : {}),
+    const frozen = Object.freeze({
+      issued: result.issued,
+      assertion: Object.freeze({
+        identity: Object.freeze(result.assertion.identity),
+        tenant: result.assertion.tenant && Object.freeze(result.assertion.tenant),
+        ...(result.assertion.channel ? { channel: result.assertion.channel } : {}),
+      }),
     });
-    touch(verified, header, { method, path, issued: result.issued, assertion }, max);
-    return assertion;
+    touch(verified, header, { binding: { ...binding }, result: frozen }, max);
+    return frozen;
   };
 }

@@ -1,23 +1,29 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { Channel, TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { z } from "zod";
 
 /**
- * How a service knows a request really came through the gateway: the gateway signs the verified
- * identity, the method, the path and a timestamp with a key only it and the services hold
- * (Secrets Manager in production). A caller that reaches a service directly cannot forge it, and a
- * captured header cannot be replayed on another route or after the freshness window.
+ * How a service knows a request really came through the gateway, and that it is the request the
+ * gateway checked: the gateway signs the verified identity together with the method, the full
+ * request target (path and query, exactly as sent), the SHA-256 of the body and a timestamp, with a
+ * key only it and the services hold (Secrets Manager in production). A caller that reaches a
+ * service directly cannot forge one; a captured header cannot be replayed with another body,
+ * another query, on another route, or after MAX_SKEW_MS (ADR 0002).
  * HMAC rather than a JWT per hop: it costs microseconds on the hot path.
  *
- * Format `v2.<issued ms>.<base64url JSON {identity, tenant?}>.<base64url HMAC-SHA256>`, the MAC over
- * `v2.<issued>.<METHOD>.<path>.<payload>`. The request id is not signed (it travels in
- * `x-request-id`): so the same (identity, tenant, method, path) yields the same header within a
- * second, which the gateway reuses and services verify once (assertion-cache.ts).
+ * Format `v3.<issued ms>.<base64url JSON {identity, tenant?}>.<base64url HMAC-SHA256>`, the MAC over
+ * `v3\n<issued>\n<METHOD>\n<target>\n<base64url SHA-256 of the body>\n<payload>` (a request target never
+ * holds a newline, so the fields split one way only). The request id is not signed (it travels
+ * in `x-request-id`): a bodyless request by one caller yields the same header within a second,
+ * which the gateway reuses and services verify once (assertion-cache.ts).
  */
 export const IDENTITY_HEADER = "flowstate-identity";
-/** How far an assertion's timestamp may be from the verifier's clock, either way. */
-export const MAX_SKEW_MS = 30_000;
-const VERSION = "v2";
+/**
+ * How far an assertion's timestamp may be from the verifier's clock, either way. A few seconds:
+ * the gateway signs just before it sends, the hop is a LAN hop, and hosts run NTP (skew in ms).
+ */
+export const MAX_SKEW_MS = 5_000;
+const VERSION = "v3";
 
 /**
  * `channel` is set by the gateways for every caller they forward (edge-gateway `rest`,
@@ -30,7 +36,35 @@ export const Assertion = z.object({
 });
 export type Assertion = z.infer<typeof Assertion>;
 
-const mac = (secret: string, parts: string) => createHmac("sha256", secret).update(parts).digest("base64url");
+/** What the assertion is bound to besides the identity: one request. */
+export interface RequestBinding {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** The request target as sent on the wire: path and query (`/v1/x?a=1`), never the origin. */
+  target: string;
+  /** base64url SHA-256 of the body bytes; EMPTY_BODY_SHA256 for a request without a body. */
+  bodySha256: string;
+}
+
+/** base64url SHA-256 of `bytes`. */
+export const sha256Base64url = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("base64url");
+/** The body hash of a request that has none (GET, HEAD, most DELETEs). */
+export const EMPTY_BODY_SHA256 = sha256Base64url("");
+
+/** The request target (path and query) of an absolute URL string, without parsing it again. */
+export const targetOf = (url: string) => url.slice(url.indexOf("/", url.indexOf("//") + 2));
+
+/** A bodyless request's binding. */
+export const bodyless = (method: string, target: string): RequestBinding => ({
+  method,
+  target,
+  bodySha256: EMPTY_BODY_SHA256,
+});
+
+const mac = (secret: string, issued: string, b: RequestBinding, payload: string) =>
+  createHmac("sha256", secret)
+    .update(`${VERSION}\n${issued}\n${b.method.toUpperCase()}\n${b.target}\n${b.bodySha256}\n${payload}`)
+    .digest("base64url");
 
 /** The JSON of an assertion's payload (only its own fields, in a fixed order). */
 export const payloadJson = (assertion: Assertion) =>
@@ -40,28 +74,22 @@ export const encodePayload = (assertion: Assertion) => Buffer.from(payloadJson(a
 
 /**
  * @example
- * headers.set(IDENTITY_HEADER, signAssertion(secret, "GET", "/v1/tenants/tnt_x", { identity, tenant }));
+ * headers.set(IDENTITY_HEADER, signAssertion(secret, bodyless("GET", "/v1/tenants/tnt_x"), { identity, tenant }));
  */
-export function signAssertion(
-  secret: string,
-  method: string,
-  path: string,
-  assertion: Assertion,
-  now = Date.now(),
-): string {
-  return signPayload(secret, method, path, encodePayload(assertion), now);
+export function signAssertion(secret: string, binding: RequestBinding, assertion: Assertion, now = Date.now()): string {
+  return signPayload(secret, binding, encodePayload(assertion), now);
 }
 
 /** signAssertion with the payload already encoded (the gateway's cache key is the payload). */
-export function signPayload(secret: string, method: string, path: string, payload: string, now = Date.now()): string {
-  return `${VERSION}.${now}.${payload}.${mac(secret, `${VERSION}.${now}.${method.toUpperCase()}.${path}.${payload}`)}`;
+export function signPayload(secret: string, binding: RequestBinding, payload: string, now = Date.now()): string {
+  const issued = String(now);
+  return `${VERSION}.${issued}.${payload}.${mac(secret, issued, binding, payload)}`;
 }
 
-/** The verified header's assertion and timestamp, or null when it is not genuine, fresh and bound to this method and path. */
+/** The verified header's assertion and timestamp, or null when it is not genuine, fresh and bound to this request. */
 export function verifyAssertionHeader(
   secret: string,
-  method: string,
-  path: string,
+  binding: RequestBinding,
   header: string | undefined | null,
   now = Date.now(),
 ): { assertion: Assertion; issued: number } | null {
@@ -69,8 +97,8 @@ export function verifyAssertionHeader(
   const [v, ts, payload, sig, extra] = header.split(".");
   if (v !== VERSION || !ts || !payload || !sig || extra !== undefined) return null;
   const issued = Number(ts);
-  if (!Number.isSafeInteger(issued) || Math.abs(now - issued) > MAX_SKEW_MS) return null;
-  const expected = Buffer.from(mac(secret, `${VERSION}.${ts}.${method.toUpperCase()}.${path}.${payload}`));
+  if (!Number.isSafeInteger(issued) || String(issued) !== ts || Math.abs(now - issued) > MAX_SKEW_MS) return null;
+  const expected = Buffer.from(mac(secret, ts, binding, payload));
   const given = Buffer.from(sig);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
@@ -81,13 +109,12 @@ export function verifyAssertionHeader(
   }
 }
 
-/** Returns the assertion when the header is genuine, fresh and bound to this method and path; null otherwise. */
+/** Returns the assertion when the header is genuine, fresh and bound to this request; null otherwise. */
 export function verifyAssertion(
   secret: string,
-  method: string,
-  path: string,
+  binding: RequestBinding,
   header: string | undefined | null,
   now = Date.now(),
 ): Assertion | null {
-  return verifyAssertionHeader(secret, method, path, header, now)?.assertion ?? null;
+  return verifyAssertionHeader(secret, binding, header, now)?.assertion ?? null;
 }

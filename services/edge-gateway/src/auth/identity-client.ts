@@ -4,7 +4,7 @@ import {
   SessionState,
   type VerifiedIdentity,
 } from "@flowstate/contracts/internal/identity";
-import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 
@@ -47,15 +47,17 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     body?: unknown,
   ): Promise<z.output<S> | null> {
     const requestId = options.newRequestId();
+    const json = body === undefined ? null : JSON.stringify(body);
+    const binding = { method, target: path, bodySha256: sha256Base64url(json ?? "") };
     const headers: Record<string, string> = {
-      [IDENTITY_HEADER]: signAssertion(secret, method, path, { identity: GATEWAY }),
+      [IDENTITY_HEADER]: signAssertion(secret, binding, { identity: GATEWAY }),
       "x-request-id": requestId,
       accept: "application/json",
     };
-    if (body !== undefined) headers["content-type"] = "application/json";
+    if (json !== null) headers["content-type"] = "application/json";
     let answer: Dispatcher.ResponseData;
     try {
-      answer = await pool.request({ method, path, headers, body: body === undefined ? null : JSON.stringify(body) });
+      answer = await pool.request({ method, path, headers, body: json });
     } catch (err) {
       throw upstreamUnavailable(err);
     }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { Dispatcher } from "undici";
 import { RelayHandler } from "./relay-handler.ts";
@@ -9,7 +9,8 @@ export interface ForwardRequest {
   path: string;
   /** Flat `[name, value, …]`, already filtered (see upstreamHeaders). */
   headers: string[];
-  body: IncomingMessage | Buffer | null;
+  /** Read whole by the route (its hash is signed); null for a bodyless request. */
+  body: Buffer | null;
   requestId: string;
   /** Called before a 2xx answer is relayed (a tenant write drops cached memberships, see proxy-route.ts). */
   onSuccess?: (() => void) | undefined;

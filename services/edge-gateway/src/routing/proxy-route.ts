@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TenantContext } from "@flowstate/contracts/internal/identity";
 import type { AssertionSign } from "@flowstate/shared/auth/assertion-cache";
-import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { AccessState } from "../auth/access-state.ts";
 import type { AccessTokenVerifier } from "../auth/access-token.ts";
@@ -19,7 +19,7 @@ export interface RouteDeps {
   tokens: AccessTokenVerifier;
   state: AccessState;
   limits: RateLimits;
-  /** Signs the `flowstate-identity` assertion (assertionSigner: the same header is reused for up to 1 s). */
+  /** Signs the `flowstate-identity` assertion (assertionSigner: a bodyless request's header is reused for up to 1 s). */
   sign: AssertionSign;
   hooks: ForwardHooks;
   /** A successful write to this tenant went through (see below). */
@@ -31,9 +31,9 @@ export interface RouteCall extends RouteMatch {
   req: IncomingMessage;
   res: ServerResponse;
   requestId: string;
-  /** The decoded path, as the service's Hono computes `c.req.path`: what the assertion is bound to. */
+  /** The decoded path, as the service's Hono computes `c.req.path` (what the route table matched). */
   path: string;
-  /** The normalised path and query sent upstream. */
+  /** The normalised path and query sent upstream: what the assertion is bound to. */
   target: string;
 }
 
@@ -93,17 +93,24 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
 
   const method = req.method!;
   const extra = ["x-request-id", requestId, "x-forwarded-for", address];
-  if (identity !== undefined) {
-    extra.push(IDENTITY_HEADER, deps.sign(method, call.path, { identity, tenant, channel: "rest" }));
+  // The body is read whole (it is bounded by the limit) because the assertion binds its SHA-256:
+  // a captured header must not carry another body (ADR 0002). Only after the caller passed every
+  // check above, so a refused request costs no buffering.
+  let body: Buffer | null = null;
+  if (
+    method !== "GET" &&
+    method !== "HEAD" &&
+    (declared !== undefined || req.headers["transfer-encoding"] !== undefined)
+  ) {
+    body = await readLimited(req, bodyLimitBytes);
+    if (declared === undefined) extra.push("content-length", String(body.length));
   }
-  let body: IncomingMessage | Buffer | null = null;
-  if (method !== "GET" && method !== "HEAD") {
-    if (declared !== undefined)
-      body = req; // streamed, never parsed
-    else if (req.headers["transfer-encoding"] !== undefined) {
-      body = await readLimited(req, bodyLimitBytes);
-      extra.push("content-length", String(body.length));
-    }
+  if (identity !== undefined) {
+    const binding =
+      body === null
+        ? bodyless(method, call.target)
+        : { method, target: call.target, bodySha256: sha256Base64url(body) };
+    extra.push(IDENTITY_HEADER, deps.sign(binding, { identity, tenant, channel: "rest" }));
   }
   const headers = upstreamHeaders(req.rawHeaders, extra);
   // Revocations arrive as invalidations; grants (a member added, a role raised) do not, so a
@@ -117,7 +124,10 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
   return forward(pool, { method, path: call.target, headers, body, requestId, onSuccess }, res, deps.hooks);
 }
 
-/** A chunked upload, read whole while counting (rare for a JSON API; it is then sent with a length). */
+/**
+ * The request body, read whole while counting: a declared Content-Length over the limit was
+ * refused before this, a chunked upload is cut off as soon as it passes the limit.
+ */
 function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -130,7 +140,11 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
       reject(tooLarge(limit));
     };
     req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.once("error", reject);
+    // A client that goes away mid-body: nobody is left to answer, but the promise must settle.
+    req.once("close", () => {
+      if (!req.complete) reject(new DomainError("invalid", "BAD_REQUEST", "the request body ended early"));
+    });
   });
 }

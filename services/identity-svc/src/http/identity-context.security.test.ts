@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
-import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 
 let h: Harness;
@@ -45,7 +45,7 @@ describe("the gateway assertion", () => {
   it("refuses an assertion signed with another key (a forged identity)", async () => {
     for (const r of guarded()) {
       const path = concrete(r.path);
-      const forged = signAssertion("not-the-key", r.method, path, { identity: owner.identity });
+      const forged = signAssertion("not-the-key", bodyless(r.method, path), { identity: owner.identity });
       await expect401(
         await h.call(r.method, path, { headers: { [IDENTITY_HEADER]: forged } }),
         `${r.method} ${r.path} forged`,
@@ -53,35 +53,33 @@ describe("the gateway assertion", () => {
     }
   });
 
-  it("refuses an assertion made for another path or method, or one that is stale", async () => {
+  it("refuses an assertion made for another path, query or method, or one that is stale", async () => {
     const path = "/v1/users/me";
-    const other = signAssertion(h.secret, "GET", "/v1/tenants", { identity: owner.identity });
+    const other = signAssertion(h.secret, bodyless("GET", "/v1/tenants"), { identity: owner.identity });
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: other } }), "other path");
-    const method = signAssertion(h.secret, "DELETE", path, { identity: owner.identity });
+    const query = signAssertion(h.secret, bodyless("GET", `${path}?a=1`), { identity: owner.identity });
+    await expect401(await h.call("GET", `${path}?a=2`, { headers: { [IDENTITY_HEADER]: query } }), "other query");
+    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: query } }), "query dropped");
+    const method = signAssertion(h.secret, bodyless("DELETE", path), { identity: owner.identity });
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: method } }), "other method");
-    const stale = signAssertion(h.secret, "GET", path, { identity: owner.identity }, Date.now() - 60_000);
+    const stale = signAssertion(h.secret, bodyless("GET", path), { identity: owner.identity }, Date.now() - 6_000);
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: stale } }), "stale");
-    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: "v2.garbage" } }), "garbage");
+    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: "v3.garbage" } }), "garbage");
   });
 
-  it("refuses a header it already accepted when it is presented for another path or method", async () => {
+  it("refuses an assertion made for another body, or for none", async () => {
     const path = "/v1/users/me";
-    const header = signAssertion(h.secret, "GET", path, { identity: owner.identity });
-    assert.equal(
-      (await h.call("GET", path, { headers: { [IDENTITY_HEADER]: header } })).status,
-      200,
-      "genuine, now cached",
+    const signed = JSON.stringify({ name: "Signed Name" });
+    const header = signAssertion(
+      h.secret,
+      { method: "PATCH", target: path, bodySha256: sha256Base64url(signed) },
+      { identity: owner.identity },
     );
-    await expect401(
-      await h.call("GET", "/v1/tenants", { headers: { [IDENTITY_HEADER]: header } }),
-      "cached, other path",
-    );
-    await expect401(await h.call("DELETE", path, { headers: { [IDENTITY_HEADER]: header } }), "cached, other method");
-    assert.equal(
-      (await h.call("GET", path, { headers: { [IDENTITY_HEADER]: header } })).status,
-      200,
-      "still genuine on its own route",
-    );
+    const send = (raw: string) =>
+      h.call("PATCH", path, { raw, headers: { [IDENTITY_HEADER]: header, "content-type": "application/json" } });
+    await expect401(await send(JSON.stringify({ name: "Another Name" })), "other body");
+    await expect401(await send(`${signed} `), "one byte more");
+    assert.equal((await send(signed)).status, 200, "the signed body itself");
   });
 
   it("refuses the gateway's own service identity on public API routes", async () => {

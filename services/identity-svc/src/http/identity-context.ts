@@ -2,6 +2,7 @@ import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
 import { assertionVerifier } from "@flowstate/shared/auth/assertion-cache";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { requestBinding } from "@flowstate/shared/auth/request-binding";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { MiddlewareHandler } from "hono";
 import { type Actor, type ServiceContext, withLazyEm } from "../context.ts";
@@ -16,8 +17,8 @@ const unauthenticated = () =>
 
 /**
  * Deny by default: every request except the public routes of the registry (sign-up, sign-in,
- * refresh, JWKS) must carry a gateway assertion that is genuine, fresh and bound to this method and
- * path, else 401, whatever the path (including /internal/v1 and unknown paths, so a direct caller
+ * refresh, JWKS) must carry a gateway assertion that is genuine, fresh and bound to this request
+ * (method, target with its query, body hash), else 401, whatever the path (including /internal/v1 and unknown paths, so a direct caller
  * learns nothing about the routes). A `service` identity (the gateway on
  * its own behalf) is accepted on /internal/v1 only.
  *
@@ -31,8 +32,9 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
     let actor: Actor = { kind: "anonymous" };
     let tenant: ServiceContext["tenant"];
     if (!PUBLIC.has(`${c.req.method} ${c.req.path}`)) {
-      const assertion = verify(c.req.method, c.req.path, c.req.header(IDENTITY_HEADER));
-      if (!assertion) throw unauthenticated();
+      const verified = verify(await requestBinding(c), c.req.header(IDENTITY_HEADER));
+      if (!verified) throw unauthenticated();
+      const { assertion } = verified;
       if (assertion.identity.kind === "service" && !c.req.path.startsWith("/internal/")) throw unauthenticated();
       actor = assertion.identity;
       tenant = assertion.tenant;

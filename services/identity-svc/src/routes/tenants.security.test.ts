@@ -82,15 +82,13 @@ describe("tenant routes' own authorization", () => {
   });
 
   it("lets an API key use only the routes that allow keys, with enough scope, in its own tenant", async () => {
-    const key = (scope: "read" | "write", tenant: string) =>
-      ({ kind: "api_key", sub: owner.sub, key_id: "key_0000000000aaaaaaaaaa", tenant_id: tenant, scope }) as const;
+    // Real keys: a write is refused before anything else when the key is not live (live-credential.ts).
+    const foreignKey = await h.apiKey(outsider, otherTenantId, "write");
+    const readKey = await h.apiKey(owner, tenantId, "read");
     for (const r of tenantRoutes) {
-      const foreign = await h.call(r.method, pathFor(r, tenantId), {
-        as: key("write", otherTenantId),
-        body: bodyFor(r),
-      });
+      const foreign = await h.call(r.method, pathFor(r, tenantId), { as: foreignKey, body: bodyFor(r) });
       assert.equal(foreign.status, 404, `${r.id} with another tenant's key`);
-      const res = await h.call(r.method, pathFor(r, tenantId), { as: key("read", tenantId), body: bodyFor(r) });
+      const res = await h.call(r.method, pathFor(r, tenantId), { as: readKey, body: bodyFor(r) });
       if (r.apiKey === "read") assert.equal(res.status, 200, `${r.id} with a read key`);
       else {
         assert.equal(res.status, 403, `${r.id} with a read key`);
@@ -101,13 +99,7 @@ describe("tenant routes' own authorization", () => {
   });
 
   it("answers 403 API_KEY_NOT_ALLOWED to a key on the user-only routes", async () => {
-    const key = {
-      kind: "api_key",
-      sub: owner.sub,
-      key_id: "key_0000000000aaaaaaaaaa",
-      tenant_id: tenantId,
-      scope: "write",
-    } as const;
+    const key = await h.apiKey(owner, tenantId, "write");
     for (const r of identityRoutes.filter((x) => x.auth === "user")) {
       const body =
         r.method === "GET" || r.method === "DELETE" ? undefined : r.id === "tenants.create" ? { name: "x" } : {};

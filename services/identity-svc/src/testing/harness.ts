@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
+import { sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -49,6 +50,8 @@ export interface Harness {
   signUp(overrides?: Partial<{ email: string; password: string; name: string }>): Promise<TestUser>;
   createTenant(owner: TestUser, name?: string): Promise<Tenant>;
   addMember(by: TestUser, tenantId: string, user: TestUser, role: "admin" | "member"): Promise<void>;
+  /** A real API key of the tenant, created by `by` (an admin or owner), as the identity the gateway would forward. */
+  apiKey(by: TestUser, tenantId: string, scope: "read" | "write"): Promise<VerifiedIdentity & { kind: "api_key" }>;
   /** A verb context acting as `actor` (for verb-level tests and race tests). */
   ctx(actor: ServiceContext["actor"]): ServiceContext;
   close(): Promise<void>;
@@ -79,10 +82,13 @@ export async function startHarness(options: {
 
   const call: Harness["call"] = (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
-    if (o.as) Object.assign(headers, assertionHeaders(secret, method, path, o.as));
     let body: string | undefined;
     if (o.raw !== undefined) body = o.raw;
     else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (o.as) {
+      const binding = { method, target: path, bodySha256: sha256Base64url(body ?? "") };
+      Object.assign(headers, assertionHeaders(secret, binding, o.as));
+    }
     if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
     return Promise.resolve(app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) }));
   };
@@ -125,6 +131,15 @@ export async function startHarness(options: {
         await call("POST", `/v1/tenants/${tenantId}/members`, { as: by.identity, body: { email: user.email, role } }),
         "add member",
       );
+    },
+    async apiKey(by, tenantId, scope) {
+      const res = await expectOk(
+        await call("POST", `/v1/tenants/${tenantId}/api-keys`, { as: by.identity, body: { name: "test", scope } }),
+        "create API key",
+      );
+      const key = (await res.json()) as { key_id: string; secret: string };
+      recordSecret(key.secret);
+      return { kind: "api_key", sub: by.sub, key_id: key.key_id, tenant_id: tenantId, scope };
     },
     ctx(actor) {
       return { em: deps.orm.em.fork(), actor, requestId: `req_${randomUUID()}`, logger, deps, invalidations: [] };

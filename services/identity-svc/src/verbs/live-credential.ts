@@ -1,0 +1,76 @@
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { type ServiceContext, table } from "../context.ts";
+
+export const sessionEnded = () =>
+  new DomainError(
+    "unauthenticated",
+    "SESSION_REVOKED",
+    "this session has ended or the account is disabled; sign in again",
+  );
+const keyRevoked = () =>
+  new DomainError("unauthenticated", "INVALID_API_KEY", "the API key is not valid or has been revoked");
+
+type SessionRow = { status: string; disabled: boolean; revoked_at: Date | null };
+type KeyRow = {
+  revoked_at: Date | null;
+  tenant_status: string;
+  creator_status: string;
+  creator_disabled: boolean;
+  creator_role: string | null;
+};
+
+/**
+ * The second half of revocation: the gateway checked the caller's session or API key before it
+ * signed the assertion, but a signed request can be in flight (or replayed from a capture) while
+ * the session is signed out, the account disabled or deleted, or the key revoked. Every write
+ * transaction therefore re-reads the revocation facts first, under locks that conflict with every
+ * revoking write, so the two serialise: either the revocation committed first and this write is
+ * refused, or this write commits first and the revocation (and the answer that tells the gateway)
+ * comes after it.
+ *
+ * Locks: a user's account row and session row FOR UPDATE, in that order, the order disableAccount,
+ * deleteAccount and refreshTokens take them; FOR UPDATE (not SHARE) because the verbs that follow
+ * lock the caller's own account row FOR UPDATE too (profile, preferences, tenant creation,
+ * deletion), and two concurrent writes of one user each holding a share lock and asking for an
+ * exclusive one would deadlock. Writes of one user serialise; they are rare. An API key's row
+ * FOR SHARE: every path that revokes a key updates that row (revokeKeysOf).
+ *
+ * @example
+ * await inTransaction(ctx, async (em) => { ... }); // calls this first for user and API key callers
+ */
+export async function requireLiveCredential(ctx: ServiceContext, em: EntityManager): Promise<void> {
+  const a = ctx.actor;
+  if (a.kind === "user") {
+    const rows = await em.execute<SessionRow[]>(
+      `SELECT u.status, u.disabled, s.revoked_at
+         FROM ${table(ctx, "app_user")} u JOIN ${table(ctx, "user_session")} s ON s.sub = u.sub
+        WHERE u.sub = ? AND s.sid = ?
+          FOR UPDATE OF u, s`,
+      [a.sub, a.sid],
+    );
+    const row = rows[0];
+    if (!row || row.status !== "active" || row.disabled || row.revoked_at !== null) throw sessionEnded();
+  } else if (a.kind === "api_key") {
+    const rows = await em.execute<KeyRow[]>(
+      `SELECT k.revoked_at, t.status AS tenant_status, u.status AS creator_status, u.disabled AS creator_disabled,
+              m.role AS creator_role
+         FROM ${table(ctx, "api_key")} k
+         JOIN ${table(ctx, "tenant")} t ON t.id = k.tenant_id
+         JOIN ${table(ctx, "app_user")} u ON u.sub = k.created_by
+         LEFT JOIN ${table(ctx, "membership")} m ON m.tenant_id = k.tenant_id AND m.sub = k.created_by
+        WHERE k.key_id = ? AND k.tenant_id = ?
+          FOR SHARE OF k`,
+      [a.key_id, a.tenant_id],
+    );
+    const row = rows[0];
+    const live =
+      row !== undefined &&
+      row.revoked_at === null &&
+      row.tenant_status === "active" &&
+      row.creator_status === "active" &&
+      !row.creator_disabled &&
+      (row.creator_role === "admin" || row.creator_role === "owner");
+    if (!live) throw keyRevoked();
+  }
+}
