@@ -50,7 +50,7 @@ export async function requireLiveCredential(ctx: ServiceContext, em: EntityManag
       [a.sub, a.sid],
     );
     const row = rows[0];
-    if (!row || row.status !== "active" || row.disabled || row.revoked_at !== null) throw sessionEnded();
+    if (row?.status !== "active" || row.disabled || row.revoked_at !== null) throw sessionEnded();
   } else if (a.kind === "api_key") {
     const rows = await em.execute<KeyRow[]>(
       `SELECT k.revoked_at, t.status AS tenant_status, u.status AS creator_status, u.disabled AS creator_disabled,
