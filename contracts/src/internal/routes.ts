@@ -33,6 +33,7 @@ export const internalIdentityRoutes = [
     service: identity,
     caller: "edge-gateway",
     body: ApiKeyVerifyRequest,
+    problems: ["NOT_FOUND"],
     responses: { 200: ApiKeyState },
   }),
   defineInternalRoute({

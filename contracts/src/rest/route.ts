@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ProblemCode } from "../errors/codes.ts";
 import type { TenantRole } from "../ids.ts";
 
 /** The services that own routes; the gateway maps each to a base URL. */
@@ -20,8 +21,14 @@ export interface RouteShape {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  /** Status → body schema (null for an empty body). Problem responses are implied. */
+  /** Status → body schema (null for an empty body). */
   responses: Record<number, z.ZodType | null>;
+  /**
+   * The problem codes this route answers beyond those its shape implies (validation, auth kind,
+   * rate limits; see `routeProblems` in problems.ts), e.g. `["LAST_OWNER"]`. Tests fail when a
+   * handler throws a code its route does not declare.
+   */
+  problems?: readonly ProblemCode[];
 }
 
 /**

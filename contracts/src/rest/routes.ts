@@ -50,6 +50,7 @@ export const identityRoutes = [
     auth: "public",
     summary: "Sign in: an access token and a refresh token",
     body: SignInRequest,
+    problems: ["INVALID_CREDENTIALS", "ACCOUNT_DISABLED"],
     responses: { 200: TokenResponse },
   }),
   defineRoute({
@@ -60,6 +61,7 @@ export const identityRoutes = [
     auth: "public",
     summary: "Trade a refresh token for new tokens (the old refresh token is spent)",
     body: RefreshRequest,
+    problems: ["INVALID_REFRESH_TOKEN"],
     responses: { 200: TokenResponse },
   }),
   defineRoute({
@@ -88,6 +90,7 @@ export const identityRoutes = [
     service: identity,
     auth: "user",
     summary: "Your profile",
+    problems: ["ACCOUNT_INACTIVE"],
     responses: { 200: Profile },
   }),
   defineRoute({
@@ -98,6 +101,7 @@ export const identityRoutes = [
     auth: "user",
     summary: "Change your name or picture",
     body: UpdateProfileRequest,
+    problems: ["ACCOUNT_INACTIVE"],
     responses: { 200: Profile },
   }),
   defineRoute({
@@ -107,6 +111,7 @@ export const identityRoutes = [
     service: identity,
     auth: "user",
     summary: "Delete your account (409 OWNS_ACTIVE_TENANTS while you own a tenant)",
+    problems: ["ACCOUNT_INACTIVE", "OWNS_ACTIVE_TENANTS"],
     responses: { 200: AccountDeleted },
   }),
   defineRoute({
@@ -193,6 +198,7 @@ export const identityRoutes = [
     summary: "Make another member the owner; you become an admin",
     params: TenantPath,
     body: OwnershipTransferRequest,
+    problems: ["NOT_A_MEMBER", "ALREADY_OWNER"],
     responses: { 200: Tenant },
   }),
   // members
@@ -218,6 +224,7 @@ export const identityRoutes = [
     summary: "Add an existing user by e-mail",
     params: TenantPath,
     body: AddMemberRequest,
+    problems: ["USER_NOT_FOUND", "ALREADY_MEMBER"],
     responses: { 201: Member },
   }),
   defineRoute({
@@ -230,6 +237,7 @@ export const identityRoutes = [
     summary: "Change a member's role",
     params: MemberPath,
     body: ChangeMemberRoleRequest,
+    problems: ["LAST_OWNER"],
     responses: { 200: Member },
   }),
   defineRoute({
@@ -241,6 +249,7 @@ export const identityRoutes = [
     minRole: "admin",
     summary: "Remove a member (not the owner); API keys they created are revoked",
     params: MemberPath,
+    problems: ["LAST_OWNER"],
     responses: { 204: null },
   }),
   // feature flags

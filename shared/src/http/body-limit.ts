@@ -13,7 +13,7 @@ import type { ServiceEnv } from "./types.ts";
  */
 export function bodyLimit(maxBytes: number): MiddlewareHandler<ServiceEnv> {
   const tooLarge = () => {
-    throw new HttpProblem(413, "PAYLOAD_TOO_LARGE", `the request body exceeds ${maxBytes} bytes`);
+    throw new HttpProblem("PAYLOAD_TOO_LARGE", `the request body exceeds ${maxBytes} bytes`);
   };
   const counting = countingBodyLimit({ maxSize: maxBytes, onError: tooLarge });
   // Not async: GET and HEAD pass straight to next() without an extra promise (hot path).

@@ -1,14 +1,15 @@
+import type { ProblemCode } from "@flowstate/contracts/errors/codes";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
-import { DomainError } from "../errors/domain-error.ts";
+import { DomainError, STATUS_BY_KIND } from "../errors/domain-error.ts";
 import { HttpProblem } from "./http-problem.ts";
-import { type ProblemInput, problemResponse, STATUS_BY_KIND } from "./problem.ts";
+import { type ProblemInput, problemResponse } from "./problem.ts";
 import type { ServiceEnv } from "./types.ts";
 import { zodIssues } from "./zod-issues.ts";
 
 /** Stable codes for statuses that Hono itself (or a third-party middleware) raises as HTTPException. */
-const CODE_BY_STATUS: Record<number, string> = {
+const CODE_BY_STATUS: Record<number, ProblemCode> = {
   400: "BAD_REQUEST",
   401: "UNAUTHENTICATED",
   403: "FORBIDDEN",
@@ -32,7 +33,7 @@ interface Mapped {
  */
 export function mapError(err: unknown): Mapped {
   if (err instanceof DomainError) {
-    const status = STATUS_BY_KIND[err.kind] ?? 500;
+    const status: number = STATUS_BY_KIND[err.kind] ?? 500;
     const retry = err.kind === "rate_limited" || err.kind === "unavailable";
     return {
       problem: { status, code: err.code, detail: err.message, extensions: err.extensions },

@@ -1,26 +1,41 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { type ProblemCode, problemCodes } from "@flowstate/contracts/errors/codes";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
-import { DomainError, type ErrorKind } from "../errors/domain-error.ts";
+import { DomainError, type ErrorKind, STATUS_BY_KIND } from "../errors/domain-error.ts";
 import { expectProblem } from "../testing/problem.ts";
-import { STATUS_BY_KIND } from "./problem.ts";
 import { appWithLogs } from "./testdata.ts";
 
 describe("error mapping", () => {
-  it("renders each DomainError kind with its status, code, detail and extensions", async () => {
+  it("renders every catalog code with its status, detail and extensions", async () => {
     const { app } = appWithLogs();
-    app.get("/fail/:kind", (c) => {
-      throw new DomainError(c.req.param("kind") as ErrorKind, "SOME_CODE", "what went wrong", {
+    const kindOf = (status: number) =>
+      (Object.keys(STATUS_BY_KIND) as ErrorKind[]).find((k) => STATUS_BY_KIND[k] === status);
+    app.get("/fail/:code", (c) => {
+      const code = c.req.param("code") as ProblemCode;
+      const kind = kindOf(problemCodes[code].status);
+      if (!kind) return c.body(null, 204); // statuses only the HTTP layer answers (405, 415, …)
+      throw new DomainError(kind as never, code, "what went wrong", {
         extensions: { step: "assume_role", status: 999, code: "OVERRIDE" },
       });
     });
-    for (const [kind, status] of Object.entries(STATUS_BY_KIND)) {
-      const problem = await expectProblem(await app.request(`/fail/${kind}`), status, "SOME_CODE");
+    for (const [code, { status }] of Object.entries(problemCodes)) {
+      const res = await app.request(`/fail/${code}`);
+      if (res.status === 204) continue;
+      const problem = await expectProblem(res, status, code);
       assert.equal(problem.detail, "what went wrong");
       assert.equal(problem.step, "assume_role", "extensions become members");
-      assert.equal(problem.type, "https://docs.flowstate.dev/problems/some-code");
+      assert.equal(problem.type, `https://docs.flowstate.dev/problems/${code.toLowerCase().replaceAll("_", "-")}`);
     }
+  });
+
+  it("does not compile a code outside the catalog, or a kind that disagrees with the code's status", () => {
+    // @ts-expect-error not a catalog code
+    void new DomainError("not_found", "NO_SUCH_CODE", "x");
+    // @ts-expect-error NOT_FOUND is a 404, not a conflict
+    void new DomainError("conflict", "NOT_FOUND", "x");
+    void new DomainError("not_found", "NOT_FOUND", "x");
   });
 
   it("sends Retry-After for rate_limited and unavailable, defaulting to 1 second", async () => {

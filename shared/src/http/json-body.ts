@@ -15,7 +15,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   const type = c.req.header("content-type");
   const media = (type ?? "").split(";")[0]!.trim().toLowerCase();
   if (!media || !JSON_MEDIA.test(media)) {
-    throw new HttpProblem(415, "UNSUPPORTED_MEDIA_TYPE", "the request body must be application/json");
+    throw new HttpProblem("UNSUPPORTED_MEDIA_TYPE", "the request body must be application/json");
   }
   const text = await c.req.text();
   try {
@@ -23,7 +23,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   } catch {
     // The parser's message quotes the body; never echo it.
     const detail = text.trim() ? "the request body is not valid JSON" : "the request body is empty";
-    throw new HttpProblem(400, "MALFORMED_JSON", detail);
+    throw new HttpProblem("MALFORMED_JSON", detail);
   }
   await next();
 };

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { defineRoute } from "@flowstate/contracts/rest/route";
 import { z } from "zod";
+import { DomainError } from "../errors/domain-error.ts";
 import { expectProblem } from "../testing/problem.ts";
 import { checkReply, mountRoute } from "./mount-route.ts";
 import { appWithLogs } from "./testdata.ts";
@@ -154,6 +155,19 @@ describe("mountRoute: answers", () => {
   it("does not check answers when the app was built without checkResponses (production)", async () => {
     const a = app({ checkResponses: false, reply: { id: "thg_abcd", name: 7, tags: [] } });
     assert.equal((await request(a)).status, 201);
+  });
+
+  it("answers 500 when a handler throws a problem code its route does not declare", async () => {
+    const { app: a, logs } = appWithLogs({ checkResponses: true });
+    mountRoute(a, { ...list, problems: ["LAST_OWNER"] }, ({ query }) => {
+      throw query.limit === 1
+        ? new DomainError("conflict", "LAST_OWNER", "declared")
+        : new DomainError("conflict", "ALREADY_MEMBER", "not declared");
+    });
+    await expectProblem(await a.request("/things?limit=1"), 409, "LAST_OWNER");
+    await expectProblem(await a.request("/things?limit=2"), 500, "INTERNAL_ERROR");
+    const line = logs.lines.find((l) => l.status === 500) as { err: { message: string } };
+    assert.match(line.err.message, /things\.list answered ALREADY_MEMBER, which its registry entry does not declare/);
   });
 
   it("refuses an undeclared status, and a body on a status that declares none", () => {

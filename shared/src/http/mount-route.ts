@@ -1,9 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
+import type { ProblemCode } from "@flowstate/contracts/errors/codes";
+import { routeProblems } from "@flowstate/contracts/rest/problems";
 import type { RouteShape } from "@flowstate/contracts/rest/route";
 import { zValidator } from "@hono/zod-validator";
 import type { Context, Env, Hono, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
+import { DomainError } from "../errors/domain-error.ts";
 import { HttpProblem } from "./http-problem.ts";
 import { jsonBody } from "./json-body.ts";
 import { honoPath, routeBook } from "./route-book.ts";
@@ -37,7 +40,7 @@ const refuse =
   (where: Where) =>
   (result: { success: boolean; error?: { issues: readonly z.core.$ZodIssue[] } }): void => {
     if (!result.success) {
-      throw new HttpProblem(400, "VALIDATION_FAILED", `the ${where} is invalid`, {
+      throw new HttpProblem("VALIDATION_FAILED", `the ${where} is invalid`, {
         errors: zodIssues(result.error!),
       });
     }
@@ -55,7 +58,8 @@ const sync = { validationFunction: (schema: z.ZodType, value: unknown) => schema
  * (DomainError, HttpProblem), never returned.
  *
  * When the app was built with `checkResponses` (tests), every answer is checked against the
- * route's response schema for its status, extra members included; a mismatch becomes a 500 with
+ * route's response schema for its status, extra members included, and every problem the handler
+ * throws against the codes the route declares (`routeProblems`); a mismatch becomes a 500 with
  * the reason in the log, so the test that made the call fails. Production does not check: the
  * handler's answer is typed from the same schema, and by then the change has committed, so a 500
  * would tell the client a successful write failed (see docs/adr/0004-routes-mounted-from-the-registry.md).
@@ -77,6 +81,7 @@ export function mountRoute<E extends Env, R extends RouteShape>(
   if (spec.query) validators.push(zValidator("query", spec.query, refuse("query string"), sync));
   if (spec.body) validators.push(jsonBody, zValidator("json", spec.body, refuse("request body"), sync));
   const check = book.checkResponses;
+  const declared = new Set(routeProblems(spec));
 
   const run = async (c: Context<E>): Promise<Response> => {
     const valid = c.req as unknown as { valid(target: string): unknown };
@@ -85,7 +90,13 @@ export function mountRoute<E extends Env, R extends RouteShape>(
       query: spec.query ? valid.valid("query") : undefined,
       body: spec.body ? valid.valid("json") : undefined,
     } as RouteInput<R>;
-    const reply = (await handler(input, c)) as { status: number; body?: unknown; headers?: Record<string, string> };
+    let reply: { status: number; body?: unknown; headers?: Record<string, string> };
+    try {
+      reply = await handler(input, c);
+    } catch (err) {
+      if (check) checkProblem(spec, err, declared);
+      throw err;
+    }
     if (check) checkReply(spec, reply);
     if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) c.header(name, value);
     if (reply.body === undefined || reply.body === null) return c.body(null, reply.status as StatusCode);
@@ -94,6 +105,16 @@ export function mountRoute<E extends Env, R extends RouteShape>(
   const handlers = [...validators, run] as MiddlewareHandler<E>[];
   app.on(spec.method, [honoPath(spec.path)], ...handlers);
   book.mounted.push(spec);
+}
+
+/** Throws when the handler failed with a problem code its route does not declare (`problems` in the registry). */
+function checkProblem(spec: RouteShape, err: unknown, declared: ReadonlySet<ProblemCode>): void {
+  const code = err instanceof DomainError || err instanceof HttpProblem ? err.code : undefined;
+  if (code !== undefined && !declared.has(code)) {
+    throw new Error(`${spec.id} answered ${code}, which its registry entry does not declare (problems)`, {
+      cause: err,
+    });
+  }
 }
 
 /** Throws when `reply` is not an answer `spec` declares, or its body is not exactly of that answer's schema. */

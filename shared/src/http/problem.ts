@@ -1,35 +1,20 @@
 import { STATUS_CODES } from "node:http";
+import type { ProblemCode } from "@flowstate/contracts/errors/codes";
 import { PROBLEM_CONTENT_TYPE, type Problem, type ValidationIssue } from "@flowstate/contracts/errors/problem";
-import type { ErrorKind } from "../errors/domain-error.ts";
-
-/** The one kind → status table; verbs never pick statuses themselves (see domain-error.ts). */
-export const STATUS_BY_KIND: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  gone: 410,
-  too_large: 413,
-  unprocessable: 422,
-  rate_limited: 429,
-  internal: 500,
-  unavailable: 503,
-};
 
 /** Members a DomainError's extensions may not overwrite: they are the contract clients switch on. */
 const RESERVED = new Set(["type", "title", "status", "detail", "code", "request_id", "errors"]);
 
 export interface ProblemInput {
   status: number;
-  code: string;
+  code: ProblemCode;
   detail?: string | undefined;
   errors?: ValidationIssue[] | undefined;
   extensions?: Record<string, unknown> | undefined;
 }
 
 /** `OWNS_ACTIVE_TENANTS` → `https://docs.flowstate.dev/problems/owns-active-tenants` (the contracts' convention). */
-export const problemType = (code: string) =>
+export const problemType = (code: ProblemCode) =>
   `https://docs.flowstate.dev/problems/${code.toLowerCase().replaceAll("_", "-")}`;
 
 /**

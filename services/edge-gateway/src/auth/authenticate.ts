@@ -3,12 +3,14 @@ import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 /** Who a public caller can be: a user's session or a tenant's API key (never a platform service). */
 export type CallerIdentity = Exclude<VerifiedIdentity, { kind: "service" }>;
 
+import type { ProblemCode, ProblemStatus } from "@flowstate/contracts/errors/codes";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { type AccessState, apiKeyDigest } from "./access-state.ts";
 import type { AccessTokenVerifier } from "./access-token.ts";
 import type { Credential } from "./credential.ts";
 
-const unauthenticated = (code: string, detail: string) => new DomainError("unauthenticated", code, detail);
+type Code401 = { [C in ProblemCode]: ProblemStatus<C> extends 401 ? C : never }[ProblemCode];
+const unauthenticated = (code: Code401, detail: string) => new DomainError("unauthenticated", code, detail);
 export const missingCredential = () =>
   unauthenticated("UNAUTHENTICATED", "this route needs a credential: Authorization: Bearer <access token or API key>");
 const sessionEnded = () =>

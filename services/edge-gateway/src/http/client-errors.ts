@@ -1,20 +1,17 @@
 import { type Server, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { type ProblemCode, statusOf } from "@flowstate/contracts/errors/codes";
 import { PROBLEM_CONTENT_TYPE } from "@flowstate/contracts/errors/problem";
 import { problemBody } from "@flowstate/shared/http/problem";
 import { newRequestId } from "@flowstate/shared/http/request-id";
 
 /** Node's own choices for requests its parser rejects (lib/_http_server.js socketOnError). */
-const STATUS_BY_CODE: Record<string, { status: number; code: string; detail: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, code: "HEADERS_TOO_LARGE", detail: "the request headers are too large" },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
-    status: 413,
-    code: "PAYLOAD_TOO_LARGE",
-    detail: "the chunk extensions are too large",
-  },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "REQUEST_TIMEOUT", detail: "the request took too long to arrive" },
+const PROBLEM_BY_ERROR: Record<string, { code: ProblemCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: { code: "HEADERS_TOO_LARGE", detail: "the request headers are too large" },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { code: "PAYLOAD_TOO_LARGE", detail: "the chunk extensions are too large" },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: "REQUEST_TIMEOUT", detail: "the request took too long to arrive" },
 };
-const MALFORMED = { status: 400, code: "BAD_REQUEST", detail: "the request is not valid HTTP/1.1" };
+const MALFORMED = { code: "BAD_REQUEST", detail: "the request is not valid HTTP/1.1" } as const;
 
 /**
  * Requests Node's HTTP parser rejects (a malformed Content-Length, header lines over the size
@@ -31,7 +28,8 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const { status, code, detail } = STATUS_BY_CODE[err.code ?? ""] ?? MALFORMED;
+    const { code, detail } = PROBLEM_BY_ERROR[err.code ?? ""] ?? MALFORMED;
+    const status = statusOf(code);
     const requestId = newRequestId();
     const body = JSON.stringify(problemBody({ status, code, detail }, requestId));
     socket.end(

@@ -56,7 +56,7 @@ export function gatewayFetch(options: GatewayFetchOptions) {
     let error: unknown;
     try {
       if ("allow" in match) {
-        throw new HttpProblem(405, "METHOD_NOT_ALLOWED", `${req.method} is not allowed here; allowed: ${match.allow}`, {
+        throw new HttpProblem("METHOD_NOT_ALLOWED", `${req.method} is not allowed here; allowed: ${match.allow}`, {
           headers: { allow: match.allow },
         });
       }

@@ -1,4 +1,6 @@
+import { type ProblemCode, problemCodes, statusOf } from "@flowstate/contracts/errors/codes";
 import { PROBLEM_CONTENT_TYPE, Problem } from "@flowstate/contracts/errors/problem";
+import { routeProblems } from "@flowstate/contracts/rest/problems";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { z } from "zod";
 
@@ -11,26 +13,25 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
 }
 
 const problemRef = { $ref: "#/components/schemas/Problem" };
-const problem = (description: string) => ({ description, content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef } } });
 
-/** The problems the gateway itself may answer on a route, on top of those the route declares. */
-function impliedProblems(route: RouteSpec): Record<string, unknown> {
+/**
+ * The route's problem answers, one per status, each naming its codes (with their meaning) from
+ * the catalog: those the route's shape implies and those it declares (`routeProblems`).
+ */
+function problems(route: RouteSpec): Record<string, unknown> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of routeProblems(route)) {
+    const status = statusOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   const out: Record<string, unknown> = {};
-  if (route.body || route.params || route.query)
-    out["400"] = problem("The request is malformed (VALIDATION_FAILED, BAD_REQUEST)");
-  if (route.auth !== "public")
-    out["401"] = problem(
-      "No valid credential, or it was revoked (UNAUTHENTICATED, INVALID_TOKEN, TOKEN_EXPIRED, SESSION_REVOKED, INVALID_API_KEY)",
-    );
-  if (route.auth !== "public")
-    out["403"] = problem(
-      "Role, API key scope or credential kind insufficient (INSUFFICIENT_ROLE, INSUFFICIENT_SCOPE, API_KEY_NOT_ALLOWED)",
-    );
-  if (route.auth === "tenant" || route.params)
-    out["404"] = problem("Not found; a tenant you cannot see is reported exactly like a missing one");
-  if (route.body) out["413"] = problem("The body is too large (PAYLOAD_TOO_LARGE)");
-  out["429"] = problem("Rate limited (RATE_LIMITED); see Retry-After");
-  out["503"] = problem("The service behind the route is unavailable (UPSTREAM_UNAVAILABLE); see Retry-After");
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: codes.map((c) => `${c}: ${problemCodes[c].meaning}`).join("\n\n"),
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef } },
+      "x-flowstate-problem-codes": codes,
+    };
+  }
   return out;
 }
 
@@ -73,7 +74,7 @@ function operation(route: RouteSpec): Json {
     tags: [route.id.split(".")[0]],
     security: security(route),
     parameters: parameters(route),
-    responses: { ...responses, ...impliedProblems(route) },
+    responses: { ...responses, ...problems(route) },
   };
   if (route.body)
     op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } };

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { statusOf } from "@flowstate/contracts/errors/codes";
+import { routeProblems } from "@flowstate/contracts/rest/problems";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { testSettings } from "../../test/gateway-harness.ts";
@@ -46,6 +48,10 @@ describe("the OpenAPI document", () => {
       assert.equal(op.security.length === 0, route.auth === "public", `${route.id}: security`);
       for (const status of Object.keys(route.responses))
         assert.ok(op.responses[status], `${route.id}: response ${status}`);
+      for (const code of routeProblems(route)) {
+        const answer = op.responses[String(statusOf(code))] as { "x-flowstate-problem-codes"?: string[] } | undefined;
+        assert.ok(answer?.["x-flowstate-problem-codes"]?.includes(code), `${route.id}: problem ${code}`);
+      }
     }
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
     assert.equal(operations.length, routes.length, "nothing documented that is not in the registry");

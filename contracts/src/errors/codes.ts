@@ -1,0 +1,75 @@
+/**
+ * Every problem `code` Flowstate answers, with its HTTP status and what it means to a client. A
+ * DomainError or HttpProblem can only be built with a code from here (a type error otherwise), the
+ * routes of the registry declare which of them they answer (`problems`), and the OpenAPI document
+ * lists each route's codes under their statuses. A new code is added here first, with its meaning.
+ */
+export const problemCodes = {
+  // 400
+  BAD_REQUEST: {
+    status: 400,
+    meaning: "The request is not valid HTTP, or its body does not match its Content-Length.",
+  },
+  VALIDATION_FAILED: {
+    status: 400,
+    meaning: "A path parameter, query parameter or body field is invalid; see `errors[]`.",
+  },
+  MALFORMED_JSON: { status: 400, meaning: "The body is declared JSON but does not parse, or is empty." },
+  // 401
+  UNAUTHENTICATED: { status: 401, meaning: "No credential was presented, or the caller is not signed in." },
+  INVALID_TOKEN: {
+    status: 401,
+    meaning: "The bearer credential is malformed or its signature, issuer or audience is wrong.",
+  },
+  TOKEN_EXPIRED: { status: 401, meaning: "The access token has expired; refresh it." },
+  SESSION_REVOKED: {
+    status: 401,
+    meaning: "The session ended (signed out, account disabled or deleted); sign in again.",
+  },
+  INVALID_API_KEY: { status: 401, meaning: "The API key is unknown, revoked, or its creator may no longer use it." },
+  INVALID_CREDENTIALS: { status: 401, meaning: "The e-mail address or the password is wrong." },
+  INVALID_REFRESH_TOKEN: { status: 401, meaning: "The refresh token is unknown, spent or expired; sign in again." },
+  ACCOUNT_INACTIVE: { status: 401, meaning: "The account behind the credential is disabled or deleted." },
+  // 403
+  FORBIDDEN: { status: 403, meaning: "The caller may not do this." },
+  ACCOUNT_DISABLED: { status: 403, meaning: "The account is disabled; sign-in is refused." },
+  INSUFFICIENT_ROLE: { status: 403, meaning: "The caller's role in the tenant is below the route's minimum role." },
+  INSUFFICIENT_SCOPE: { status: 403, meaning: "The API key's scope (read) does not allow this (write) operation." },
+  API_KEY_NOT_ALLOWED: { status: 403, meaning: "This operation needs a user's access token, not an API key." },
+  // 404
+  NOT_FOUND: {
+    status: 404,
+    meaning: "No such route or object; an object the caller cannot see looks exactly the same.",
+  },
+  USER_NOT_FOUND: { status: 404, meaning: "No active account has this e-mail address." },
+  // 405, 408
+  METHOD_NOT_ALLOWED: { status: 405, meaning: "The path exists under other methods; see `Allow`." },
+  REQUEST_TIMEOUT: { status: 408, meaning: "The request took too long to arrive." },
+  // 409
+  OWNS_ACTIVE_TENANTS: {
+    status: 409,
+    meaning: "The account still owns active tenants (`tenant_ids`); transfer or delete them first.",
+  },
+  LAST_OWNER: { status: 409, meaning: "The owner cannot be removed or demoted; transfer ownership first." },
+  ALREADY_MEMBER: { status: 409, meaning: "The person is already a member of the tenant." },
+  // 413, 415, 422, 429, 431
+  PAYLOAD_TOO_LARGE: { status: 413, meaning: "The request body is larger than the service accepts." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: "The body must be `application/json`." },
+  NOT_A_MEMBER: { status: 422, meaning: "The new owner must be an active member of the tenant." },
+  ALREADY_OWNER: { status: 422, meaning: "The caller already owns this tenant." },
+  RATE_LIMITED: { status: 429, meaning: "Too many requests; see `Retry-After`." },
+  HEADERS_TOO_LARGE: { status: 431, meaning: "The request headers are too large." },
+  // 5xx
+  INTERNAL_ERROR: { status: 500, meaning: "An internal error; quote `request_id` to support." },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: "The service behind the route is not part of this deployment." },
+  UPSTREAM_UNAVAILABLE: {
+    status: 503,
+    meaning: "The service or upstream behind the route did not answer; see `Retry-After`.",
+  },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ProblemCode = keyof typeof problemCodes;
+export type ProblemStatus<C extends ProblemCode> = (typeof problemCodes)[C]["status"];
+
+/** The status a code is always answered with. */
+export const statusOf = (code: ProblemCode): number => problemCodes[code].status;
