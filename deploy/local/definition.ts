@@ -18,6 +18,8 @@ export const consumers: ConsumerDefinition[] = [
   { service: "privacy-svc", events: ["ExportRequested", "AccountDeleted"] },
   { service: "connector-svc", events: ["TenantSoftDeleted"] },
   { service: "offers-svc", events: ["OfferChangeRequested"] },
+  { service: "partner-inbound", events: ["ConnectorConnected", "ConnectorDisconnected"] },
+  { service: "partner-svc", events: ["PartnerEventReceived", "TenantSoftDeleted"] },
 ];
 
 export interface ConsumerDefinition {

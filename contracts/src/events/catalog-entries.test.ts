@@ -51,6 +51,27 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
     reject: { tenant_id, account_id: "1111-2222-3333" },
   },
   "ConnectorDisconnected.v1": { accept: { tenant_id }, reject: {} },
+  "PartnerEventReceived.v1": {
+    accept: {
+      tenant_id,
+      account_id: "222222222222",
+      partner_event_id: "d2bcbc35-4400-4e7f-9829-f853bb111df6",
+      detail_type: "Engagement Invitation Accepted",
+      event_time: at,
+      catalog: "AWS",
+      engagement_id: "eng-12356whnauo",
+      invitation_id: "engi-v7p8z56whnauo",
+      invitation_status: "ACCEPTED",
+    },
+    reject: {
+      tenant_id,
+      account_id: "222222222222",
+      partner_event_id: "x",
+      detail_type: "Opportunity Deleted",
+      event_time: at,
+      catalog: "AWS",
+    },
+  },
   "OfferChangeRequested.v1": {
     accept: { tenant_id, change_set_id: "cs-1", action: "release" },
     reject: { tenant_id, change_set_id: 1, action: "release" },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiKeyId, ExportJobId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
 import { EventEnvelope } from "./envelope.ts";
+import { PartnerEventMetadata } from "./partner.ts";
 
 /**
  * The versioned catalog of domain events. A key is `<Type>.v<version>`; adding a version means
@@ -51,6 +52,8 @@ export const eventCatalog = {
     change_set_id: z.string(),
     error_codes: z.array(z.string()),
   }),
+  // partner-inbound (us-east-1): a Partner Central event's metadata, written back to eu-central-1
+  "PartnerEventReceived.v1": PartnerEventMetadata,
   // test-only traffic for the platform's own event-path tests and benchmark
   "PlatformProbe.v1": z.object({ key: z.string().min(1), seq: z.number().int().nonnegative() }),
 } as const satisfies Record<`${string}.v${number}`, z.ZodType>;

@@ -22,7 +22,10 @@ export const VerifiedIdentity = z.discriminatedUnion("kind", [
    * `/internal/v1` lookups: verifying an API key, checking a session). Services accept it only on
    * `/internal/v1` routes; on a public route it is refused (401) like a missing assertion.
    */
-  z.object({ kind: z.literal("service"), service: z.enum(["edge-gateway", "mcp-gateway", "offers-svc"]) }),
+  z.object({
+    kind: z.literal("service"),
+    service: z.enum(["edge-gateway", "mcp-gateway", "offers-svc", "partner-inbound"]),
+  }),
 ]);
 export type VerifiedIdentity = z.infer<typeof VerifiedIdentity>;
 
