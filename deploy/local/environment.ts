@@ -24,6 +24,8 @@ export const DEFAULT_PORTS: Record<string, number> = {
   "privacy-svc": 8084,
   "audit-svc": 8085,
   "mcp-gateway": 8086,
+  "partner-inbound": 8087,
+  "partner-svc": 8088,
   "seller-sandbox": 8090,
 };
 

@@ -3,7 +3,7 @@ import type { ProblemCode } from "../errors/codes.ts";
 import type { TenantRole } from "../ids.ts";
 
 /** The services that own routes; the gateway maps each to a base URL. */
-export type ServiceName = "identity-svc" | "connector-svc" | "offers-svc" | "privacy-svc" | "audit-svc";
+export type ServiceName = "identity-svc" | "connector-svc" | "offers-svc" | "privacy-svc" | "audit-svc" | "partner-svc";
 
 /**
  * What a service needs to mount a handler (`mountRoute`, shared/src/http/mount-route.ts): method,

@@ -18,6 +18,7 @@ import {
   UpdateNotificationPreferencesRequest,
   UpdateProfileRequest,
 } from "./identity/users.ts";
+import { PartnerEngagementList, PartnerListQuery, PartnerOpportunityList } from "./partner/sync-state.ts";
 import { defineRoute, type RouteSpec } from "./route.ts";
 
 /**
@@ -314,8 +315,40 @@ export const identityRoutes = [
   }),
 ] as const satisfies readonly RouteSpec[];
 
+const partner = "partner-svc" as const;
+
+/** partner-svc: the tenant's partner-program sync state (AWS Partner Central), read-only. */
+export const partnerRoutes = [
+  defineRoute({
+    id: "partner.opportunities.list",
+    method: "GET",
+    path: "/v1/tenants/{id}/partner/opportunities",
+    service: partner,
+    auth: "tenant",
+    minRole: "member",
+    apiKey: "read",
+    summary: "Partner Central opportunities of the tenant's seller account, newest event first",
+    params: TenantPath,
+    query: PartnerListQuery,
+    responses: { 200: PartnerOpportunityList },
+  }),
+  defineRoute({
+    id: "partner.engagements.list",
+    method: "GET",
+    path: "/v1/tenants/{id}/partner/engagements",
+    service: partner,
+    auth: "tenant",
+    minRole: "member",
+    apiKey: "read",
+    summary: "Partner Central engagements and invitations of the tenant's seller account, newest event first",
+    params: TenantPath,
+    query: PartnerListQuery,
+    responses: { 200: PartnerEngagementList },
+  }),
+] as const satisfies readonly RouteSpec[];
+
 /** The whole public surface. Other services add their arrays here. */
-export const routes: readonly RouteSpec[] = [...identityRoutes];
+export const routes: readonly RouteSpec[] = [...identityRoutes, ...partnerRoutes];
 
 /** Looks a route up by id, for tests and tools that name routes. */
 export const routeById = (id: string): RouteSpec | undefined => routes.find((r) => r.id === id);

@@ -79,6 +79,7 @@ export function createApp(deps: GatewayDeps): Gateway {
       "offers-svc": config.OFFERS_URL,
       "privacy-svc": config.PRIVACY_URL,
       "audit-svc": config.AUDIT_URL,
+      "partner-svc": config.PARTNER_URL,
     },
     { connections: config.UPSTREAM_CONNECTIONS, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
   );

@@ -18,6 +18,7 @@ export const GatewayConfig = serviceConfigSchema({
     OFFERS_URL: serviceUrl.optional(),
     PRIVACY_URL: serviceUrl.optional(),
     AUDIT_URL: serviceUrl.optional(),
+    PARTNER_URL: serviceUrl.optional(),
     JWT_ISSUER: z.string().min(1).default("https://identity.flowstate.local"),
     JWT_AUDIENCE: z.string().min(1).default("flowstate-api"),
     BODY_LIMIT_BYTES: int(1024 * 1024),

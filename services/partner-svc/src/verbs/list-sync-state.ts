@@ -1,0 +1,106 @@
+import type {
+  PartnerEngagement,
+  PartnerListQuery,
+  PartnerOpportunity,
+} from "@flowstate/contracts/rest/partner/sync-state";
+import type { EntityManager } from "@mikro-orm/postgresql";
+
+type Row = Record<string, unknown> & { last_event_at: string | Date; key: string };
+
+// Raw queries answer timestamptz as PostgreSQL's text ('2026-11-23 10:04:00+00'); the API speaks RFC 3339.
+const iso = (v: unknown) => new Date(v as string).toISOString();
+const encode = (row: Row) => Buffer.from(JSON.stringify([iso(row.last_event_at), row.key])).toString("base64url");
+
+/** The position a cursor names, or null when it is not one of ours (the route answers 400). */
+export function decodeCursor(cursor: string): [string, string] | null {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString());
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      !Number.isNaN(Date.parse(value[0])) &&
+      typeof value[1] === "string"
+    ) {
+      return [value[0], value[1]];
+    }
+  } catch {}
+  return null;
+}
+
+/**
+ * One page of a tenant's rows, newest event first; keyset pagination on (last_event_at, key), so a
+ * page never repeats or skips a row while events keep arriving below it.
+ */
+async function page(
+  em: EntityManager,
+  sql: { table: string; key: string },
+  tenantId: string,
+  query: PartnerListQuery,
+  after: [string, string] | null,
+): Promise<{ rows: Row[]; next_cursor: string | null }> {
+  const rows = await em.execute<Row[]>(
+    `SELECT *, ${sql.key} AS key FROM ${sql.table}
+      WHERE tenant_id = ? ${after ? `AND (last_event_at, ${sql.key}) < (?::timestamptz, ?)` : ""}
+      ORDER BY last_event_at DESC, ${sql.key} DESC LIMIT ?`,
+    [tenantId, ...(after ?? []), query.limit + 1],
+  );
+  const more = rows.length > query.limit;
+  const items = more ? rows.slice(0, query.limit) : rows;
+  return { rows: items, next_cursor: more ? encode(items[items.length - 1]!) : null };
+}
+
+export async function listOpportunities(
+  em: EntityManager,
+  schema: string,
+  tenantId: string,
+  query: PartnerListQuery,
+  after: [string, string] | null,
+): Promise<{ items: PartnerOpportunity[]; next_cursor: string | null }> {
+  const { rows, next_cursor } = await page(
+    em,
+    { table: `"${schema}".partner_opportunity`, key: "opportunity_id" },
+    tenantId,
+    query,
+    after,
+  );
+  const items = rows.map((r) => ({
+    opportunity_id: r.opportunity_id,
+    catalog: r.catalog,
+    account_id: r.account_id,
+    review_outcome: r.review_outcome ?? null,
+    last_event_type: r.last_event_type,
+    last_event_at: iso(r.last_event_at),
+    first_seen_at: iso(r.first_seen_at),
+    updated_at: iso(r.updated_at),
+  })) as PartnerOpportunity[];
+  return { items, next_cursor };
+}
+
+export async function listEngagements(
+  em: EntityManager,
+  schema: string,
+  tenantId: string,
+  query: PartnerListQuery,
+  after: [string, string] | null,
+): Promise<{ items: PartnerEngagement[]; next_cursor: string | null }> {
+  const { rows, next_cursor } = await page(
+    em,
+    { table: `"${schema}".partner_engagement`, key: "engagement_id" },
+    tenantId,
+    query,
+    after,
+  );
+  const items = rows.map((r) => ({
+    engagement_id: r.engagement_id,
+    catalog: r.catalog,
+    account_id: r.account_id,
+    invitation_id: r.invitation_id ?? null,
+    invitation_status: r.invitation_status ?? null,
+    opportunity_ids: r.opportunity_ids,
+    last_event_type: r.last_event_type,
+    last_event_at: iso(r.last_event_at),
+    first_seen_at: iso(r.first_seen_at),
+    updated_at: iso(r.updated_at),
+  })) as PartnerEngagement[];
+  return { items, next_cursor };
+}
