@@ -1,0 +1,30 @@
+import { createServiceApp } from "@flowstate/shared/http/app";
+import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import type { PartnerDeps } from "./deps.ts";
+import type { PartnerApp } from "./http/env.ts";
+import { gatewayOnly } from "./http/gateway-only.ts";
+import { mountEngagementsList } from "./routes/engagements-list.ts";
+import { mountOpportunitiesList } from "./routes/opportunities-list.ts";
+
+/** partner-svc's HTTP app: the platform base, the gateway-only check, one route per file. */
+export function createApp(
+  deps: PartnerDeps,
+  options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
+): PartnerApp {
+  const app = createServiceApp({
+    name: "partner-svc",
+    logger: deps.logger,
+    metrics: options.metrics,
+    checkResponses: options.checkResponses,
+    bodyLimitBytes: 1024, // read-only API: no request has a body
+    readiness: {
+      database: async () => {
+        if (!(await deps.orm.checkConnection()).ok) throw new Error("database unreachable");
+      },
+    },
+  }) as unknown as PartnerApp;
+  app.use(gatewayOnly(deps));
+  mountOpportunitiesList(app);
+  mountEngagementsList(app);
+  return app;
+}

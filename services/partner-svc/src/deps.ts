@@ -1,0 +1,11 @@
+import type { Database } from "@flowstate/shared/db/open-database";
+import type { Logger } from "@flowstate/shared/log/logger";
+
+/** Everything partner-svc's app needs, built once at boot (main.ts) or by a test. */
+export interface PartnerDeps {
+  orm: Database;
+  schema: string;
+  logger: Logger;
+  /** The gateway-to-service HMAC key (Secrets Manager). */
+  internalAuthSecret: string;
+}

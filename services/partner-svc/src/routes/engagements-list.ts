@@ -1,0 +1,13 @@
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { partnerRoutes } from "@flowstate/contracts/rest/routes";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
+import type { PartnerApp } from "../http/env.ts";
+import { listEngagements } from "../verbs/list-sync-state.ts";
+import { cursorOf } from "./cursor.ts";
+
+export function mountEngagementsList(app: PartnerApp): void {
+  mountRoute(app, routeIn(partnerRoutes, "partner.engagements.list"), async ({ params, query }, c) => {
+    const { orm, schema } = c.get("deps");
+    return { status: 200, body: await listEngagements(orm.em.fork(), schema, params.id, query, cursorOf(query)) };
+  });
+}
