@@ -80,6 +80,8 @@ const freshMember = async (w: World) => {
 };
 
 const cases: Record<string, Case> = {
+  "partner.opportunities.list": async (w) => ({ path: `${T(w)}/partner/opportunities` }),
+  "partner.engagements.list": async (w) => ({ path: `${T(w)}/partner/engagements?limit=10` }),
   "tenants.get": async (w) => ({ path: T(w) }),
   "tenants.rename": async (w) => ({ path: T(w), body: { name: "Renamed" } }),
   "tenants.delete": async (w, caller, allowed) => ({

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { startPartnerSvc } from "@flowstate/partner-svc/testing/harness";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -92,6 +93,7 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
     handleSignals: false,
     drainTimeoutMs: 1_000,
   });
+  const partner = await startPartnerSvc(prefix, identity.secret);
   const many = 100_000;
   const gateway = await startGateway({
     identityUrl: identityServer.url,
@@ -105,6 +107,7 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
       RATE_LIMIT_CREDENTIAL_BURST: many,
       RATE_LIMIT_TENANT_PER_SEC: many,
       RATE_LIMIT_TENANT_BURST: many,
+      PARTNER_URL: partner.url,
       ...settings,
     },
   });
@@ -183,6 +186,7 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
     async close() {
       await gateway.close();
       await identityServer.shutdown("test done");
+      await partner.close();
       await identity.close();
     },
   };
