@@ -1,5 +1,5 @@
 import { ConnectedAccounts } from "@flowstate/contracts/internal/connectors";
-import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 
 const PATH = "/internal/v1/marketplace-connectors";
 
@@ -13,7 +13,7 @@ export async function fetchConnectedAccounts(
   internalAuthSecret: string,
   timeoutMs = 5000,
 ): Promise<ConnectedAccounts["connectors"]> {
-  const header = signAssertion(internalAuthSecret, "GET", PATH, {
+  const header = signAssertion(internalAuthSecret, bodyless("GET", PATH), {
     identity: { kind: "service", service: "partner-inbound" },
   });
   const res = await fetch(new URL(PATH, connectorUrl), {

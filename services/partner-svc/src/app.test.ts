@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
-import { IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { expectRouteContract } from "@flowstate/shared/testing/route-contract";
@@ -32,7 +32,7 @@ const user: VerifiedIdentity = { kind: "user", sub: "usr_0123456789ab", sid: "se
 const get = (path: string, tenant?: TenantContext, identity: VerifiedIdentity = user) =>
   app.request(path, {
     headers: {
-      [IDENTITY_HEADER]: signAssertion(secret, "GET", path.split("?")[0]!, { identity, ...(tenant ? { tenant } : {}) }),
+      [IDENTITY_HEADER]: signAssertion(secret, bodyless("GET", path), { identity, ...(tenant ? { tenant } : {}) }),
     },
   });
 

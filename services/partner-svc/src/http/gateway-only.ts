@@ -1,5 +1,6 @@
 import { assertionVerifier } from "@flowstate/shared/auth/assertion-cache";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { requestBinding } from "@flowstate/shared/auth/request-binding";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
 import type { MiddlewareHandler } from "hono";
 import type { PartnerDeps } from "../deps.ts";
@@ -14,7 +15,8 @@ import type { PartnerEnv } from "./env.ts";
 export function gatewayOnly(deps: PartnerDeps): MiddlewareHandler<PartnerEnv> {
   const verify = assertionVerifier(deps.internalAuthSecret);
   return async function gatewayOnly(c, next) {
-    const assertion = verify(c.req.method, c.req.path, c.req.header(IDENTITY_HEADER));
+    const verified = verify(await requestBinding(c), c.req.header(IDENTITY_HEADER));
+    const assertion = verified?.assertion;
     if (!assertion || assertion.identity.kind === "service") {
       throw new DomainError("unauthenticated", "UNAUTHENTICATED", "this service is reached through the gateway only");
     }

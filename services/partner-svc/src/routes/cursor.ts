@@ -7,7 +7,7 @@ export function cursorOf(query: PartnerListQuery): [string, string] | null {
   if (!query.cursor) return null;
   const position = decodeCursor(query.cursor);
   if (!position) {
-    throw new HttpProblem(400, "VALIDATION_FAILED", "the query string is invalid", {
+    throw new HttpProblem("VALIDATION_FAILED", "the query string is invalid", {
       errors: [{ path: "cursor", code: "invalid_cursor", message: "not a cursor from next_cursor" }],
     });
   }
