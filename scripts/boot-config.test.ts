@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { nodeBinary } from "@flowstate/shared/testing/node-binary";
+import { describe, it } from "vitest";
 
 /**
  * "Bad configuration stops a service at boot with a message naming each bad variable", checked on
@@ -18,7 +19,7 @@ const broken = { PORT: "not-a-port", STAGE: "staging", LOG_LEVEL: "loud" };
 
 function boot(service: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, "services", service, "src", "main.ts")], {
+    const child = spawn(nodeBinary, [join(root, "services", service, "src", "main.ts")], {
       env: {
         PATH: process.env.PATH,
         NODE_ENV: "test",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { test } from "vitest";
 import { launchStack } from "../deploy/local/stack-process.ts";
 
 const alive = (pid: number) => {

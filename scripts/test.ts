@@ -1,50 +1,49 @@
 /**
- * The test command behind `npm test` (after typecheck and lint): brings up what the suites need
- * (PostgreSQL, a fresh moto_server unless AWS_ENDPOINT_URL points at one), then runs every
- * `*.test.ts` with Node's test runner. Extra arguments go to the runner, e.g.
- * `node scripts/test.ts services/identity-svc`.
+ * The test command behind `npm test` (after typecheck and lint): runs vitest (vitest.config.ts) on
+ * the project's pinned Node 24, with V8 coverage when it runs everything. The global set-up brings
+ * up PostgreSQL and moto and scans the logs for secrets (scripts/lib/test-environment.ts).
+ * Arguments are folders or files to run, e.g. `node scripts/test.ts services/identity-svc`, or
+ * vitest flags. The last line printed is the verdict for CI: "tests: N passed, N failed, N skipped".
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Moto, startMoto } from "../deploy/local/moto.ts";
-import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
-import { scanLogs } from "./lib/log-scan.ts";
+import { nodeBinary } from "@flowstate/shared/testing/node-binary";
 
-const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
-await ensurePostgres(databaseUrl);
-ensureDatabase(databaseUrl);
+const root = join(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const everything = !args.some((a) => !a.startsWith("-"));
+const results = join(mkdtempSync(join(tmpdir(), "flowstate-vitest-")), "results.json");
 
-let moto: Moto | undefined;
-if (!process.env.AWS_ENDPOINT_URL) moto = await startMoto();
-
-const logDir = process.env.FLOWSTATE_LOG_DIR ?? mkdtempSync(join(tmpdir(), "flowstate-logs-"));
-
-const targets = process.argv.slice(2);
-const patterns = targets.length
-  ? targets.map((t) => (t.endsWith(".ts") ? t : `${t.replace(/\/$/, "")}/**/*.test.ts`))
-  : ["**/*.test.ts"];
-
-const child = spawn(process.execPath, ["--test", "--test-concurrency=3", "--test-timeout=120000", ...patterns], {
-  stdio: "inherit",
-  env: {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    AWS_ENDPOINT_URL: process.env.AWS_ENDPOINT_URL ?? moto?.endpoint,
-    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? "testing",
-    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? "testing",
-    NODE_ENV: "test",
-    FLOWSTATE_LOG_DIR: logDir,
-  },
-});
+const child = spawn(
+  nodeBinary,
+  [
+    join(root, "node_modules", "vitest", "vitest.mjs"),
+    "run",
+    ...(everything ? ["--coverage"] : []),
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${results}`,
+    ...args,
+  ],
+  { cwd: root, stdio: "inherit" },
+);
 const code: number = await new Promise((resolve) => child.once("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))));
-await moto?.stop();
 
-const scan = scanLogs(logDir);
-console.log(`log scan: ${scan.lines} lines in ${scan.files} files checked for ${scan.secrets} recorded secrets`);
-if (scan.findings.length) {
-  console.error(`log scan FAILED: secrets in logs (${logDir}):\n  ${scan.findings.slice(0, 50).join("\n  ")}`);
-  process.exit(code || 1);
-}
+const counts = existsSync(results)
+  ? (JSON.parse(readFileSync(results, "utf8")) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+    })
+  : undefined;
+const verdict = counts
+  ? `tests: ${counts.numPassedTests} passed, ${counts.numFailedTests} failed, ${counts.numPendingTests} skipped`
+  : "tests: no results (vitest did not finish)";
+console.log(
+  code === 0
+    ? verdict
+    : `${verdict}; FAILED (exit code ${code}${counts?.numFailedTests ? "" : ", see the errors above"})`,
+);
 process.exit(code);

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { describe, it } from "node:test";
 import { DescribeStacksCommand, ValidateTemplateCommand } from "@aws-sdk/client-cloudformation";
 import {
   GetRoleCommand,
@@ -8,6 +7,7 @@ import {
   ListAttachedRolePoliciesCommand,
   ListRolePoliciesCommand,
 } from "@aws-sdk/client-iam";
+import { describe, it } from "vitest";
 import { deployConnectorStack, templateBody } from "./deploy.ts";
 import { MOTO_DEFAULT_ACCOUNT_ID, motoSellerAccount } from "./moto-account.ts";
 import { INLINE_POLICY_NAME, permissionPolicy, ROLE_NAME, trustPolicy } from "./policies.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { ACCOUNT_PLACEHOLDER, CONSOLE_GUIDE_FILE, markedBlocks } from "./console.ts";
 import type { PolicyDocument, Statement } from "./policies.ts";
 import { readTemplate, resolveIntrinsics } from "./template-eval.ts";

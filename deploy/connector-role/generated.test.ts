@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { parse } from "yaml";
 import { connectorTemplate, TEMPLATE_FILES } from "./cloudformation.ts";
 import { CONSOLE_GUIDE_FILE, consoleBlocks, markedBlocks, syncConsoleGuide } from "./console.ts";

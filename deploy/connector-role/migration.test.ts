@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { describe, it } from "node:test";
 import {
   CreateChangeSetCommand,
   DeleteChangeSetCommand,
@@ -8,6 +7,7 @@ import {
   DescribeStacksCommand,
 } from "@aws-sdk/client-cloudformation";
 import { GetRoleCommand, GetRolePolicyCommand, ListRolePoliciesCommand } from "@aws-sdk/client-iam";
+import { describe, it } from "vitest";
 import { deployConnectorStack, templateBody, updateConnectorStack } from "./deploy.ts";
 import { motoSellerAccount } from "./moto-account.ts";
 import { INLINE_POLICY_NAME, permissionPolicy, ROLE_NAME } from "./policies.ts";

@@ -5,8 +5,8 @@ import { randomUUID } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
 import { parse } from "@cdktf/hcl2json";
+import { afterAll, describe, it } from "vitest";
 import { EXTERNAL_ID_CHARS, EXTERNAL_ID_MAX, EXTERNAL_ID_MIN, INLINE_POLICY_NAME, ROLE_NAME } from "./policies.ts";
 import { readTemplate, resolveIntrinsics } from "./template-eval.ts";
 import { renderTemplate } from "./terraform.ts";
@@ -142,9 +142,11 @@ const skip =
   cli.status === 0
     ? false
     : "no terraform CLI on PATH: install Terraform to run fmt, templatefile() and the variable validations for real";
+// it.skipIf carries no reason, so the reason goes to the run's output once, beside the skipped count.
+if (skip) console.warn(`terraform CLI tests skipped: ${skip}`);
 const env = { ...process.env, CHECKPOINT_DISABLE: "1", TF_CLI_CONFIG_FILE: "/dev/null", TF_IN_AUTOMATION: "1" };
 const workDir = mkdtempSync(join(tmpdir(), "connector-role-tf-"));
-after(() => rmSync(workDir, { recursive: true, force: true }));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 function console_(expression: string, args: string[] = []) {
   const run = spawnSync("terraform", ["console", "-no-color", ...args], {
@@ -158,12 +160,12 @@ function console_(expression: string, args: string[] = []) {
 
 // Skipped per test, not per suite, so the run's summary counts them as skipped.
 describe("the Terraform module, evaluated by the terraform CLI (skipped, with the reason, where it is not installed)", () => {
-  it("is formatted as terraform fmt wants", { skip }, () => {
+  it.skipIf(!!skip)("is formatted as terraform fmt wants", () => {
     const fmt = spawnSync("terraform", ["fmt", "-check", "-recursive", moduleDir.pathname], { env, encoding: "utf8" });
     assert.equal(fmt.status, 0, fmt.stdout + fmt.stderr);
   });
 
-  it("renders both policy templates exactly as the tests' renderer does", { skip }, () => {
+  it.skipIf(!!skip)("renders both policy templates exactly as the tests' renderer does", () => {
     for (const file of ["trust-policy.json.tftpl", "marketplace-catalog-access.json.tftpl"])
       cpSync(new URL(file, moduleDir), join(workDir, file));
     const vars = {
@@ -181,22 +183,23 @@ describe("the Terraform module, evaluated by the terraform CLI (skipped, with th
     }
   });
 
-  it('applies the variable validations: empty list, "undefined", bad external IDs refused; good values accepted', {
-    skip,
-  }, () => {
-    cpSync(new URL("variables.tf", moduleDir), join(workDir, "variables.tf"));
-    const check = (arns: string, externalId: string) =>
-      console_("var.flowstate_principal_arns\n", [
-        `-var=flowstate_principal_arns=${arns}`,
-        `-var=external_id=${externalId}`,
-      ]);
-    const good = JSON.stringify(principalArns);
-    const accepted = check(good, randomUUID());
-    assert.ok(accepted.ok, accepted.err);
-    assert.ok(check(good, "x".repeat(1224)).ok);
-    assert.match(check("[]", randomUUID()).err, /at least one/);
-    assert.match(check('["arn:aws:iam::111122223333:role/a","undefined"]', randomUUID()).err, /"undefined"/);
-    for (const bad of ["a", "x".repeat(1225), "has space", "semi;colon"])
-      assert.match(check(good, bad).err, /external_id must be/, bad);
-  });
+  it.skipIf(!!skip)(
+    'applies the variable validations: empty list, "undefined", bad external IDs refused; good values accepted',
+    () => {
+      cpSync(new URL("variables.tf", moduleDir), join(workDir, "variables.tf"));
+      const check = (arns: string, externalId: string) =>
+        console_("var.flowstate_principal_arns\n", [
+          `-var=flowstate_principal_arns=${arns}`,
+          `-var=external_id=${externalId}`,
+        ]);
+      const good = JSON.stringify(principalArns);
+      const accepted = check(good, randomUUID());
+      assert.ok(accepted.ok, accepted.err);
+      assert.ok(check(good, "x".repeat(1224)).ok);
+      assert.match(check("[]", randomUUID()).err, /at least one/);
+      assert.match(check('["arn:aws:iam::111122223333:role/a","undefined"]', randomUUID()).err, /"undefined"/);
+      for (const bad of ["a", "x".repeat(1225), "has space", "semi;colon"])
+        assert.match(check(good, bad).err, /external_id must be/, bad);
+    },
+  );
 });

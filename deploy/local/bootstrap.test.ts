@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { before, describe, test } from "node:test";
 import { DescribeRuleCommand, ListTargetsByRuleCommand, PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { DescribeKeyCommand } from "@aws-sdk/client-kms";
 import {
@@ -14,6 +13,7 @@ import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { GetEmailIdentityCommand } from "@aws-sdk/client-sesv2";
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { beforeAll, describe, test } from "vitest";
 import { bootstrap, type StackOutputs } from "./bootstrap.ts";
 
 const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
@@ -26,7 +26,7 @@ describe("the local stack bootstrap", () => {
   let secondRun: string[];
   let secretBefore: string | undefined;
 
-  before(async () => {
+  beforeAll(async () => {
     const first = await bootstrap(options);
     assert.ok(first.changes.length > 0);
     outputs = first.outputs;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { describe, test } from "node:test";
+import { describe, test } from "vitest";
 import { parse } from "yaml";
 import type { StackOutputs } from "./bootstrap.ts";
 import { defineStack } from "./definition.ts";

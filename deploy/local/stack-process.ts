@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeBinary } from "@flowstate/shared/testing/node-binary";
 
 export interface StackInfo {
   awsEndpoint: string;
@@ -33,7 +34,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 export async function launchStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 50_000): Promise<LaunchedStack> {
   const dir = mkdtempSync(join(tmpdir(), "flowstate-stack-"));
   const file = join(dir, "stack.json");
-  const child = spawn(process.execPath, [join(root, "scripts", "start.ts")], {
+  const child = spawn(nodeBinary, [join(root, "scripts", "start.ts")], {
     cwd: root,
     env: { ...process.env, AWS_ENDPOINT_URL: "", ...env, FLOWSTATE_FREE_PORTS: "1", FLOWSTATE_STACK_FILE: file },
     stdio: ["ignore", "pipe", "pipe"],

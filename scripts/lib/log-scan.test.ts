@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, it } from "node:test";
-import { scanLogs } from "./log-scan.ts";
+import { describe, it } from "vitest";
+import { assertLogsClean, scanLogs } from "./log-scan.ts";
 
 describe("scanLogs", () => {
   it("finds a recorded secret in a log line and names the file and line, not the secret", () => {
@@ -26,5 +26,28 @@ describe("scanLogs", () => {
     writeFileSync(join(dir, "secrets.txt"), "s3cret-value-1\n");
     writeFileSync(join(dir, "svc-3.jsonl"), '{"msg":"request","status":200}\n');
     assert.deepEqual(scanLogs(dir), { files: 1, lines: 1, secrets: 1, findings: [] });
+  });
+});
+
+describe("assertLogsClean (the test run's global teardown)", () => {
+  it("throws, naming each finding, when a recorded secret is in a log line, so the run fails", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scan-"));
+    writeFileSync(join(dir, "secrets.txt"), "api-key-fs_0123456789\n");
+    writeFileSync(join(dir, "svc-4.jsonl"), '{"msg":"ok"}\n{"key":"api-key-fs_0123456789"}\n');
+    assert.throws(
+      () => assertLogsClean(dir),
+      (err: Error) => {
+        assert.match(err.message, /log scan FAILED/);
+        assert.match(err.message, /svc-4\.jsonl:2: a recorded secret \(21 chars\)/);
+        assert.ok(!err.message.includes("api-key-fs_0123456789"), "the error does not repeat the secret");
+        return true;
+      },
+    );
+  });
+
+  it("returns the summary line for clean logs", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scan-"));
+    writeFileSync(join(dir, "svc-5.jsonl"), '{"msg":"request"}\n');
+    assert.equal(assertLogsClean(dir), "log scan: 1 lines in 1 files checked for 0 recorded secrets");
   });
 });

@@ -38,3 +38,18 @@ export function scanLogs(dir: string): LogScanResult {
   }
   return { files, lines, secrets: secrets.length, findings };
 }
+
+/**
+ * The end-of-run check: scans `dir` and returns the one-line summary, or throws naming each finding
+ * (the test run's global teardown throws it, which makes vitest exit non-zero).
+ */
+export function assertLogsClean(dir: string): string {
+  const scan = scanLogs(dir);
+  const summary = `log scan: ${scan.lines} lines in ${scan.files} files checked for ${scan.secrets} recorded secrets`;
+  if (!scan.findings.length) return summary;
+  const error = new Error(
+    `${summary}\nlog scan FAILED: secrets in logs (${dir}):\n  ${scan.findings.slice(0, 50).join("\n  ")}`,
+  );
+  error.stack = error.message; // the findings are the story; a stack into the teardown is noise
+  throw error;
+}

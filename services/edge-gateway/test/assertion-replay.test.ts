@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { IDENTITY_HEADER, MAX_SKEW_MS } from "@flowstate/shared/auth/identity-assertion";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Account, type E2E, type SeenAssertion, startE2E } from "./e2e-stack.ts";
 
 /**
@@ -35,13 +35,13 @@ describe("a captured identity assertion replayed straight to identity-svc", () =
     assert.equal(((await res.json()) as { code: string }).code, code, what);
   };
 
-  before(async () => {
+  beforeAll(async () => {
     e2e = await startE2E("gw_replay");
     owner = await e2e.signUp();
     const tenant = await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Replay" } });
     tenantId = tenant.json.id;
   });
-  after(() => e2e.close());
+  afterAll(() => e2e.close());
 
   it("is refused with another body (the probe's 'another user added as admin')", async () => {
     const invitee = await e2e.signUp();

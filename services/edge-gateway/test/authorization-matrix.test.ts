@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, it } from "node:test";
 import type { TenantRole } from "@flowstate/contracts/ids";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Account, AUDIENCE, type E2E, ISSUER, startE2E } from "./e2e-stack.ts";
 import { randomId, testSigningKey } from "./keys.ts";
 
@@ -247,10 +247,10 @@ const CALLERS = [
 
 describe("the authorization matrix of every tenant route", () => {
   let w: World;
-  before(async () => {
+  beforeAll(async () => {
     w = await buildWorld(await startE2E("gw_matrix"));
   });
-  after(() => w.e2e.close());
+  afterAll(() => w.e2e.close());
 
   const tenantRoutes = routes.filter((r) => r.auth === "tenant");
 
@@ -327,10 +327,10 @@ const userCases: Record<string, (w: World) => Promise<{ token: string; body?: un
 
 describe("the authorization matrix of every signed-in-user route", () => {
   let w: World;
-  before(async () => {
+  beforeAll(async () => {
     w = await buildWorld(await startE2E("gw_matrix_user"));
   });
-  after(() => w.e2e.close());
+  afterAll(() => w.e2e.close());
 
   const userRoutes = routes.filter((r) => r.auth === "user");
 

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type E2E, startE2E } from "./e2e-stack.ts";
 
 describe("a tenant's life, through the gateway only", () => {
   let e2e: E2E;
-  before(async () => {
+  beforeAll(async () => {
     e2e = await startE2E("gw_journey");
   });
-  after(() => e2e.close());
+  afterAll(() => e2e.close());
 
   it("signs up, signs in, creates a tenant, enables offers, adds a member, transfers ownership, uses and revokes an API key, and soft-deletes the tenant", async () => {
     const { call } = e2e;

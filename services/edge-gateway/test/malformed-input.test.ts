@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import fc from "fast-check";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { z } from "zod";
 import { type Account, type Answer, type E2E, startE2E } from "./e2e-stack.ts";
 import { rawRequest } from "./raw-http.ts";
@@ -44,7 +44,7 @@ describe("malformed input to every route", () => {
     route.path.replace(/\{(\w+)\}/g, (_, name: string) => overrides[name] ?? values[name]!);
   const tokenFor = (route: RouteSpec) => (route.auth === "public" ? undefined : owner.token);
 
-  before(async () => {
+  beforeAll(async () => {
     e2e = await startE2E("gw_malformed", { BODY_LIMIT_BYTES: LIMIT });
     owner = await e2e.signUp();
     const member = await e2e.signUp();
@@ -60,7 +60,7 @@ describe("malformed input to every route", () => {
     recordSecret(key.json.secret as string);
     values = { id: tenant.json.id, sub: member.sub, key_id: key.json.key_id };
   });
-  after(() => e2e.close());
+  afterAll(() => e2e.close());
 
   it("refuses an oversized body with 413 on every route, declared up front", async () => {
     for (const route of routes) {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type E2E, startE2E } from "./e2e-stack.ts";
 
 describe("rate limits through the gateway", () => {
   let e2e: E2E;
-  before(async () => {
+  beforeAll(async () => {
     e2e = await startE2E("gw_limits", {
       RATE_LIMIT_CREDENTIAL_PER_SEC: 0.2,
       RATE_LIMIT_CREDENTIAL_BURST: 5,
@@ -12,7 +12,7 @@ describe("rate limits through the gateway", () => {
       RATE_LIMIT_TENANT_BURST: 7,
     });
   });
-  after(() => e2e.close());
+  afterAll(() => e2e.close());
 
   it("limits each account, then each tenant across its members, with 429 RATE_LIMITED and Retry-After", async () => {
     const [owner, member] = await Promise.all([e2e.signUp(), e2e.signUp()]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { describe, it } from "vitest";
 import { existingEm, type ServiceContext, withLazyEm } from "./context.ts";
 
 const base = () =>

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { z } from "zod";
+import { nodeBinary } from "../testing/node-binary.ts";
 import { checkConfig } from "./parse-config.ts";
 
 const boot = new URL("./testdata/boot.ts", import.meta.url).pathname;
 const run = (env: Record<string, string>) =>
-  spawnSync(process.execPath, [boot], { env: { PATH: process.env.PATH, ...env }, encoding: "utf8", timeout: 20_000 });
+  spawnSync(nodeBinary, [boot], { env: { PATH: process.env.PATH, ...env }, encoding: "utf8", timeout: 20_000 });
 
 describe("parseConfig", () => {
   it("exits 1 and names every bad variable, one line each", () => {

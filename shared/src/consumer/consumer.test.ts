@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { DomainEvent } from "@flowstate/contracts/events/catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { createAwsClients } from "../aws/clients.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
 import { MetricsRegistry } from "../http/metrics.ts";
@@ -28,10 +28,10 @@ const effectTable = {
 let db: TestDatabase;
 const consumers: Consumer[] = [];
 const queues: TestQueue[] = [];
-before(async () => {
+beforeAll(async () => {
   db = await openTestDatabase({ prefix: "consumer", migrations: [effectTable] });
 });
-after(async () => {
+afterAll(async () => {
   await Promise.all(consumers.map((c) => c.stop({ deadlineMs: 100 })));
   await Promise.all(queues.map((q) => q.delete()));
   await db.close();
@@ -86,7 +86,7 @@ async function drain(url: string, expected: number, ms = 5000): Promise<string[]
 const asEventBridge = (e: DomainEvent) =>
   JSON.stringify({ version: "0", id: crypto.randomUUID(), "detail-type": e.type, source: e.source, detail: e });
 
-describe("createConsumer", { concurrency: true }, () => {
+describe.concurrent("createConsumer", () => {
   it("applies each event once when every event is delivered twice, in either body shape", async () => {
     const q = await queue(3, 2);
     const key = uniqueKey("dup");

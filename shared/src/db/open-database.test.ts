@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { describe, it } from "node:test";
 import { defineEntity, p } from "@mikro-orm/postgresql";
+import { describe, it } from "vitest";
 import type { Migration } from "./migrate.ts";
 import { openDatabase } from "./open-database.ts";
 import { openTestDatabase } from "./test-database.ts";

@@ -17,7 +17,7 @@ export interface TestDatabase {
  *
  * @example
  * const db = await openTestDatabase({ prefix: "tenants", entities: [Tenant], migrations });
- * after(() => db.close());
+ * afterAll(() => db.close());
  */
 export async function openTestDatabase(
   options: {

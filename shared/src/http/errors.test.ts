@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { type ProblemCode, problemCodes } from "@flowstate/contracts/errors/codes";
 import { HTTPException } from "hono/http-exception";
+import { describe, it } from "vitest";
 import { z } from "zod";
 import { DomainError, type ErrorKind, STATUS_BY_KIND } from "../errors/domain-error.ts";
 import { expectProblem } from "../testing/problem.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { createLogger } from "../log/logger.ts";
 import { createServiceApp } from "./app.ts";
 import { createMetrics, LATENCY_BUCKETS } from "./metrics.ts";

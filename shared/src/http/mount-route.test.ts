@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { defineRoute } from "@flowstate/contracts/rest/route";
+import { describe, it } from "vitest";
 import { z } from "zod";
 import { DomainError } from "../errors/domain-error.ts";
 import { expectProblem } from "../testing/problem.ts";

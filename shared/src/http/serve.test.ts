@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { createInterface } from "node:readline";
-import { describe, it } from "node:test";
+import { describe, it, onTestFinished } from "vitest";
 import { captureLogs } from "../log/capture.ts";
 import { createLogger } from "../log/logger.ts";
+import { nodeBinary } from "../testing/node-binary.ts";
 import { expectProblem } from "../testing/problem.ts";
 import { createServiceApp } from "./app.ts";
 import { serve } from "./serve.ts";
@@ -13,7 +14,7 @@ const child = new URL("./testdata/serve-child.ts", import.meta.url).pathname;
 
 /** Starts the child service and follows its JSON log lines on stdout. */
 function startChild(env: Record<string, string> = {}) {
-  const proc = spawn(process.execPath, [child], {
+  const proc = spawn(nodeBinary, [child], {
     env: { PATH: process.env.PATH, NODE_ENV: "test", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -39,9 +40,9 @@ const kill = (proc: ChildProcess) => {
 };
 
 describe("serve", () => {
-  it("logs where it listens, drains in-flight requests on SIGTERM, runs the hooks and exits 0", async (t) => {
+  it("logs where it listens, drains in-flight requests on SIGTERM, runs the hooks and exits 0", async () => {
     const svc = startChild();
-    t.after(() => kill(svc.proc));
+    onTestFinished(() => kill(svc.proc));
     const { url } = (await svc.waitFor("listening")) as { url: string };
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
 
@@ -59,9 +60,9 @@ describe("serve", () => {
     assert.deepEqual(order, ["listening", "shutting down", "hook ran", "stopped"]);
   });
 
-  it("keeps draining when a second signal arrives during the drain (Ctrl-C twice)", async (t) => {
+  it("keeps draining when a second signal arrives during the drain (Ctrl-C twice)", async () => {
     const svc = startChild();
-    t.after(() => kill(svc.proc));
+    onTestFinished(() => kill(svc.proc));
     const { url } = (await svc.waitFor("listening")) as { url: string };
     const inFlight = fetch(`${url}/slow?ms=600`);
     await svc.waitFor("slow request started");
@@ -74,9 +75,9 @@ describe("serve", () => {
     assert.ok(svc.lines.some((l) => l.msg === "hook ran"));
   });
 
-  it("cuts requests that outlive the drain deadline and still exits 0", async (t) => {
+  it("cuts requests that outlive the drain deadline and still exits 0", async () => {
     const svc = startChild({ DRAIN_TIMEOUT_MS: "200" });
-    t.after(() => kill(svc.proc));
+    onTestFinished(() => kill(svc.proc));
     const { url } = (await svc.waitFor("listening")) as { url: string };
     const inFlight = fetch(`${url}/slow?ms=10000`).then(
       () => "answered",
@@ -91,13 +92,13 @@ describe("serve", () => {
     assert.ok(svc.lines.some((l) => l.msg === "drain deadline passed; closing remaining connections"));
   });
 
-  it("enforces the body limit on a real socket, by Content-Length and when chunked", async (t) => {
+  it("enforces the body limit on a real socket, by Content-Length and when chunked", async () => {
     const logs = captureLogs();
     const logger = createLogger({ service: "serve-test", destination: logs.stream });
     const app = createServiceApp({ name: "serve-test", logger, bodyLimitBytes: 64 });
     app.post("/echo", async (c) => c.json({ bytes: (await c.req.text()).length }));
     const running = await serve(app, { host: "127.0.0.1", port: 0, logger, handleSignals: false });
-    t.after(() => running.shutdown());
+    onTestFinished(() => running.shutdown());
 
     const send = (body: string, chunked: boolean) =>
       new Promise<Response>((resolve, reject) => {
@@ -129,7 +130,7 @@ describe("serve", () => {
     await expectProblem(await send("x".repeat(200), true), 413, "PAYLOAD_TOO_LARGE");
   });
 
-  it("echoes the request id on a real socket and reports the chosen port", async (t) => {
+  it("echoes the request id on a real socket and reports the chosen port", async () => {
     const logger = createLogger({ service: "serve-test", level: "silent", env: {} });
     const running = await serve(createServiceApp({ name: "serve-test", logger }), {
       host: "127.0.0.1",
@@ -137,7 +138,7 @@ describe("serve", () => {
       logger,
       handleSignals: false,
     });
-    t.after(() => running.shutdown());
+    onTestFinished(() => running.shutdown());
     assert.ok(running.port > 0);
     const res = await fetch(`${running.url}/healthz`, { headers: { "x-request-id": "edge-req-000123" } });
     assert.equal(res.headers.get("x-request-id"), "edge-req-000123");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { EventId, Sub, TenantId } from "@flowstate/contracts/ids";
+import { describe, it } from "vitest";
 import { newId } from "./new-id.ts";
 
 describe("newId", () => {

@@ -3,13 +3,14 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
+import { nodeBinary } from "../testing/node-binary.ts";
 import { captureLogs } from "./capture.ts";
 import { createLogger } from "./logger.ts";
 
 const script = new URL("./testdata/log-twice.ts", import.meta.url).pathname;
 const runChild = (env: Record<string, string>) =>
-  spawnSync(process.execPath, [script], { env: { PATH: process.env.PATH, ...env }, encoding: "utf8", timeout: 20_000 });
+  spawnSync(nodeBinary, [script], { env: { PATH: process.env.PATH, ...env }, encoding: "utf8", timeout: 20_000 });
 
 describe("createLogger", () => {
   it("writes structured JSON with the service, a level label and an ISO time", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { recordSecret } from "../testing/secrets.ts";
 import { captureLogs } from "./capture.ts";
 import { createLogger } from "./logger.ts";

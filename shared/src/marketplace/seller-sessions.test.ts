@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import { describe, it } from "vitest";
 import { DEFAULT_PRINCIPAL_KEYS } from "../../../services/seller-sandbox/src/credentials/principals.ts";
 import { connectorRole } from "../../../services/seller-sandbox/src/testing/connector-role.ts";
 import { useSandbox } from "../../../services/seller-sandbox/src/testing/seller-fixture.ts";

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { DomainEvent } from "@flowstate/contracts/events/catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { createAwsClients } from "../aws/clients.ts";
 import { createConsumer } from "../consumer/consumer.ts";
 import { uniqueKey, waitFor } from "../consumer/test-events.ts";
@@ -12,6 +12,7 @@ import { createTestQueue, type TestQueue } from "../consumer/test-queue.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
 import { MetricsRegistry } from "../http/metrics.ts";
 import { createLogger } from "../log/logger.ts";
+import { nodeBinary } from "../testing/node-binary.ts";
 import { pruneSent } from "./claim-batch.ts";
 import { enqueueEvent } from "./enqueue-event.ts";
 import { systemActor } from "./event-actor.ts";
@@ -29,7 +30,7 @@ const effectTable = {
 };
 
 const cleanups: (() => Promise<unknown>)[] = [];
-after(async () => {
+afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
@@ -84,10 +85,10 @@ const probe = (em: EntityManager, key: string, seq: number) =>
 
 describe("enqueueEvent", () => {
   let db: TestDatabase;
-  before(async () => {
+  beforeAll(async () => {
     db = await openTestDatabase({ prefix: "enqueue" });
   });
-  after(() => db.close());
+  afterAll(() => db.close());
 
   it("writes a typed envelope with an evt_ id into the caller's unit of work", async () => {
     const event = await db.orm.em.fork().transactional(async (em) =>
@@ -154,7 +155,7 @@ describe("enqueueEvent", () => {
   });
 });
 
-describe("outbox relay", { concurrency: true }, () => {
+describe.concurrent("outbox relay", () => {
   it("publishes the events of a committed change and none of a rolled-back one", async () => {
     const { db, q, bus } = await stack("relay_commit");
     const key = uniqueKey("commit");
@@ -181,7 +182,7 @@ describe("outbox relay", { concurrency: true }, () => {
     const { db, q, bus } = await stack("relay_crash");
     const key = uniqueKey("crash");
     const [event] = await db.orm.em.fork().transactional(async (em) => [probe(em, key, 1)]);
-    const child = spawn(process.execPath, [fileURLToPath(new URL("./relay-crash.fixture.ts", import.meta.url))], {
+    const child = spawn(nodeBinary, [fileURLToPath(new URL("./relay-crash.fixture.ts", import.meta.url))], {
       env: { ...process.env, RELAY_SCHEMA: db.schema, RELAY_BUS: bus.busName },
       stdio: ["ignore", "inherit", "inherit"],
     });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import {
   ACCOUNTS_PER_SHARD,
   BUS_POLICY_MAX_BYTES,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { SignJWT } from "jose";
+import { describe, it } from "vitest";
 import { randomId, testSigningKey } from "../../test/keys.ts";
 import { upstreamUnavailable } from "../proxy/forward.ts";
 import { AccessTokenVerifier } from "./access-token.ts";

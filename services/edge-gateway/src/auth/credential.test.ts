@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { credentialOf } from "./credential.ts";
 
 const apiKey = `fs_${"a".repeat(20)}_${"b".repeat(43)}`;

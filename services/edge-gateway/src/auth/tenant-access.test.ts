@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import type { TenantRole } from "@flowstate/contracts/ids";
 import { defineRoute, type RouteSpec } from "@flowstate/contracts/rest/route";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { describe, it } from "vitest";
 import { z } from "zod";
 import { randomId } from "../../test/keys.ts";
 import { CachedLookup } from "../cache/cached-lookup.ts";

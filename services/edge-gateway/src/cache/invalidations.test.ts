@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { randomId } from "../../test/keys.ts";
 import { InvalidationLog } from "./invalidation-log.ts";
 import { applyInvalidations, depKeys, keysFor, parseInvalidateHeader } from "./invalidations.ts";

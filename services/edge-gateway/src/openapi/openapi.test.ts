@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { statusOf } from "@flowstate/contracts/errors/codes";
 import { routeProblems } from "@flowstate/contracts/rest/problems";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { createLogger } from "@flowstate/shared/log/logger";
+import { describe, it } from "vitest";
 import { testSettings } from "../../test/gateway-harness.ts";
 import { createApp } from "../app.ts";
 

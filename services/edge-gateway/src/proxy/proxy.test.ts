@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { defineRoute, type RouteSpec } from "@flowstate/contracts/rest/route";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { z } from "zod";
 import { startEchoUpstream } from "../../test/echo-upstream.ts";
 import { type RunningGateway, startGateway } from "../../test/gateway-harness.ts";
@@ -75,13 +75,13 @@ async function problemOf(res: Response) {
 describe("the gateway's proxy", () => {
   let upstream: Awaited<ReturnType<typeof startEchoUpstream>>;
   let gw: RunningGateway;
-  before(async () => {
+  beforeAll(async () => {
     upstream = await startEchoUpstream({
       invalidate: JSON.stringify([{ scope: "account", sub: "usr_0123456789abcdef" }]),
     });
     gw = await startGateway({ identityUrl: upstream.url, routes, settings: { BODY_LIMIT_BYTES: 64 * 1024 } });
   });
-  after(async () => {
+  afterAll(async () => {
     await gw.close();
     await upstream.close();
   });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { routes } from "@flowstate/contracts/rest/routes";
+import { describe, it } from "vitest";
 import { RouteTable } from "./route-table.ts";
 
 describe("RouteTable", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { newId } from "@flowstate/shared/ids/new-id";
+import { describe, it } from "vitest";
 import { keyIdOf, newApiKeySecret, prefixOf } from "./api-key-secret.ts";
 
 describe("API key secrets", () => {

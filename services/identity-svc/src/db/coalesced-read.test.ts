@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { coalescedRead } from "./coalesced-read.ts";
 
 /** A `run` whose statements the test answers by hand, recording the groups it was given. */

@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
 import { bodyless, IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 
 let h: Harness;
 let owner: TestUser;
 let tenantId: string;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_gate" });
   owner = await h.signUp();
   tenantId = (await h.createTenant(owner)).id;
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const INTERNAL = [
   { method: "GET", path: "/internal/v1/sessions/{sid}" },

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { ApiKeyState } from "@flowstate/contracts/internal/identity";
 import type { ApiKeyList, CreatedApiKey } from "@flowstate/contracts/rest/identity/api-keys";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, invalidationsOf, outboxEvents, startHarness, type TestUser } from "../testing/harness.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_keys" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const gw = { kind: "service", service: "edge-gateway" } as const;
 

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, it } from "node:test";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 import { disableAccount } from "../verbs/disable-account.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_auth_err" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 type Problem = { code: string; status: number; detail?: string; request_id: string; errors?: { path: string }[] };
 const problem = async (res: Response) => {

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, invalidationsOf, startHarness } from "../testing/harness.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_auth" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe("sign-up, sign-in, refresh and sign-out", () => {
   it("signs a user up and in, with an ES256 access token that verifies against the JWKS", async () => {

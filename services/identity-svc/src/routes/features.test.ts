@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_features" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe("feature flags", () => {
   it("start with marketplace_offers off, turn on for an admin, and announce only real changes", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 
 /**
@@ -12,12 +12,12 @@ const routes = identityRoutes as readonly RouteSpec[];
 let h: Harness;
 let owner: TestUser;
 let tenantId: string;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_malformed" });
   owner = await h.signUp();
   tenantId = (await h.createTenant(owner)).id;
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const BAD_BODIES: { what: string; raw: string; headers?: Record<string, string> }[] = [
   { what: "null", raw: "null" },

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { Member } from "@flowstate/contracts/rest/identity/members";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, invalidationsOf, outboxEvents, startHarness } from "../testing/harness.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_members" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const code = async (res: Response) => ((await res.json()) as { code: string }).code;
 

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, invalidationsOf, outboxEvents, startHarness } from "../testing/harness.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_tenants" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe("tenants", () => {
   it("creates a tenant whose creator is the owner, and announces it in the same transaction", async () => {

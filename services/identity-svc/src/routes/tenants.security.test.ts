@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { TenantRole } from "@flowstate/contracts/ids";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 
 /**
@@ -17,7 +17,7 @@ let member: TestUser;
 let outsider: TestUser;
 let tenantId: string;
 let otherTenantId: string;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_tsec" });
   [owner, admin, member, outsider] = await Promise.all([h.signUp(), h.signUp(), h.signUp(), h.signUp()]);
   tenantId = (await h.createTenant(owner)).id;
@@ -25,7 +25,7 @@ before(async () => {
   await h.addMember(owner, tenantId, admin, "admin");
   await h.addMember(owner, tenantId, member, "member");
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const tenantRoutes = identityRoutes.filter((r) => r.auth === "tenant") as readonly RouteSpec[];
 const RANK: Record<TenantRole, number> = { member: 1, admin: 2, owner: 3 };

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { Profile } from "@flowstate/contracts/rest/identity/users";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_me" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe("the signed-in user's profile and preferences", () => {
   it("shows the profile and changes name and picture, naming only the changed fields in the event", async () => {

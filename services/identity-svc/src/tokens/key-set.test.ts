@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { createLocalJWKSet, type JWK, jwtVerify } from "jose";
+import { describe, it } from "vitest";
 import { signAccessToken } from "./access-token.ts";
 import { type KeySet, newStoredKey, publishedAt, rotate, signingKeyAt } from "./key-set.ts";
 import { createKeyring, type Keyring } from "./keyring.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { describe, it } from "node:test";
 import { DeleteSecretCommand, GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { describe, it } from "vitest";
 import { secretsManagerKeyStore } from "./key-store.ts";
 
 const secrets = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("secretsmanager");

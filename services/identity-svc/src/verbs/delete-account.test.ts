@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { AccountDeleted } from "@flowstate/contracts/rest/identity/users";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, invalidationsOf, startHarness } from "../testing/harness.ts";
 import { deleteAccount } from "./delete-account.ts";
 import { transferOwnership } from "./transfer-ownership.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_delete" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const gw = { kind: "service", service: "edge-gateway" } as const;
 

@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { ApiKeyState, SessionState } from "@flowstate/contracts/internal/identity";
 import type { CreatedApiKey } from "@flowstate/contracts/rest/identity/api-keys";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 import { disableAccount } from "./disable-account.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_disable" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const gw = { kind: "service", service: "edge-gateway" } as const;
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { isDeepStrictEqual } from "node:util";
 import type { EventActor } from "@flowstate/contracts/events/envelope";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 import { disableAccount } from "./disable-account.ts";
 
@@ -11,10 +11,10 @@ import { disableAccount } from "./disable-account.ts";
  * One flow through the real routes, then a table of what each event must say.
  */
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_actors" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 type Seen = { key: string; actor: EventActor; subject: string | undefined; tenant?: string; request_id?: string };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { UserSession } from "../db/entities.ts";
 import { type Harness, startHarness } from "../testing/harness.ts";
 import { disableAccount } from "./disable-account.ts";
@@ -12,10 +12,10 @@ import { disableAccount } from "./disable-account.ts";
  * the request got here (in flight during the revocation, or replayed from a capture).
  */
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_live" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const codeOf = async (res: Response) => ((await res.json()) as { code: string }).code;
 

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness } from "../testing/harness.ts";
 import { deleteAccount } from "./delete-account.ts";
 import { disableAccount } from "./disable-account.ts";
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_races" });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 async function sessions(email: string, password: string, n: number): Promise<string[]> {
   const out: string[] = [];

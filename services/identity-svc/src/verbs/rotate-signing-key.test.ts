@@ -1,21 +1,21 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness } from "../testing/harness.ts";
 import { rotateSigningKey } from "./rotate-signing-key.ts";
 
 let h: Harness;
 let clock = Date.now();
 const ACTIVATION_S = 600;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({
     prefix: "id_rotate",
     clock: () => new Date(clock),
     keyActivationDelaySeconds: ACTIVATION_S,
   });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const jwks = async () => (await (await h.call("GET", "/.well-known/jwks.json")).json()) as { keys: { kid: string }[] };
 const signIn = async (email: string, password: string) => {

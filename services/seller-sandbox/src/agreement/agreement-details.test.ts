@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
 import {
   DescribeAgreementCommand,
   GetAgreementTermsCommand,
@@ -7,6 +6,7 @@ import {
   paginateGetAgreementTerms,
   SearchAgreementsCommand,
 } from "@aws-sdk/client-marketplace-agreement";
+import { beforeAll, describe, it } from "vitest";
 import { agreementClient, assumeConnector } from "../testing/clients.ts";
 import { customRole } from "../testing/custom-role.ts";
 import { useSandbox } from "../testing/seller-fixture.ts";
@@ -42,7 +42,7 @@ describe("Agreement DescribeAgreement and GetAgreementTerms with the real SDK", 
   let agreement: MarketplaceAgreementClient;
   let ids: string[];
   let accountId: string;
-  before(async () => {
+  beforeAll(async () => {
     const role = await customRole(readAsProposer);
     accountId = role.accountId;
     agreement = agreementClient(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
 import { type Change, ListEntitiesCommand, StartChangeSetCommand } from "@aws-sdk/client-marketplace-catalog";
+import { beforeAll, describe, it } from "vitest";
 import { privateOfferChanges } from "../testing/change-sets.ts";
 import { useSellerSession } from "../testing/seller-fixture.ts";
 import { rejection } from "../testing/seller-session.ts";
@@ -12,7 +12,7 @@ describe("StartChangeSet refuses bad requests synchronously with AWS's errors", 
   const seller = useSellerSession();
   let productId: string;
   let offerId: string;
-  before(async () => {
+  beforeAll(async () => {
     const list = async (EntityType: string) =>
       (await seller.catalog.send(new ListEntitiesCommand({ Catalog, EntityType }))).EntitySummaryList ?? [];
     productId = (await list("SaaSProduct")).find((p) => p.Visibility === "Public")?.EntityId ?? "";

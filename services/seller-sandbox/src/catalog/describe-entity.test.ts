@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import {
   DescribeEntityCommand,
   type EntityTypeFilters,
   ListEntitiesCommand,
 } from "@aws-sdk/client-marketplace-catalog";
+import { describe, it } from "vitest";
 import { useSellerSession } from "../testing/seller-fixture.ts";
 import { rejection } from "../testing/seller-session.ts";
 

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
 import {
   CancelChangeSetCommand,
   DescribeChangeSetCommand,
@@ -8,6 +7,7 @@ import {
   type MarketplaceCatalogClient,
   StartChangeSetCommand,
 } from "@aws-sdk/client-marketplace-catalog";
+import { beforeAll, describe, it } from "vitest";
 import { privateOfferChanges, waitForChangeSet } from "../testing/change-sets.ts";
 import { assumeConnector, catalogClient } from "../testing/clients.ts";
 import { customRole } from "../testing/custom-role.ts";
@@ -22,7 +22,7 @@ describe("ListChangeSets, DescribeChangeSet and CancelChangeSet", () => {
   let control: string;
   let productId: string;
   let template: SellerSession;
-  before(async () => {
+  beforeAll(async () => {
     // The connector template grants neither ListChangeSets nor CancelChangeSet; this role does.
     const role = await customRole({
       Version: "2012-10-17",

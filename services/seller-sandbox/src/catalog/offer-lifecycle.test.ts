@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import { beforeAll, describe, it } from "vitest";
 import { createdOfferId, dayFromNow, privateOfferChanges, runChangeSet } from "../testing/change-sets.ts";
 import { useSellerSession } from "../testing/seller-fixture.ts";
 import { testSettings } from "../testing/start-sandbox.ts";
@@ -16,7 +16,7 @@ type OfferDoc = {
 describe("a private offer goes draft → released → expired through change sets", () => {
   const seller = useSellerSession();
   let productId: string;
-  before(async () => {
+  beforeAll(async () => {
     const products = await seller.catalog.send(
       new ListEntitiesCommand({
         Catalog,

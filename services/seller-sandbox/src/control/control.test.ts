@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { PutRolePolicyCommand } from "@aws-sdk/client-iam";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { ListEntitiesCommand, MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
 import { AssumeRoleCommand } from "@aws-sdk/client-sts";
+import { describe, it } from "vitest";
 import { motoAccountCredentials } from "../../../../deploy/connector-role/moto-account.ts";
 import { privateOfferChanges, runChangeSet } from "../testing/change-sets.ts";
 import { assumeConnector, catalogClient, principalCredentials, stsClient } from "../testing/clients.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import { describe, it } from "vitest";
 import { agreementClient, assumeConnector, catalogClient } from "../testing/clients.ts";
 import { useSellerSession } from "../testing/seller-fixture.ts";
 import { rejection } from "../testing/seller-session.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import { describe, it } from "vitest";
 import { useSellerSession } from "../testing/seller-fixture.ts";
 import { rejection } from "../testing/seller-session.ts";
 

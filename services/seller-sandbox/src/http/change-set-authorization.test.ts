@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
 import {
   CancelChangeSetCommand,
   DescribeChangeSetCommand,
@@ -7,6 +6,7 @@ import {
   type MarketplaceCatalogClient,
   StartChangeSetCommand,
 } from "@aws-sdk/client-marketplace-catalog";
+import { beforeAll, describe, it } from "vitest";
 import { assumeConnector, catalogClient } from "../testing/clients.ts";
 import { customRole } from "../testing/custom-role.ts";
 import { useSandbox } from "../testing/seller-fixture.ts";
@@ -18,7 +18,7 @@ describe("change-set calls are authorized per change, with catalog:ChangeType", 
   const sandbox = useSandbox();
   let catalog: MarketplaceCatalogClient;
   let offerId: string;
-  before(async () => {
+  beforeAll(async () => {
     const role = await customRole({
       Version: "2012-10-17",
       Statement: [

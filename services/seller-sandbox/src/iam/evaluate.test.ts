@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { permissionPolicy } from "../../../../deploy/connector-role/policies.ts";
 import { evaluatePolicies } from "./evaluate.ts";
 import { parsePolicyDocument } from "./policy-document.ts";

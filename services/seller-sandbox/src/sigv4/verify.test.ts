@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { SignatureV4 } from "@smithy/signature-v4";
+import { describe, it } from "vitest";
 import { Sha256 } from "../testing/signed-fetch.ts";
 import { parseAuthorization } from "./parse-authorization.ts";
 import { type ReceivedRequest, verifySignature } from "./verify.ts";

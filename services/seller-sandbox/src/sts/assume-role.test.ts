@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
 import { AssumeRoleCommand, GetCallerIdentityCommand } from "@aws-sdk/client-sts";
+import { beforeAll, describe, it } from "vitest";
 import { assumeConnector, principalCredentials, stsClient } from "../testing/clients.ts";
 import { type ConnectorRole, connectorRole } from "../testing/connector-role.ts";
 import { useSandbox } from "../testing/seller-fixture.ts";
@@ -13,7 +13,7 @@ describe("STS AssumeRole through the sandbox", () => {
   const sandbox = useSandbox();
   let both: ConnectorRole;
   let backendOnly: ConnectorRole;
-  before(async () => {
+  beforeAll(async () => {
     [both, backendOnly] = await Promise.all([connectorRole(), connectorRole({ trusted: ["backend"] })]);
   });
 

@@ -1,10 +1,10 @@
-import { after, before } from "node:test";
+import { afterAll, beforeAll } from "vitest";
 import { type SellerSession, type SellerSessionOptions, sellerSession } from "./seller-session.ts";
 import { type RunningSandbox, startSandbox } from "./start-sandbox.ts";
 
 /**
- * Registers `before`/`after` hooks in the enclosing `describe`: a sandbox on a free port, stopped
- * after the suite. The returned object is filled in by the `before` hook, so read it inside hooks
+ * Registers `beforeAll`/`afterAll` hooks in the enclosing `describe`: a sandbox on a free port, stopped
+ * after the suite. The returned object is filled in by the `beforeAll` hook, so read it inside hooks
  * and tests only; hooks registered after this call run after it.
  *
  * @example
@@ -16,12 +16,12 @@ import { type RunningSandbox, startSandbox } from "./start-sandbox.ts";
 export function useSandbox(): RunningSandbox {
   const sandbox = {} as RunningSandbox;
   let running: RunningSandbox | undefined;
-  before(async () => {
+  beforeAll(async () => {
     running = await startSandbox();
     Object.assign(sandbox, running);
   });
   // Optional chaining: when startSandbox itself failed, its error is the one worth reading.
-  after(() => running?.stop());
+  afterAll(() => running?.stop());
   return sandbox;
 }
 
@@ -30,7 +30,7 @@ export type SandboxSeller = SellerSession & { endpoint: string };
 
 /**
  * {@link useSandbox} plus a fresh seller session on it (connector role deployed and assumed),
- * filled in by a `before` hook.
+ * filled in by a `beforeAll` hook.
  *
  * @example
  * describe("ListEntities", () => {
@@ -43,7 +43,7 @@ export type SandboxSeller = SellerSession & { endpoint: string };
 export function useSellerSession(options: SellerSessionOptions = {}): SandboxSeller {
   const sandbox = useSandbox();
   const seller = {} as SandboxSeller;
-  before(async () => {
+  beforeAll(async () => {
     Object.assign(seller, await sellerSession(sandbox, options), { endpoint: sandbox.endpoint });
   });
   return seller;

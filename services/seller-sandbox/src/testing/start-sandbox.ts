@@ -42,7 +42,7 @@ export function testSettings(overrides: Partial<SandboxSettings> = {}): SandboxS
  *
  * @example
  * const sandbox = await startSandbox();
- * after(() => sandbox.stop());
+ * afterAll(() => sandbox.stop());
  * const sts = new STSClient({ region: "us-east-1", endpoint: sandbox.endpoint, credentials: principalCredentials("backend") });
  */
 export async function startSandbox(overrides: Partial<SandboxSettings> = {}): Promise<RunningSandbox> {

@@ -1,0 +1,51 @@
+/**
+ * One vitest project per workspace package (contracts, shared, every services/* folder, found by
+ * listing the folder so a new service needs no edit here) plus the root folders that hold tests.
+ * The global set-up (scripts/lib/test-environment.ts) brings up PostgreSQL and moto and runs the
+ * log-secret scan at the end. `npm test` runs this through scripts/test.ts with coverage on.
+ */
+import { existsSync, globSync } from "node:fs";
+import { dirname } from "node:path";
+import { configDefaults, defineConfig } from "vitest/config";
+
+const folders = [
+  "contracts",
+  "shared",
+  ...globSync("services/*/package.json")
+    .map((p) => dirname(p))
+    .sort(),
+  "deploy",
+  "scripts",
+  "bench",
+].filter((folder) => existsSync(folder));
+
+export default defineConfig({
+  test: {
+    globalSetup: ["scripts/lib/test-environment.ts"],
+    projects: folders.map((folder) => ({
+      extends: true,
+      test: {
+        name: folder.replace(/^services\//, ""),
+        include: [`${folder}/**/*.test.ts`],
+        exclude: [...configDefaults.exclude, "**/.terraform/**"],
+      },
+    })),
+    // Each file in its own process, three at a time, as `node --test` ran them: the suites start
+    // services, relays and consumers, and a 2-core machine gains nothing from more.
+    pool: "forks",
+    maxWorkers: 3,
+    // describe.concurrent suites (outbox relay, consumer) run all their tests at once, as before.
+    maxConcurrency: 16,
+    // Generous, as before (--test-timeout=120000): moto and Argon2 are slow under a loaded CPU.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 60_000,
+    coverage: {
+      provider: "v8",
+      include: ["contracts/src/**", "shared/src/**", "services/*/src/**", "deploy/**/*.ts", "scripts/**/*.ts"],
+      exclude: ["**/*.test.ts", "**/node_modules/**"],
+      reporter: ["text-summary"],
+      reportOnFailure: true,
+    },
+  },
+});
