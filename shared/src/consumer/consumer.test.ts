@@ -93,7 +93,7 @@ describe.concurrent("createConsumer", () => {
     const events = Array.from({ length: 5 }, (_, i) => probeEvent(key, i));
     await sendBodies(sqs, q.queueUrl, [...events.map((e) => JSON.stringify(e)), ...events.map(asEventBridge)]);
     const c = consumer(q, { "PlatformProbe.v1": insertEffect });
-    await waitFor(() => c.stats().deleted === 10, 10_000, "both copies deleted");
+    await waitFor(() => c.stats().deleted === 10, 30_000, "both copies deleted");
     assert.deepEqual(await effects(key), [0, 1, 2, 3, 4]);
     assert.equal(c.stats().processed, 5);
     assert.equal(c.stats().duplicates, 5);
@@ -119,7 +119,7 @@ describe.concurrent("createConsumer", () => {
         await insertEffect(e, em);
       },
     });
-    await waitFor(async () => (await effects(key)).length === 5, 10_000, "the good events");
+    await waitFor(async () => (await effects(key)).length === 5, 30_000, "the good events");
     assert.ok(poisonCalls < 3, "the good events did not wait for the poison one to be dead-lettered");
     const dead = await drain(q.dlqUrl, 1, 15_000);
     assert.equal(JSON.parse(dead[0] ?? "{}").id, poison.id);
@@ -145,7 +145,7 @@ describe.concurrent("createConsumer", () => {
       JSON.stringify(noId),
     ]);
     const c = consumer(q, { "PlatformProbe.v1": async () => void calls++ }, { logger });
-    await waitFor(() => c.stats().rejected >= 4, 10_000, "four rejections");
+    await waitFor(() => c.stats().rejected >= 4, 30_000, "four rejections");
     const reasons = capture.lines.map((l) => l.reason);
     for (const reason of ["invalid_json", "invalid_data", "unknown_event", "invalid_envelope"])
       assert.ok(reasons.includes(reason), reason);
@@ -167,7 +167,7 @@ describe.concurrent("createConsumer", () => {
         if (calls === 1) throw new Error("crash after writing");
       },
     });
-    await waitFor(() => c.stats().processed === 1, 10_000, "the retry");
+    await waitFor(() => c.stats().processed === 1, 30_000, "the retry");
     assert.equal(calls, 2);
     assert.deepEqual(await effects(key), [7]);
   });
@@ -186,7 +186,7 @@ describe.concurrent("createConsumer", () => {
     await sendBodies(sqs, q.queueUrl, [JSON.stringify(probeEvent(key, 1))]);
     const a = consumer(q, handlers);
     const b = consumer(q, handlers);
-    await waitFor(() => a.stats().deleted + b.stats().deleted === 1, 10_000, "the slow message");
+    await waitFor(() => a.stats().deleted + b.stats().deleted === 1, 30_000, "the slow message");
     assert.equal(calls, 1);
     assert.deepEqual(await effects(key), [1]);
   });
@@ -203,7 +203,7 @@ describe.concurrent("createConsumer", () => {
         await insertEffect(e, em);
       },
     });
-    await waitFor(() => started, 10_000, "the handler");
+    await waitFor(() => started, 30_000, "the handler");
     await c.stop({ deadlineMs: 5000 });
     assert.equal(c.stats().deleted, 1);
     assert.deepEqual(await effects(key), [1]);
@@ -227,14 +227,14 @@ describe.concurrent("createConsumer", () => {
       },
       { visibilityTimeoutSeconds: 30 },
     );
-    await waitFor(() => started, 10_000, "the handler");
+    await waitFor(() => started, 30_000, "the handler");
     const stoppedAt = Date.now();
     await a.stop({ deadlineMs: 200 });
     const b = consumer(q, { "PlatformProbe.v1": insertEffect }, { visibilityTimeoutSeconds: 30 });
     await waitFor(() => b.stats().received === 1, 5000, "the returned message");
     assert.ok(Date.now() - stoppedAt < 10_000, "redelivered well before the 30 s visibility timeout");
     release(new Error("aborted by shutdown")); // the abandoned handler gives up; its transaction rolls back
-    await waitFor(() => b.stats().deleted === 1, 10_000, "the second consumer");
+    await waitFor(() => b.stats().deleted === 1, 30_000, "the second consumer");
     assert.deepEqual(await effects(key), [1]);
   });
 
@@ -243,7 +243,7 @@ describe.concurrent("createConsumer", () => {
     await sendBodies(sqs, q.queueUrl, ["{not json"]);
     const metrics = new MetricsRegistry();
     const c = consumer(q, {}, { metrics });
-    await waitFor(() => c.stats().rejected === 1, 10_000, "the rejection");
+    await waitFor(() => c.stats().rejected === 1, 30_000, "the rejection");
     const queueName = q.queueUrl.split("/").pop();
     assert.match(await metrics.render(), new RegExp(`consumer_lag_seconds\\{queue="${queueName}"\\} \\d`));
     // The DLQ is found through the queue's RedrivePolicy. The depth is cached for 30 s, so each
@@ -277,7 +277,7 @@ describe.concurrent("createConsumer", () => {
         )[0]?.n,
       );
     try {
-      await waitFor(async () => (await count()) === 0, 10_000, "every expired record pruned");
+      await waitFor(async () => (await count()) === 0, 30_000, "every expired record pruned");
     } finally {
       await c.stop({ deadlineMs: 100 });
       await own.close();

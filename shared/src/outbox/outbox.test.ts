@@ -59,7 +59,7 @@ function relay(options: Parameters<typeof startOutboxRelay>[0]): OutboxRelay {
  */
 async function delivered(queueUrl: string, expected: number, graceMs = 1500): Promise<DomainEvent[]> {
   const events: DomainEvent[] = [];
-  let until = Date.now() + 10_000;
+  let until = Date.now() + 30_000; // generous for a loaded machine: it returns once every event is in (plus the grace)
   let graceStarted = false;
   while (Date.now() < until) {
     if (events.length >= expected && !graceStarted) {
@@ -194,7 +194,7 @@ describe.concurrent("outbox relay", () => {
     assert.equal(row?.sent_at, null, "the killed relay never marked the row sent");
 
     const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger });
-    await waitFor(async () => (await r.backlog()) === 0, 10_000, "the re-publish");
+    await waitFor(async () => (await r.backlog()) === 0, 30_000, "the re-publish");
     const consumer = createConsumer({
       sqs,
       queueUrl: q.queueUrl,
@@ -211,7 +211,7 @@ describe.concurrent("outbox relay", () => {
       },
     }).start();
     cleanups.push(() => consumer.stop({ deadlineMs: 100 }));
-    await waitFor(() => consumer.stats().deleted === 2, 10_000, "both deliveries");
+    await waitFor(() => consumer.stats().deleted === 2, 30_000, "both deliveries");
     assert.deepEqual(consumer.stats(), {
       received: 2,
       processed: 1,
@@ -250,7 +250,7 @@ describe.concurrent("outbox relay", () => {
     const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger, pollIntervalMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 300)); // the first (empty) round and LISTEN are done
     await db.orm.em.fork().transactional(async (em) => [probe(em, uniqueKey("notify"), 1)]);
-    await waitFor(async () => (await r.backlog()) === 0, 5000, "the NOTIFY wake-up (the poll is 60 s away)");
+    await waitFor(async () => (await r.backlog()) === 0, 20_000, "the NOTIFY wake-up (the poll is 60 s away)");
   });
 
   it("keeps pruning round after round while more sent rows are due than one delete takes", async () => {
@@ -267,7 +267,7 @@ describe.concurrent("outbox relay", () => {
         (await db.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${db.schema}".outbox_event`))[0]
           ?.n,
       );
-    await waitFor(async () => (await count()) === 0, 5000, "every expired row pruned");
+    await waitFor(async () => (await count()) === 0, 20_000, "every expired row pruned");
   });
 
   it("keeps rows pending with a growing backoff when PutEvents fails", async () => {
@@ -286,7 +286,7 @@ describe.concurrent("outbox relay", () => {
           );
         return x;
       },
-      5000,
+      20_000,
       "a failed attempt",
     );
     assert.ok(row.last_error);
