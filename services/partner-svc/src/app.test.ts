@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { after, before, describe, it } from "node:test";
 import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { expectRouteContract } from "@flowstate/shared/testing/route-contract";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { createApp } from "./app.ts";
 import { migrations } from "./db/migrations.ts";
 import { applyPartnerEvent } from "./verbs/apply-partner-event.ts";
@@ -13,7 +13,7 @@ import { applyPartnerEvent } from "./verbs/apply-partner-event.ts";
 const secret = randomBytes(32).toString("base64url");
 let db: TestDatabase;
 let app: ReturnType<typeof createApp>;
-before(async () => {
+beforeAll(async () => {
   db = await openTestDatabase({ prefix: "partner_app", migrations });
   app = createApp(
     {
@@ -25,7 +25,7 @@ before(async () => {
     { checkResponses: true },
   );
 });
-after(() => db.close());
+afterAll(() => db.close());
 
 const tenantId = () => `tnt_${randomBytes(8).toString("hex")}`;
 const user: VerifiedIdentity = { kind: "user", sub: "usr_0123456789ab", sid: "ses_0123456789ab" };

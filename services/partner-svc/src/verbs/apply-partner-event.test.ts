@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { PartnerEventMetadata } from "@flowstate/contracts/events/partner";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { migrations } from "../db/migrations.ts";
 import { applyPartnerEvent } from "./apply-partner-event.ts";
 import { forgetTenant } from "./forget-tenant.ts";
 import { listEngagements, listOpportunities } from "./list-sync-state.ts";
 
 let db: TestDatabase;
-before(async () => {
+beforeAll(async () => {
   db = await openTestDatabase({ prefix: "partner", migrations });
 });
-after(() => db.close());
+afterAll(() => db.close());
 
 let n = 0;
 const tenant = () => `tnt_${String(++n).padStart(4, "0")}${Math.random().toString(36).slice(2, 10)}`;
