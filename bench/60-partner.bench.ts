@@ -11,21 +11,21 @@
  * what carries over to real AWS.
  */
 import { SendMessageBatchCommand } from "@aws-sdk/client-sqs";
+import { startInboundLoop } from "@flowstate/partner-inbound/inbound-loop";
+import { partnerEnvelope } from "@flowstate/partner-inbound/publish";
+import { TenantMap } from "@flowstate/partner-inbound/tenant-map";
+import { opportunityDetail, partnerEvent } from "@flowstate/partner-inbound/testdata/partner-events";
+import { partnerHandlers } from "@flowstate/partner-svc/consumers/handlers";
+import { migrations } from "@flowstate/partner-svc/db/migrations";
+import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
+import { createConsumer } from "@flowstate/shared/consumer/consumer";
+import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
+import { createTestQueue } from "@flowstate/shared/consumer/test-queue";
+import { openTestDatabase } from "@flowstate/shared/db/test-database";
+import { createLogger } from "@flowstate/shared/log/logger";
 import { bootstrap } from "../deploy/local/bootstrap.ts";
 import { startMoto } from "../deploy/local/moto.ts";
 import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
-import { startInboundLoop } from "../services/partner-inbound/src/inbound-loop.ts";
-import { partnerEnvelope } from "../services/partner-inbound/src/publish.ts";
-import { TenantMap } from "../services/partner-inbound/src/tenant-map.ts";
-import { opportunityDetail, partnerEvent } from "../services/partner-inbound/src/testdata/partner-events.ts";
-import { partnerHandlers } from "../services/partner-svc/src/consumers/handlers.ts";
-import { migrations } from "../services/partner-svc/src/db/migrations.ts";
-import { type AwsClients, createAwsClients } from "../shared/src/aws/clients.ts";
-import { createConsumer } from "../shared/src/consumer/consumer.ts";
-import { sendBodies, waitFor } from "../shared/src/consumer/test-events.ts";
-import { createTestQueue } from "../shared/src/consumer/test-queue.ts";
-import { openTestDatabase } from "../shared/src/db/test-database.ts";
-import { createLogger } from "../shared/src/log/logger.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const END_TO_END = 20; // moto-bound: ~130 ms each on an idle machine, far more under load
