@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import { JwksKeys } from "@flowstate/shared/auth/jwks-keys";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { SignJWT } from "jose";
 import { describe, it } from "vitest";
 import { randomId, testSigningKey } from "../../test/keys.ts";
 import { upstreamUnavailable } from "../proxy/forward.ts";
 import { AccessTokenVerifier } from "./access-token.ts";
-import { JwksKeys } from "./jwks-keys.ts";
 
 const ISS = "https://identity.flowstate.test";
 const AUD = "flowstate-api";

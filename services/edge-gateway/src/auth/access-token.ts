@@ -1,8 +1,6 @@
-import { SessionId, Sub } from "@flowstate/contracts/ids";
-import { DomainError } from "@flowstate/shared/errors/domain-error";
-import { decodeProtectedHeader, errors, jwtVerify } from "jose";
+import { verifyAccessToken } from "@flowstate/shared/auth/access-token";
+import type { JwksKeys } from "@flowstate/shared/auth/jwks-keys";
 import { LruCache } from "../cache/lru.ts";
-import type { JwksKeys } from "./jwks-keys.ts";
 
 export interface AccessClaims {
   sub: string;
@@ -22,10 +20,6 @@ export interface AccessTokenOptions {
   /** identity-svc issues tokens for at most 15 minutes; a longer-lived one is refused outright. */
   maxLifetimeSec?: number;
 }
-
-const CLOCK_TOLERANCE_SEC = 5;
-const invalid = () => new DomainError("unauthenticated", "INVALID_TOKEN", "the access token is not valid");
-const expired = () => new DomainError("unauthenticated", "TOKEN_EXPIRED", "the access token has expired; refresh it");
 
 /**
  * Verifies ES256 access tokens against identity-svc's JWKS and remembers verified tokens until they
@@ -57,37 +51,16 @@ export class AccessTokenVerifier {
   }
 
   async verify(token: string): Promise<AccessClaims> {
-    let kid: string | undefined;
-    try {
-      const header = decodeProtectedHeader(token);
-      if (header.alg !== "ES256" || typeof header.kid !== "string") throw invalid();
-      kid = header.kid;
-    } catch {
-      throw invalid();
-    }
-    const key = await this.#options.keys.key(kid);
-    if (key === null) throw invalid();
-    let payload: Record<string, unknown>;
-    try {
-      ({ payload } = await jwtVerify(token, key, {
-        algorithms: ["ES256"],
-        typ: "at+jwt", // RFC 9068: an ID token or any other JWT from the same keys is not an access token
-        issuer: this.#options.issuer,
-        audience: this.#options.audience,
-        requiredClaims: ["sub", "sid", "iat", "exp"],
-        clockTolerance: CLOCK_TOLERANCE_SEC,
-      }));
-    } catch (err) {
-      throw err instanceof errors.JWTExpired ? expired() : invalid();
-    }
-    const { sub, sid, iat, exp } = payload;
-    if (typeof iat !== "number" || typeof exp !== "number") throw invalid();
-    if (exp * 1000 <= Date.now()) throw expired(); // the tolerance is for iat skew, not for a late exp
-    if (exp - iat > (this.#options.maxLifetimeSec ?? 900) || iat > Date.now() / 1000 + CLOCK_TOLERANCE_SEC)
-      throw invalid();
-    if (!Sub.safeParse(sub).success || !SessionId.safeParse(sid).success) throw invalid();
-    const claims: AccessClaims = { sub: sub as string, sid: sid as string, iat, exp, kid };
-    this.#verified.set(token, claims, exp * 1000);
+    // The REST audience only: an MCP-audience token from the OAuth authorization server is refused here.
+    const verified = await verifyAccessToken(token, this.#options);
+    const claims: AccessClaims = {
+      sub: verified.sub,
+      sid: verified.sid,
+      iat: verified.iat,
+      exp: verified.exp,
+      kid: verified.kid,
+    };
+    this.#verified.set(token, claims, verified.exp * 1000);
     return claims;
   }
 }
