@@ -47,6 +47,16 @@ export interface RouteSpec extends RouteShape {
   /** Whether a per-tenant API key may call it, and the scope it needs; false (default) means tokens only. */
   apiKey?: "read" | "write" | false;
   summary: string;
+  /**
+   * Media types other than JSON: `form` = the body is application/x-www-form-urlencoded (OAuth
+   * endpoints, HTML forms); `html` = the success answer is a server-rendered page (text/html).
+   */
+  media?: { body?: "form"; response?: "html" };
+  /**
+   * `oauth`: refusals are RFC 6749 section 5.2 error objects (`error`, `error_description`, which
+   * OAuth clients parse) carrying the problem members (`code`, `request_id`, …) beside them.
+   */
+  errors?: "oauth";
 }
 
 export const defineRoute = <const R extends RouteSpec>(route: R): R => route;

@@ -3,6 +3,19 @@ import { Jwks, RefreshRequest, SignInRequest, SignUpRequest, SignUpResponse, Tok
 import { ApiKeyPath, MemberPath, TenantPath } from "./identity/common.ts";
 import { AddMemberRequest, ChangeMemberRoleRequest, Member, MemberList } from "./identity/members.ts";
 import {
+  AuthorizationServerMetadata,
+  AuthorizeConsentForm,
+  AuthorizedClientList,
+  AuthorizedClientPath,
+  AuthorizeQuery,
+  AuthorizeSignInForm,
+  ClientRegistrationRequest,
+  ClientRegistrationResponse,
+  OAuthTokenResponse,
+  RevokeRequest,
+  TokenRequest,
+} from "./identity/oauth.ts";
+import {
   CreateTenantRequest,
   FeatureFlags,
   OwnershipTransferRequest,
@@ -133,6 +146,25 @@ export const identityRoutes = [
     summary: "Change notification preferences (omitted keys keep their value)",
     body: UpdateNotificationPreferencesRequest,
     responses: { 200: NotificationPreferences },
+  }),
+  defineRoute({
+    id: "users.me.authorized_clients.list",
+    method: "GET",
+    path: "/v1/users/me/authorized-clients",
+    service: identity,
+    auth: "user",
+    summary: "The applications (MCP clients) you authorized, with their scopes and tenants",
+    responses: { 200: AuthorizedClientList },
+  }),
+  defineRoute({
+    id: "users.me.authorized_clients.revoke",
+    method: "DELETE",
+    path: "/v1/users/me/authorized-clients/{client_ref}",
+    service: identity,
+    auth: "user",
+    summary: "Revoke an application: its refresh and access tokens stop working",
+    params: AuthorizedClientPath,
+    responses: { 204: null },
   }),
   // tenants
   defineRoute({
@@ -347,8 +379,93 @@ export const partnerRoutes = [
   }),
 ] as const satisfies readonly RouteSpec[];
 
+/**
+ * identity-svc as the OAuth 2.1 authorization server of MCP clients (services/identity-svc/src/oauth,
+ * docs/adr). The issuer is the gateway's public origin (JWT_ISSUER), so every endpoint below is
+ * reached through the gateway. Browser steps answer HTML; protocol endpoints answer OAuth errors.
+ */
+export const oauthRoutes = [
+  defineRoute({
+    id: "oauth.metadata",
+    method: "GET",
+    path: "/.well-known/oauth-authorization-server",
+    service: identity,
+    auth: "public",
+    summary: "Authorization server metadata (RFC 8414)",
+    responses: { 200: AuthorizationServerMetadata },
+  }),
+  defineRoute({
+    id: "oauth.authorize",
+    method: "GET",
+    path: "/oauth/authorize",
+    service: identity,
+    auth: "public",
+    summary: "Start an authorization (code + PKCE S256): the sign-in page, or an error redirect",
+    query: AuthorizeQuery,
+    media: { response: "html" },
+    responses: { 200: null, 302: null },
+  }),
+  defineRoute({
+    id: "oauth.authorize.signin",
+    method: "POST",
+    path: "/oauth/authorize/signin",
+    service: identity,
+    auth: "public",
+    summary: "The sign-in form of the authorization page; answers the consent page",
+    body: AuthorizeSignInForm,
+    media: { body: "form", response: "html" },
+    responses: { 200: null },
+  }),
+  defineRoute({
+    id: "oauth.authorize.consent",
+    method: "POST",
+    path: "/oauth/authorize/consent",
+    service: identity,
+    auth: "public",
+    summary: "The consent form: redirects to the client with a code (or access_denied)",
+    body: AuthorizeConsentForm,
+    media: { body: "form", response: "html" },
+    responses: { 303: null },
+  }),
+  defineRoute({
+    id: "oauth.token",
+    method: "POST",
+    path: "/oauth/token",
+    service: identity,
+    auth: "public",
+    summary: "Trade a code (with its PKCE verifier) or a refresh token for tokens; refresh tokens rotate",
+    body: TokenRequest,
+    media: { body: "form" },
+    errors: "oauth",
+    responses: { 200: OAuthTokenResponse },
+  }),
+  defineRoute({
+    id: "oauth.register",
+    method: "POST",
+    path: "/oauth/register",
+    service: identity,
+    auth: "public",
+    summary: "Register a public client (RFC 7591); no secret is issued",
+    body: ClientRegistrationRequest,
+    errors: "oauth",
+    responses: { 201: ClientRegistrationResponse },
+  }),
+  defineRoute({
+    id: "oauth.revoke",
+    method: "POST",
+    path: "/oauth/revoke",
+    service: identity,
+    auth: "public",
+    summary: "Revoke a refresh or access token and its whole grant (RFC 7009)",
+    body: RevokeRequest,
+    media: { body: "form" },
+    errors: "oauth",
+    responses: { 200: null },
+  }),
+] as const satisfies readonly RouteSpec[];
+
 /** The whole public surface. Other services add their arrays here. */
-export const routes: readonly RouteSpec[] = [...identityRoutes, ...partnerRoutes];
+export const routes: readonly RouteSpec[] = [...identityRoutes, ...partnerRoutes, ...oauthRoutes];
 
 /** Looks a route up by id, for tests and tools that name routes. */
 export const routeById = (id: string): RouteSpec | undefined => routes.find((r) => r.id === id);

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { TenantRole } from "@flowstate/contracts/ids";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
+import { oauthDriver } from "@flowstate/identity-svc/oauth/testing/oauth-driver";
 import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -24,6 +25,7 @@ type Caller =
   | "expired token"
   | "unknown signing key"
   | "wrong audience"
+  | "MCP-audience token"
   | "disabled account"
   | "revoked API key"
   | "another tenant's member"
@@ -126,6 +128,7 @@ function expected(route: RouteSpec, caller: Caller): number {
     case "expired token":
     case "unknown signing key":
     case "wrong audience":
+    case "MCP-audience token":
     case "disabled account":
     case "revoked API key":
       return 401;
@@ -198,6 +201,11 @@ async function buildWorld(e2e: E2E): Promise<World> {
   await disableAccount({ ctx, sub: disabled.sub });
   e2e.gateway.gateway.invalidate(ctx.invalidations);
 
+  // A real token of the OAuth authorization server (aud = the MCP resource), for the owner, in this tenant.
+  const oauth = oauthDriver(e2e.identity);
+  const mcpClient = await oauth.register(["http://127.0.0.1/callback"]);
+  const mcpToken = (await oauth.tokens(owner, mcpClient, "http://127.0.0.1/callback")).access_token;
+
   const now = Math.floor(Date.now() / 1000);
   const claims = { sub: owner.sub, sid: owner.sid, iss: ISSUER, aud: AUDIENCE };
   const stranger = await testSigningKey();
@@ -215,6 +223,7 @@ async function buildWorld(e2e: E2E): Promise<World> {
       "expired token": await e2e.forgeWithRealKey(claims, now - 1000, now - 100),
       "unknown signing key": recordSecret(await stranger.sign(claims)),
       "wrong audience": await e2e.forgeWithRealKey({ ...claims, aud: "someone-else" }, now, now + 600),
+      "MCP-audience token": mcpToken,
       "disabled account": disabled.token,
       "revoked API key": revoked.secret,
       "another tenant's member": outsider.token,
@@ -234,6 +243,7 @@ const CALLERS = [
   "expired token",
   "unknown signing key",
   "wrong audience",
+  "MCP-audience token",
   "disabled account",
   "revoked API key",
   "another tenant's member",
@@ -311,7 +321,7 @@ describe("the authorization matrix of every tenant route", () => {
 });
 
 /** Routes for any signed-in user: every credential that is not a live user session is refused at the gateway. */
-const userCases: Record<string, (w: World) => Promise<{ token: string; body?: unknown }>> = {
+const userCases: Record<string, (w: World) => Promise<{ token: string; body?: unknown; path?: string }>> = {
   "auth.signout": async (w) => ({ token: (await w.e2e.signIn(w.member.email, w.member.password)).token }),
   "users.me.get": async (w) => ({ token: w.member.token }),
   "users.me.update": async (w) => ({ token: w.member.token, body: { name: "Renamed Member" } }),
@@ -323,6 +333,14 @@ const userCases: Record<string, (w: World) => Promise<{ token: string; body?: un
   }),
   "tenants.create": async (w) => ({ token: w.member.token, body: { name: "Member's own" } }),
   "tenants.list": async (w) => ({ token: w.member.token }),
+  "users.me.authorized_clients.list": async (w) => ({ token: w.member.token }),
+  "users.me.authorized_clients.revoke": async (w) => {
+    // A grant of the member's to revoke, made through the authorization server's own flow.
+    const oauth = oauthDriver(w.e2e.identity);
+    const client = await oauth.register(["http://127.0.0.1/callback"]);
+    await oauth.tokens(w.member, client, "http://127.0.0.1/callback", { scope: "account" });
+    return { token: w.member.token, path: `/v1/users/me/authorized-clients/${client}` };
+  },
 };
 
 describe("the authorization matrix of every signed-in-user route", () => {
@@ -351,6 +369,7 @@ describe("the authorization matrix of every signed-in-user route", () => {
         ["expired token", 401],
         ["unknown signing key", 401],
         ["wrong audience", 401],
+        ["MCP-audience token", 401],
         ["disabled account", 401],
         ["revoked API key", 401],
         ["read API key", 403],
@@ -358,11 +377,14 @@ describe("the authorization matrix of every signed-in-user route", () => {
       ];
       for (const [caller, want] of refused) {
         const seen = w.e2e.reached.length;
-        const res = await w.e2e.call(route.method, route.path, { token: w.credentials[caller], body: valid.body });
+        const res = await w.e2e.call(route.method, valid.path ?? route.path, {
+          token: w.credentials[caller],
+          body: valid.body,
+        });
         if (res.status !== want) wrong.push(`${caller}: expected ${want}, got ${res.status} ${res.text.slice(0, 200)}`);
         if (w.e2e.reached.length !== seen) wrong.push(`${caller}: reached identity-svc`);
       }
-      const ok = await w.e2e.call(route.method, route.path, valid);
+      const ok = await w.e2e.call(route.method, valid.path ?? route.path, valid);
       const success = Number(Object.keys(route.responses).find((s) => Number(s) < 300));
       if (ok.status !== success)
         wrong.push(`a live user session: expected ${success}, got ${ok.status} ${ok.text.slice(0, 200)}`);

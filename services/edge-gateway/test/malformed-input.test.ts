@@ -36,6 +36,32 @@ function assertClientError(status: number, contentType: string | null | undefine
 const check = (res: Answer, what: string) =>
   assertClientError(res.status, res.headers.get("content-type"), res.text, what);
 
+/**
+ * What a route's own refusals look like: problem+json, except the OAuth endpoints, which answer
+ * RFC 6749 error objects carrying the problem members, and the authorization pages, which answer
+ * an HTML error page (a browser is on the other end).
+ */
+function checkRoute(route: RouteSpec, res: Answer, what: string): void {
+  const noTrace = /\n\s+at |file:\/\/|\.ts:\d+|node_modules|Error:/;
+  if (route.media?.response === "html" && res.headers.get("content-type")?.startsWith("text/html")) {
+    assert.ok(res.status >= 400 && res.status < 500, `${what}: expected a 4xx, got ${res.status}`);
+    assert.doesNotMatch(res.text, noTrace, `${what}: a stack trace or source location leaked`);
+    assert.equal(res.headers.get("x-frame-options"), "DENY", what);
+    return;
+  }
+  if (route.errors === "oauth" && res.headers.get("content-type") === "application/json") {
+    assert.ok(res.status >= 400 && res.status < 500, `${what}: expected a 4xx, got ${res.status} ${res.text}`);
+    const body = JSON.parse(res.text) as { error: string; status: number; code: string; request_id: string };
+    assert.match(body.error, /^[a-z_]+$/, what);
+    assert.equal(body.status, res.status, what);
+    assert.match(body.code, /^OAUTH_[A-Z_]+$/, what);
+    assert.ok(body.request_id, what);
+    assert.doesNotMatch(res.text, noTrace, `${what}: a stack trace or source location leaked`);
+    return;
+  }
+  check(res, what);
+}
+
 describe("malformed input to every route", () => {
   let e2e: E2E;
   let owner: Account;
@@ -58,7 +84,7 @@ describe("malformed input to every route", () => {
       body: { name: "fuzz", scope: "read" },
     });
     recordSecret(key.json.secret as string);
-    values = { id: tenant.json.id, sub: member.sub, key_id: key.json.key_id };
+    values = { id: tenant.json.id, sub: member.sub, key_id: key.json.key_id, client_ref: "cli_0000000000notgranted" };
   });
   afterAll(() => e2e.close());
 
@@ -150,13 +176,13 @@ describe("malformed input to every route", () => {
       await fc.assert(
         fc.asyncProperty(broken, async (value) => {
           const res = await call(JSON.stringify(value));
-          check(res, `${route.id} ${JSON.stringify(value).slice(0, 80)}`);
+          checkRoute(route, res, `${route.id} ${JSON.stringify(value).slice(0, 80)}`);
         }),
         { numRuns: RUNS },
       );
       await fc.assert(
         fc.asyncProperty(notJson, async (text) =>
-          check(await call(text), `${route.id} ${JSON.stringify(text).slice(0, 80)}`),
+          checkRoute(route, await call(text), `${route.id} ${JSON.stringify(text).slice(0, 80)}`),
         ),
         { numRuns: RUNS },
       );
@@ -166,7 +192,7 @@ describe("malformed input to every route", () => {
         "multipart/form-data; boundary=x",
         "application/jsonx",
       ]) {
-        check(await call("{}", type), `${route.id} as ${type}`);
+        checkRoute(route, await call("{}", type), `${route.id} as ${type}`);
       }
     }
   });

@@ -3,6 +3,7 @@ import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { IdentityDeps } from "./deps.ts";
 import type { IdentityApp } from "./http/env.ts";
 import { identityContext } from "./http/identity-context.ts";
+import { mountOAuthRoutes } from "./oauth/register-routes.ts";
 import { mountApiKeysCreate } from "./routes/api-keys-create.ts";
 import { mountApiKeysList } from "./routes/api-keys-list.ts";
 import { mountApiKeysRevoke } from "./routes/api-keys-revoke.ts";
@@ -89,6 +90,8 @@ export function createApp(
   mountApiKeysList(app);
   mountApiKeysCreate(app);
   mountApiKeysRevoke(app);
+  // OAuth 2.1 authorization server for MCP clients, and the user's authorized clients (src/oauth)
+  mountOAuthRoutes(app);
   // internal (gateway lookups)
   mountInternalSessionsGet(app);
   mountInternalApiKeysVerify(app);

@@ -15,6 +15,11 @@ export const IdentityConfig = serviceConfigSchema({
     /** PostgreSQL connections of this process (the pool queues the rest). */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     SIGNING_KEYS_SECRET_ID: z.string().min(1).optional(),
+    /**
+     * The issuer of every token and of the OAuth authorization server's metadata: the edge
+     * gateway's public origin (https in production; npm start sets the local gateway's URL), since
+     * MCP clients fetch `<issuer>/.well-known/oauth-authorization-server` and compare `issuer`.
+     */
     JWT_ISSUER: z.string().min(1).default("https://identity.flowstate.local"),
     JWT_AUDIENCE: z.string().min(1).default("flowstate-api"),
     /** The issue caps access tokens at 15 minutes. */
@@ -30,9 +35,29 @@ export const IdentityConfig = serviceConfigSchema({
     KEYSET_RELOAD_SECONDS: z.coerce.number().int().min(5).default(60),
     /** Rotate automatically when the signing key is older than this (0 turns automatic rotation off). */
     KEY_ROTATION_DAYS: z.coerce.number().int().min(0).default(30),
+    /** Where mcp-gateway listens (npm start sets it): its `/mcp` is the default OAuth resource. */
+    MCP_GATEWAY_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Comma-separated canonical URIs OAuth tokens may be issued for (RFC 8707); default `<MCP_GATEWAY_URL>/mcp`. */
+    OAUTH_RESOURCES: z.string().optional(),
+    /**
+     * Test seam, empty in production: comma-separated special-use addresses (e.g. 127.0.0.1) a
+     * Client ID Metadata Document may still be fetched from. Trust a test CA with NODE_EXTRA_CA_CERTS.
+     */
+    OAUTH_CIMD_ALLOWED_ADDRESSES: z.string().optional(),
   },
 }).transform((env) => ({
   ...env,
   SIGNING_KEYS_SECRET_ID: env.SIGNING_KEYS_SECRET_ID ?? `${env.SERVICE_PREFIX}/${env.STAGE}/identity/signing-keys`,
+  OAUTH_RESOURCES: list(
+    env.OAUTH_RESOURCES ?? (env.MCP_GATEWAY_URL ? `${env.MCP_GATEWAY_URL.replace(/\/$/, "")}/mcp` : ""),
+  ),
+  OAUTH_CIMD_ALLOWED_ADDRESSES: list(env.OAUTH_CIMD_ALLOWED_ADDRESSES ?? ""),
 }));
+
+function list(value: string): string[] {
+  return value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}
 export type IdentityConfig = z.output<typeof IdentityConfig>;

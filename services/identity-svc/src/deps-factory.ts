@@ -3,6 +3,8 @@ import { schemaOf } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { type Argon2Params, createDummyHash, DEFAULT_ARGON2 } from "./crypto/password.ts";
 import type { IdentityDeps } from "./deps.ts";
+import { type CimdOptions, ClientMetadataFetcher } from "./oauth/cimd/fetcher.ts";
+import { canonicalResource } from "./oauth/resource.ts";
 import type { KeyStore } from "./tokens/key-store.ts";
 import { createKeyring } from "./tokens/keyring.ts";
 
@@ -18,6 +20,9 @@ export interface BuildDepsOptions {
   keyActivationDelaySeconds: number;
   argon2?: Argon2Params;
   clock?: () => Date;
+  /** Resources (RFC 8707) OAuth tokens may be issued for: the MCP server's canonical URI(s). */
+  oauthResources?: readonly string[];
+  cimd?: CimdOptions;
 }
 
 /** The one way to assemble IdentityDeps, shared by main.ts and the test harness. */
@@ -39,5 +44,16 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
     sessionTtlMs: o.sessionTtlDays * 24 * 3600_000,
     password: { params, dummyHash: await createDummyHash(params) },
     clock: o.clock ?? (() => new Date()),
+    oauth: {
+      issuer: o.issuer,
+      resources: (o.oauthResources ?? []).map((r) => {
+        const canonical = canonicalResource(r);
+        if (canonical === null || canonical === o.audience) throw new Error(`not a usable OAuth resource: ${r}`);
+        return canonical;
+      }),
+      codeTtlMs: 60_000,
+      interactionTtlMs: 10 * 60_000,
+      cimd: new ClientMetadataFetcher(o.cimd),
+    },
   };
 }

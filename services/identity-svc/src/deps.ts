@@ -1,6 +1,7 @@
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { Argon2Params } from "./crypto/password.ts";
+import type { OAuthSettings } from "./oauth/settings.ts";
 import type { AccessTokenConfig } from "./tokens/access-token.ts";
 import type { RotationTiming } from "./tokens/key-set.ts";
 import type { KeyStore } from "./tokens/key-store.ts";
@@ -22,4 +23,6 @@ export interface IdentityDeps {
   sessionTtlMs: number;
   password: { params: Argon2Params; dummyHash: string };
   clock: () => Date;
+  /** The OAuth 2.1 authorization server for MCP clients (src/oauth). */
+  oauth: OAuthSettings;
 }

@@ -45,7 +45,14 @@ const deps = await buildDeps({
   accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   sessionTtlDays: config.SESSION_TTL_DAYS,
   keyActivationDelaySeconds: config.KEY_ACTIVATION_DELAY_SECONDS,
+  oauthResources: config.OAUTH_RESOURCES,
+  cimd: { allowedAddresses: config.OAUTH_CIMD_ALLOWED_ADDRESSES },
 });
+if (config.OAUTH_CIMD_ALLOWED_ADDRESSES.length)
+  logger.warn(
+    { addresses: config.OAUTH_CIMD_ALLOWED_ADDRESSES },
+    "OAUTH_CIMD_ALLOWED_ADDRESSES is a test seam; unset it in production",
+  );
 // One registry for the HTTP metrics and the relay's outbox_backlog, so /metrics shows both.
 const metrics = createMetrics();
 const app = createApp(deps, { metrics });

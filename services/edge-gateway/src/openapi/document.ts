@@ -1,5 +1,6 @@
 import { type ProblemCode, problemCodes, statusOf } from "@flowstate/contracts/errors/codes";
 import { PROBLEM_CONTENT_TYPE, Problem } from "@flowstate/contracts/errors/problem";
+import { OAuthError } from "@flowstate/contracts/rest/identity/oauth";
 import { routeProblems } from "@flowstate/contracts/rest/problems";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { z } from "zod";
@@ -13,6 +14,7 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
 }
 
 const problemRef = { $ref: "#/components/schemas/Problem" };
+const oauthErrorRef = { $ref: "#/components/schemas/OAuthError" };
 
 /**
  * The route's problem answers, one per status, each naming its codes (with their meaning) from
@@ -60,24 +62,50 @@ function security(route: RouteSpec): Json[] {
   return route.apiKey ? [{ bearerAuth: [] }, { apiKey: [] }] : [{ bearerAuth: [] }];
 }
 
-function operation(route: RouteSpec): Json {
+/** A route's own answers: JSON bodies, server-rendered pages (`media.response: "html"`) or redirects. */
+function ownResponses(route: RouteSpec): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(route.responses)) {
-    responses[status] =
-      schema === null
-        ? { description: "No content" }
-        : { description: "Success", content: { "application/json": { schema: schemaOf(schema, "output") } } };
+    const code = Number(status);
+    if (code >= 300 && code < 400) responses[status] = { description: "Redirect (see Location)" };
+    else if (route.media?.response === "html")
+      responses[status] = { description: "A page", content: { "text/html": {} } };
+    else if (schema === null) responses[status] = { description: "No content" };
+    else
+      responses[status] = {
+        description: "Success",
+        content: { "application/json": { schema: schemaOf(schema, "output") } },
+      };
   }
+  return responses;
+}
+
+/** OAuth protocol endpoints answer RFC 6749 error objects (with the problem members beside them). */
+function oauthErrors(route: RouteSpec): Record<string, unknown> {
+  const body = (description: string) => ({ description, content: { "application/json": { schema: oauthErrorRef } } });
+  // The gateway's own refusals (rate limit, body size, service down) stay problems.
+  const gateway = Object.fromEntries(Object.entries(problems(route)).filter(([status]) => Number(status) >= 413));
+  return {
+    "400": body("invalid_request, invalid_grant, invalid_scope, invalid_target, invalid_client_metadata, …"),
+    "401": body("invalid_client"),
+    ...gateway,
+  };
+}
+
+function operation(route: RouteSpec): Json {
+  const responses = ownResponses(route);
   const op: Json = {
     operationId: route.id,
     summary: route.summary,
     tags: [route.id.split(".")[0]],
     security: security(route),
     parameters: parameters(route),
-    responses: { ...responses, ...problems(route) },
+    responses: { ...responses, ...(route.errors === "oauth" ? oauthErrors(route) : problems(route)) },
   };
-  if (route.body)
-    op.requestBody = { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } };
+  if (route.body) {
+    const media = route.media?.body === "form" ? "application/x-www-form-urlencoded" : "application/json";
+    op.requestBody = { required: true, content: { [media]: { schema: schemaOf(route.body, "input") } } };
+  }
   if (route.auth === "tenant") op["x-flowstate-min-role"] = route.minRole;
   if (route.apiKey) op["x-flowstate-api-key-scope"] = route.apiKey;
   return op;
@@ -107,7 +135,7 @@ export function openApiDocument(routes: readonly RouteSpec[]): Json {
     servers: [{ url: "/" }],
     paths,
     components: {
-      schemas: { Problem: schemaOf(Problem, "output") },
+      schemas: { Problem: schemaOf(Problem, "output"), OAuthError: schemaOf(OAuthError, "output") },
       securitySchemes: {
         bearerAuth: {
           type: "http",

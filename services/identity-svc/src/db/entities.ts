@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from "@mikro-orm/postgresql";
+import { oauthEntities } from "../oauth/db/entities.ts";
 
 /**
  * identity's tables as MikroORM entities (columns in migrations.ts). Foreign keys are plain scalar
@@ -127,4 +128,5 @@ export const entities = [
   FeatureFlag,
   NotificationPreferencesRow,
   ApiKey,
+  ...oauthEntities,
 ];

@@ -1,4 +1,5 @@
 import type { Migration } from "@flowstate/shared/db/migrate";
+import { oauthMigration } from "../oauth/db/migration.ts";
 
 /**
  * identity's schema. Unqualified names: the runner sets search_path to the service schema.
@@ -117,4 +118,5 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE api_key ALTER CONSTRAINT api_key_created_by_fkey DEFERRABLE INITIALLY DEFERRED;
     `,
   },
+  oauthMigration,
 ];

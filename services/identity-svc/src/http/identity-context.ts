@@ -1,5 +1,5 @@
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
-import { identityRoutes } from "@flowstate/contracts/rest/routes";
+import { routes } from "@flowstate/contracts/rest/routes";
 import { assertionVerifier } from "@flowstate/shared/auth/assertion-cache";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { requestBinding } from "@flowstate/shared/auth/request-binding";
@@ -10,7 +10,9 @@ import type { IdentityDeps } from "../deps.ts";
 import type { IdentityEnv } from "./env.ts";
 
 /** Probes answer before this middleware runs (they are mounted first); everything else is here. */
-const PUBLIC = new Set(identityRoutes.filter((r) => r.auth === "public").map((r) => `${r.method} ${r.path}`));
+const PUBLIC = new Set(
+  routes.filter((r) => r.service === "identity-svc" && r.auth === "public").map((r) => `${r.method} ${r.path}`),
+);
 
 const unauthenticated = () =>
   new DomainError("unauthenticated", "UNAUTHENTICATED", "this service is reached through the gateway only");

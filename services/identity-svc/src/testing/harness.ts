@@ -15,6 +15,7 @@ import { migrations } from "../db/migrations.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { buildDeps } from "../deps-factory.ts";
 import type { IdentityApp } from "../http/env.ts";
+import type { CimdOptions } from "../oauth/cimd/fetcher.ts";
 import { secretsManagerKeyStore } from "../tokens/key-store.ts";
 import { assertionHeaders } from "./assertion.ts";
 
@@ -57,10 +58,17 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The MCP resource the harness's authorization server issues OAuth tokens for, unless a test names others. */
+export const TEST_MCP_RESOURCE = "https://mcp.test/mcp";
+
 export async function startHarness(options: {
   prefix: string;
   clock?: () => Date;
   keyActivationDelaySeconds?: number;
+  /** The token issuer (default https://identity.test); end-to-end OAuth tests use the gateway's URL. */
+  issuer?: string;
+  oauthResources?: string[];
+  cimd?: CimdOptions;
 }): Promise<Harness> {
   const logger = createLogger({ service: "identity-svc" });
   const db = await openTestDatabase({ prefix: options.prefix, entities, migrations, logger });
@@ -71,12 +79,14 @@ export async function startHarness(options: {
     logger,
     internalAuthSecret: secret,
     keyStore: secretsManagerKeyStore(secrets, `test/${db.schema}/identity/signing-keys`),
-    issuer: "https://identity.test",
+    issuer: options.issuer ?? "https://identity.test",
     audience: "flowstate-test",
     accessTokenTtlSeconds: 900,
     sessionTtlDays: 30,
     keyActivationDelaySeconds: options.keyActivationDelaySeconds ?? 900,
     ...(options.clock ? { clock: options.clock } : {}),
+    oauthResources: options.oauthResources ?? [TEST_MCP_RESOURCE],
+    ...(options.cimd ? { cimd: options.cimd } : {}),
   });
   const app = createApp(deps, { checkResponses: true });
 

@@ -3,7 +3,15 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { emit, now, type ServiceContext } from "../context.ts";
 import type { UserSession } from "../db/entities.ts";
 
-export type RevokeReason = "signout" | "refresh_token_replayed" | "account_disabled" | "account_deleted";
+export type RevokeReason =
+  | "signout"
+  | "refresh_token_replayed"
+  | "account_disabled"
+  | "account_deleted"
+  // OAuth token families (src/oauth): the user revoked the client, a code came back, the client revoked a token.
+  | "client_revoked"
+  | "authorization_code_replayed"
+  | "token_revoked";
 
 /** Marks a session revoked (idempotent) and announces it; the caller commits and then invalidates. */
 export function revokeSession(

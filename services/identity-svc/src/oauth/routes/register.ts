@@ -1,0 +1,24 @@
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { oauthRoutes } from "@flowstate/contracts/rest/routes";
+import type { IdentityApp } from "../../http/env.ts";
+import { registerClient } from "../clients/register-client.ts";
+import { oauthEndpoint } from "../http/endpoint.ts";
+import { mountProtocolRoute } from "../http/mount-protocol-route.ts";
+import { OAuthProtocolError } from "../http/oauth-error.ts";
+
+/** POST /oauth/register: RFC 7591 dynamic registration of a public client. */
+export function registerOAuthRegister(app: IdentityApp): void {
+  mountProtocolRoute(app, routeIn(oauthRoutes, "oauth.register"), (c) =>
+    oauthEndpoint(c, async () => {
+      if (!/^application\/json\s*(?:;|$)/i.test(c.req.header("content-type") ?? ""))
+        throw new OAuthProtocolError("invalid_client_metadata", "the body must be application/json");
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        throw new OAuthProtocolError("invalid_client_metadata", "the body is not valid JSON");
+      }
+      return c.json(await registerClient({ ctx: c.get("ctx"), body }), 201);
+    }),
+  );
+}

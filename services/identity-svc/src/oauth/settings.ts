@@ -1,0 +1,14 @@
+import type { ClientMetadataFetcher } from "./cimd/fetcher.ts";
+
+/** The authorization server's part of IdentityDeps. */
+export interface OAuthSettings {
+  /** The issuer identifier: the gateway's public origin (JWT_ISSUER), where the metadata is served. */
+  issuer: string;
+  /** The canonical URIs tokens may be issued for (RFC 8707), e.g. the MCP server's `https://…/mcp`. */
+  resources: string[];
+  /** Authorization codes live this long (OAuth 2.1 recommends at most 10 minutes; clients exchange at once). */
+  codeTtlMs: number;
+  /** Time to sign in and consent after the authorization request. */
+  interactionTtlMs: number;
+  cimd: ClientMetadataFetcher;
+}

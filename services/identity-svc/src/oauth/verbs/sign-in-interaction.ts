@@ -1,0 +1,86 @@
+import { inTransaction, now, type ServiceContext, table } from "../../context.ts";
+import { verifyPassword } from "../../crypto/password.ts";
+import { randomSecret, sha256 } from "../../crypto/secret-token.ts";
+import { User } from "../../db/entities.ts";
+import { emailKey } from "../../verbs/sign-up.ts";
+import type { AuthorizationRequest } from "../db/entities.ts";
+import type { TenantChoice } from "../pages/consent-page.ts";
+import { expiredInteraction, openInteraction } from "./interactions.ts";
+
+export type SignInOutcome =
+  | {
+      kind: "consent";
+      request: AuthorizationRequest;
+      interaction: string;
+      csrf: string;
+      email: string;
+      tenants: TenantChoice[];
+    }
+  | { kind: "retry"; request: AuthorizationRequest; interaction: string; csrf: string; email: string; error: string };
+
+const WRONG = "The e-mail address or the password is wrong.";
+
+/**
+ * The sign-in step of an authorization: the same rules as POST /v1/auth/signin (one answer for
+ * an unknown e-mail and a wrong password, both costing one Argon2id verification; a disabled
+ * account is told so only after the right password), but no REST session is opened: the
+ * interaction records who signed in and when (`auth_time` of the tokens), and its CSRF token is
+ * replaced. The answer carries the user's active tenants for the consent page.
+ */
+export async function signInInteraction({
+  ctx,
+  form,
+}: {
+  ctx: ServiceContext;
+  form: Record<string, string>;
+}): Promise<SignInOutcome> {
+  if (!form.interaction || !form.csrf) throw expiredInteraction();
+  const input = {
+    interaction: form.interaction,
+    csrf: form.csrf,
+    email: form.email ?? "",
+    password: form.password ?? "",
+  };
+  // Out-of-range values cost the same Argon2id work as a wrong password and get the same answer.
+  const candidate =
+    input.email.length > 0 && input.email.length <= 254
+      ? await ctx.em.findOne(User, { email_key: emailKey(input.email), status: "active" })
+      : null;
+  const ok = await verifyPassword(
+    input.password.slice(0, 256),
+    candidate?.password_hash ?? ctx.deps.password.dummyHash,
+  );
+
+  return inTransaction(ctx, async (em) => {
+    const row = await openInteraction(ctx, em, input);
+    const retry = (error: string): SignInOutcome => ({
+      kind: "retry",
+      request: row.request,
+      interaction: input.interaction,
+      csrf: input.csrf,
+      email: input.email,
+      error,
+    });
+    if (!candidate || !ok || input.password.length > 256) return retry(WRONG);
+    const user = await em.findOne(User, { sub: candidate.sub }, { refresh: true });
+    if (user?.status !== "active") return retry(WRONG);
+    if (user.disabled) return retry("This account is disabled.");
+    const csrf = randomSecret();
+    row.sub = user.sub;
+    row.auth_time = now(ctx);
+    row.csrf_hash = sha256(csrf);
+    const tenants = await em.execute<TenantChoice[]>(
+      `SELECT t.id, t.name, m.role FROM ${table(ctx, "membership")} m JOIN ${table(ctx, "tenant")} t ON t.id = m.tenant_id
+        WHERE m.sub = ? AND t.status = 'active' ORDER BY t.name, t.id`,
+      [user.sub],
+    );
+    return {
+      kind: "consent",
+      request: row.request,
+      interaction: input.interaction,
+      csrf,
+      email: user.email ?? input.email,
+      tenants,
+    };
+  });
+}
