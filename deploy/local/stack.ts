@@ -125,6 +125,10 @@ export async function startStack(options: {
       ...stackEnvironment(outputs, env.SERVICE_PREFIX, env.STAGE),
       ...Object.fromEntries([...urls].map(([n, url]) => [urlVariable(n), url])),
     };
+    // Tokens are issued by the OAuth authorization server whose metadata the gateway serves at its
+    // origin, so the issuer is the gateway's URL (MCP clients compare it with where they fetched it).
+    const gatewayUrl = urls.get("edge-gateway");
+    if (!options.env.JWT_ISSUER && gatewayUrl) shared.JWT_ISSUER = gatewayUrl;
     // A marketplace endpoint the user configured (e.g. real AWS: unset) wins over the sandbox.
     if (env.MARKETPLACE_ENDPOINT_URL) shared.MARKETPLACE_ENDPOINT_URL = env.MARKETPLACE_ENDPOINT_URL;
 

@@ -35,8 +35,8 @@ export const ClientMetadataDocument = z.object({
   grant_types: z.array(z.string()).optional(),
   response_types: z.array(z.string()).optional(),
   token_endpoint_auth_method: z.literal("none").optional(),
-  client_secret: z.undefined({ error: "a metadata document must not carry a client secret" }),
-  client_secret_expires_at: z.undefined(),
+  client_secret: z.never({ error: "a metadata document must not carry a client secret" }).optional(),
+  client_secret_expires_at: z.never().optional(),
   scope: z.string().max(500).optional(),
   application_type: z.enum(["native", "web"]).optional(),
 });
