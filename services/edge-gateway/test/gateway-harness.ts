@@ -32,6 +32,8 @@ export async function startGateway(options: {
   secret?: string;
   routes?: readonly RouteSpec[];
   settings?: Partial<GatewaySettings>;
+  /** A port chosen in advance (the OAuth tests need the gateway's URL as the issuer before it starts); default any. */
+  port?: number;
 }): Promise<RunningGateway> {
   const secret = options.secret ?? randomBytes(32).toString("base64url");
   const logger = createLogger({ service: "edge-gateway" });
@@ -43,7 +45,7 @@ export async function startGateway(options: {
   });
   const server = await serve(gateway, {
     host: "127.0.0.1",
-    port: 0,
+    port: options.port ?? 0,
     logger,
     handleSignals: false,
     drainTimeoutMs: 1_000,
