@@ -15,6 +15,37 @@ export const problemCodes = {
     meaning: "A path parameter, query parameter or body field is invalid; see `errors[]`.",
   },
   MALFORMED_JSON: { status: 400, meaning: "The body is declared JSON but does not parse, or is empty." },
+  // OAuth protocol endpoints (token, registration, revocation): the RFC 6749 `error` beside these codes.
+  OAUTH_INVALID_REQUEST: {
+    status: 400,
+    meaning: "OAuth invalid_request: a parameter is missing, repeated or malformed.",
+  },
+  OAUTH_INVALID_GRANT: {
+    status: 400,
+    meaning:
+      "OAuth invalid_grant: the code or refresh token is unknown, spent, expired, revoked or another client's; authorize again.",
+  },
+  OAUTH_UNSUPPORTED_GRANT_TYPE: {
+    status: 400,
+    meaning: "OAuth unsupported_grant_type: only authorization_code and refresh_token.",
+  },
+  OAUTH_INVALID_SCOPE: { status: 400, meaning: "OAuth invalid_scope: a scope is unknown or more than was granted." },
+  OAUTH_INVALID_TARGET: {
+    status: 400,
+    meaning: "OAuth invalid_target (RFC 8707): the resource is not one tokens are issued for.",
+  },
+  OAUTH_INVALID_CLIENT_METADATA: {
+    status: 400,
+    meaning: "OAuth invalid_client_metadata (RFC 7591): the registration is not acceptable.",
+  },
+  OAUTH_INVALID_REDIRECT_URI: {
+    status: 400,
+    meaning: "OAuth invalid_redirect_uri (RFC 7591): https, loopback http or a private-use scheme, no fragment.",
+  },
+  OAUTH_INVALID_CLIENT: {
+    status: 401,
+    meaning: "OAuth invalid_client: the client is unknown or presented a secret (clients are public).",
+  },
   // 401
   UNAUTHENTICATED: { status: 401, meaning: "No credential was presented, or the caller is not signed in." },
   INVALID_TOKEN: {

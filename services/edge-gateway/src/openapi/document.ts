@@ -82,14 +82,17 @@ function ownResponses(route: RouteSpec): Record<string, unknown> {
 
 /** OAuth protocol endpoints answer RFC 6749 error objects (with the problem members beside them). */
 function oauthErrors(route: RouteSpec): Record<string, unknown> {
-  const body = (description: string) => ({ description, content: { "application/json": { schema: oauthErrorRef } } });
-  // The gateway's own refusals (rate limit, body size, service down) stay problems.
-  const gateway = Object.fromEntries(Object.entries(problems(route)).filter(([status]) => Number(status) >= 413));
-  return {
-    "400": body("invalid_request, invalid_grant, invalid_scope, invalid_target, invalid_client_metadata, …"),
-    "401": body("invalid_client"),
-    ...gateway,
-  };
+  // Same codes per status as any route; the protocol's own refusals (400, 401) are RFC 6749 objects
+  // with the problem members beside them, while the gateway's (413, 429, 503) stay problems.
+  const out = problems(route) as Record<string, { content: unknown }>;
+  for (const status of ["400", "401"]) {
+    if (out[status])
+      out[status] = {
+        ...out[status],
+        content: { "application/json": { schema: { allOf: [oauthErrorRef, problemRef] } } },
+      };
+  }
+  return out;
 }
 
 function operation(route: RouteSpec): Json {

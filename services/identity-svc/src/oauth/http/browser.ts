@@ -13,8 +13,9 @@ export const htmlResponse = (html: string, status: number, formTargets: readonly
 /**
  * CSRF, first line: a form post must come from our own page. Browsers send `Origin` on every
  * cross-site (and same-origin) form POST; it must be the issuer's origin, which is the gateway's
- * public origin the page was served from. Without `Origin` (non-browser clients), a
- * `Sec-Fetch-Site` other than same-origin is refused too. The second line is the per-interaction
+ * public origin the page was served from. Without it (or `null`), `Sec-Fetch-Site` must say
+ * same-origin (browsers always send it); a client sending neither is no browser and carries no
+ * ambient authority. The second line is the per-interaction
  * CSRF token (interactions.ts); and no cookie carries authority here: each authorization asks for
  * the password, so a forged post has nothing to ride on.
  */
@@ -22,7 +23,11 @@ export function requireSameOrigin(c: Ctx): void {
   const expected = new URL(c.get("ctx").deps.oauth.issuer).origin;
   const origin = c.req.header("origin");
   const site = c.req.header("sec-fetch-site");
-  const ok = origin !== undefined ? origin === expected : site === undefined || site === "same-origin";
+  // `Origin: null` is what Chromium sends under a strict referrer policy; then Sec-Fetch-Site decides.
+  const ok =
+    origin === expected ||
+    ((origin === undefined || origin === "null") &&
+      (site === "same-origin" || (site === undefined && origin === undefined)));
   if (!ok)
     throw new PageError(
       403,

@@ -1,3 +1,4 @@
+import type { ProblemCode } from "@flowstate/contracts/errors/codes";
 import { problemBody } from "@flowstate/shared/http/problem";
 import type { Context } from "hono";
 
@@ -6,11 +7,21 @@ import type { Context } from "hono";
  * `error` is the registered code clients switch on (the MCP SDK re-authorizes on `invalid_grant`).
  * Thrown by the OAuth verbs; rendered only by `oauthErrorResponse`.
  */
+export type OAuthErrorCode =
+  | "invalid_request"
+  | "invalid_grant"
+  | "unsupported_grant_type"
+  | "invalid_scope"
+  | "invalid_target"
+  | "invalid_client_metadata"
+  | "invalid_redirect_uri"
+  | "invalid_client";
+
 export class OAuthProtocolError extends Error {
   override name = "OAuthProtocolError";
-  readonly error: string;
+  readonly error: OAuthErrorCode;
   readonly status: 400 | 401;
-  constructor(error: string, description: string, status: 400 | 401 = 400) {
+  constructor(error: OAuthErrorCode, description: string, status: 400 | 401 = 400) {
     super(description);
     this.error = error;
     this.status = status;
@@ -28,7 +39,7 @@ export const invalidClient = (d: string) => new OAuthProtocolError("invalid_clie
  */
 export function oauthErrorResponse(c: Context, err: OAuthProtocolError): Response {
   const problem = problemBody(
-    { status: err.status, code: `OAUTH_${err.error.toUpperCase()}`, detail: err.message },
+    { status: err.status, code: `OAUTH_${err.error.toUpperCase()}` as ProblemCode, detail: err.message },
     c.get("requestId") ?? "req_unknown",
   );
   const headers: Record<string, string> = {

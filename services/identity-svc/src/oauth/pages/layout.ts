@@ -31,7 +31,7 @@ const CSS_HASH = `'sha256-${createHash("sha256").update(CSS).digest("base64")}'`
  * The headers every authorization page carries: never framed (clickjacking a consent button is the
  * classic attack; `frame-ancestors 'none'` plus X-Frame-Options for old browsers), no script at all,
  * styles only by hash, forms only to this origin and, on the consent page, to the client's
- * redirect origin (a form's redirect target is subject to form-action), never cached, no referrer.
+ * redirect origin (a form's redirect target is subject to form-action), never cached, no referrer to other sites.
  */
 export function pageHeaders(formTargets: readonly string[] = []): Record<string, string> {
   const formAction = ["'self'", ...formTargets].join(" ");
@@ -40,7 +40,8 @@ export function pageHeaders(formTargets: readonly string[] = []): Record<string,
     "content-security-policy": `default-src 'none'; style-src ${CSS_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    // Not no-referrer: under it Chromium sends `Origin: null` on the page's own form posts.
+    "referrer-policy": "same-origin",
     "cache-control": "no-store",
   };
 }
