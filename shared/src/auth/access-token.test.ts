@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
 import { generateKeyPair, SignJWT } from "jose";
+import { describe, it } from "vitest";
 import { DomainError } from "../errors/domain-error.ts";
 import { verifyAccessToken } from "./access-token.ts";
 

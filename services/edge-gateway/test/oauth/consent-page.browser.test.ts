@@ -3,10 +3,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, resolve } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { TestUser } from "@flowstate/identity-svc/testing/harness";
 import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type OAuthStack, startOAuthStack } from "./oauth-stack.ts";
 
 /**
@@ -18,8 +19,12 @@ import { type OAuthStack, startOAuthStack } from "./oauth-stack.ts";
 const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
   (p): p is string => !!p && existsSync(p),
 );
-const skip = CHROMIUM ? false : "Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)";
-const ARTIFACTS = process.env.FLOWSTATE_ARTIFACT_DIR ?? resolve(import.meta.dirname, "../../../../test-artifacts");
+const skipReason = CHROMIUM
+  ? null
+  : "Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)";
+if (skipReason) console.warn(`consent page browser tests skipped: ${skipReason}`);
+const ARTIFACTS =
+  process.env.FLOWSTATE_ARTIFACT_DIR ?? fileURLToPath(new URL("../../../../test-artifacts", import.meta.url));
 
 /** The client's loopback redirect endpoint: records what the browser was sent back with. */
 async function startCallback() {
@@ -41,7 +46,7 @@ async function startCallback() {
   return { origin, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-describe("the authorization page in headless Chromium", { skip }, () => {
+describe.skipIf(skipReason !== null)("the authorization page in headless Chromium", () => {
   let stack: OAuthStack;
   let browser: Browser;
   let callback: Awaited<ReturnType<typeof startCallback>>;
@@ -62,7 +67,7 @@ describe("the authorization page in headless Chromium", { skip }, () => {
     return `${stack.issuer}/oauth/authorize?${q}`;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     stack = await startOAuthStack("gw_oauth_browser");
     callback = await startCallback();
     user = await stack.identity.signUp();
@@ -76,7 +81,7 @@ describe("the authorization page in headless Chromium", { skip }, () => {
     clientId = ((await registered.json()) as { client_id: string }).client_id;
     browser = await chromium.launch({ executablePath: CHROMIUM!, headless: true, args: ["--no-sandbox"] });
   });
-  after(async () => {
+  afterAll(async () => {
     await browser?.close();
     await callback?.close();
     await stack?.close();

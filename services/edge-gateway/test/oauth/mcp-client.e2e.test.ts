@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { TestUser } from "@flowstate/identity-svc/testing/harness";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -10,6 +9,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { authorizeInBrowser } from "./browser-steps.ts";
 import { type OAuthStack, startOAuthStack } from "./oauth-stack.ts";
 
@@ -62,12 +62,12 @@ class HeadlessProvider implements OAuthClientProvider {
 let stack: OAuthStack;
 let user: TestUser;
 let tenantId: string;
-before(async () => {
+beforeAll(async () => {
   stack = await startOAuthStack("gw_oauth_mcp");
   user = await stack.identity.signUp();
   tenantId = (await stack.identity.createTenant(user)).id;
 });
-after(() => stack.close());
+afterAll(() => stack.close());
 
 const connect = async (provider: OAuthClientProvider) => {
   const client = new Client({ name: "oauth-acceptance", version: "0.0.0" });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 import { deleteAccount } from "../verbs/delete-account.ts";
 import { disableAccount } from "../verbs/disable-account.ts";
@@ -13,14 +13,14 @@ let oauth: ReturnType<typeof oauthDriver>;
 let clientId: string;
 const REDIRECT = "http://127.0.0.1/callback";
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_oauth_err" });
   user = await h.signUp();
   await h.createTenant(user);
   oauth = oauthDriver(h);
   clientId = await oauth.register([REDIRECT, "https://app.example/cb"]);
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error;
 const redirectError = (res: Response) => new URL(res.headers.get("location")!).searchParams.get("error");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { verifyAccessToken } from "@flowstate/shared/auth/access-token";
 import { createLocalJWKSet, decodeJwt, type JWK } from "jose";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness, TEST_MCP_RESOURCE, type TestUser } from "../testing/harness.ts";
 import { sessionState } from "../verbs/session-state.ts";
 import { oauthDriver, pkce } from "./testing/oauth-driver.ts";
@@ -13,13 +13,13 @@ let oauth: ReturnType<typeof oauthDriver>;
 const REDIRECT = "http://127.0.0.1/callback";
 const AT_PORT = "http://127.0.0.1:53123/callback";
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ prefix: "id_oauth_happy" });
   user = await h.signUp();
   tenantId = (await h.createTenant(user)).id;
   oauth = oauthDriver(h);
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 /** Verifies an OAuth token the way an MCP server does (shared/src/auth/access-token.ts). */
 async function verify(token: string, audience = TEST_MCP_RESOURCE) {

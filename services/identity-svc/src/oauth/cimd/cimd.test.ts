@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness, type TestUser } from "../../testing/harness.ts";
 import { hasOpenssl, startHttpsFixture } from "../testing/https-fixture.ts";
 import { oauthDriver, pkce } from "../testing/oauth-driver.ts";
@@ -27,13 +27,14 @@ const json = (body: string, extra: Record<string, string> = {}) => ({
   headers: { "content-type": "application/json", ...extra },
 });
 
-const skip = hasOpenssl() ? false : "openssl is not installed (it makes the fixture's self-signed certificate)";
+const skipReason = hasOpenssl() ? null : "openssl is not installed (it makes the fixture's self-signed certificate)";
+if (skipReason) console.warn(`client metadata document tests skipped: ${skipReason}`);
 
-describe("client metadata documents", { skip }, () => {
+describe.skipIf(skipReason !== null)("client metadata documents", () => {
   let fixture: Awaited<ReturnType<typeof startHttpsFixture>>;
   let h: Harness;
   let user: TestUser;
-  before(async () => {
+  beforeAll(async () => {
     fixture = await startHttpsFixture((o) => ({
       "/client.json": json(doc(`${o}/client.json`), { "cache-control": "max-age=600" }),
       "/big.json": json(doc(`${o}/big.json`, { padding: "x".repeat(6 * 1024) })),
@@ -49,7 +50,7 @@ describe("client metadata documents", { skip }, () => {
     });
     user = await h.signUp();
   });
-  after(async () => {
+  afterAll(async () => {
     await h?.close();
     await fixture?.close();
   });
