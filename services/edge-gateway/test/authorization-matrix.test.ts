@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import type { TenantRole } from "@flowstate/contracts/ids";
+import { atLeast } from "@flowstate/contracts/auth/tenant-access";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { oauthDriver } from "@flowstate/identity-svc/oauth/testing/oauth-driver";
@@ -35,8 +35,6 @@ type Caller =
   | "owner"
   | "read API key"
   | "write API key";
-
-const RANK: Record<TenantRole, number> = { member: 1, admin: 2, owner: 3 };
 
 interface World {
   e2e: E2E;
@@ -121,7 +119,7 @@ const cases: Record<string, Case> = {
 /** The one expected status of a cell; `success` is the route's documented success status. */
 function expected(route: RouteSpec, caller: Caller): number {
   const success = Number(Object.keys(route.responses).find((s) => Number(s) < 300));
-  const minRank = RANK[route.minRole ?? "member"];
+  const minRole = route.minRole ?? "member";
   switch (caller) {
     case "anonymous":
     case "malformed token":
@@ -136,9 +134,9 @@ function expected(route: RouteSpec, caller: Caller): number {
     case "another tenant's API key":
       return 404;
     case "member":
-      return minRank <= RANK.member ? success : 403;
+      return atLeast("member", minRole) ? success : 403;
     case "admin":
-      return minRank <= RANK.admin ? success : 403;
+      return atLeast("admin", minRole) ? success : 403;
     case "owner":
       return success;
     case "read API key":

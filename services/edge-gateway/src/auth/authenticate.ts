@@ -4,6 +4,7 @@ import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 export type CallerIdentity = Exclude<VerifiedIdentity, { kind: "service" }>;
 
 import type { ProblemCode, ProblemStatus } from "@flowstate/contracts/errors/codes";
+import { invalidApiKey } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { type AccessState, apiKeyDigest } from "./access-state.ts";
 import type { AccessTokenVerifier } from "./access-token.ts";
@@ -15,7 +16,6 @@ export const missingCredential = () =>
   unauthenticated("UNAUTHENTICATED", "this route needs a credential: Authorization: Bearer <access token or API key>");
 const sessionEnded = () =>
   unauthenticated("SESSION_REVOKED", "this session has ended or the account is disabled; sign in again");
-const invalidKey = () => unauthenticated("INVALID_API_KEY", "the API key is not valid or has been revoked");
 
 /**
  * Turns a presented credential into the identity forwarded to services, checking revocation on
@@ -53,7 +53,7 @@ export async function authenticate(
       const digest = apiKeyDigest(credential.key);
       let key = state.apiKeys.peek(digest);
       if (key === undefined) key = await state.apiKeys.load(digest, credential.key);
-      if (key === null || !key.active) throw invalidKey();
+      if (key === null || !key.active) throw invalidApiKey();
       return { kind: "api_key", sub: key.created_by, key_id: key.key_id, tenant_id: key.tenant_id, scope: key.scope };
     }
   }

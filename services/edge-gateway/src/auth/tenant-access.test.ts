@@ -93,17 +93,29 @@ describe("authorizeTenant", () => {
     });
   });
 
-  it("gives a key no more than its creator's current role, and nothing once the creator left", async () => {
+  it("refuses a key as invalid once its creator is no longer an admin or owner, or no longer a member", async () => {
+    await rejects(
+      authorizeTenant(route({ apiKey: "read" }), tenant, key("read"), state({ [`${tenant} ${sub}`]: "member" })),
+      "unauthenticated",
+      "INVALID_API_KEY",
+    );
+    await rejects(
+      authorizeTenant(route({ apiKey: "read" }), tenant, key("read"), state({})),
+      "unauthenticated",
+      "INVALID_API_KEY",
+    );
+  });
+
+  it("gives a key its scope's role, never the creator's higher one", async () => {
     await rejects(
       authorizeTenant(
-        route({ apiKey: "read", minRole: "admin" }),
+        route({ apiKey: "write", minRole: "owner" }),
         tenant,
-        key("read"),
-        state({ [`${tenant} ${sub}`]: "member" }),
+        key("write"),
+        state({ [`${tenant} ${sub}`]: "owner" }),
       ),
       "forbidden",
       "INSUFFICIENT_ROLE",
     );
-    await rejects(authorizeTenant(route({ apiKey: "read" }), tenant, key("read"), state({})), "not_found", "NOT_FOUND");
   });
 });

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TenantContext } from "@flowstate/contracts/internal/identity";
 import type { AssertionSign } from "@flowstate/shared/auth/assertion-cache";
 import { bodyless, IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
+import { apiKeyNotAllowed } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { AccessState } from "../auth/access-state.ts";
 import type { AccessTokenVerifier } from "../auth/access-token.ts";
@@ -78,13 +79,7 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
     }
     identity = await authenticate(credential, tokens, state);
     limits.credential(identity.kind === "user" ? identity.sub : identity.key_id);
-    if (route.auth === "user" && identity.kind === "api_key") {
-      throw new DomainError(
-        "forbidden",
-        "API_KEY_NOT_ALLOWED",
-        "this route needs a user's access token, not an API key",
-      );
-    }
+    if (route.auth === "user" && identity.kind === "api_key") throw apiKeyNotAllowed();
     if (route.auth === "tenant") {
       tenant = await authorizeTenant(route, call.params.id ?? "", identity, state);
       limits.tenant(tenant.tenant_id);

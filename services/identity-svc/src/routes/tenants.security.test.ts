@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { TenantRole } from "@flowstate/contracts/ids";
+import { atLeast } from "@flowstate/contracts/auth/tenant-access";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -28,7 +28,6 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const tenantRoutes = identityRoutes.filter((r) => r.auth === "tenant") as readonly RouteSpec[];
-const RANK: Record<TenantRole, number> = { member: 1, admin: 2, owner: 3 };
 
 /** A body that passes validation, so the answer is about authorization, not shape. */
 function bodyFor(r: RouteSpec): unknown {
@@ -73,7 +72,7 @@ describe("tenant routes' own authorization", () => {
         [member, "member"],
         [admin, "admin"],
       ] as const) {
-        if (RANK[role] >= RANK[r.minRole!]) continue;
+        if (atLeast(role, r.minRole!)) continue;
         const res = await h.call(r.method, pathFor(r, tenantId), { as: who.identity, body: bodyFor(r) });
         assert.equal(res.status, 403, `${r.id} as ${role}`);
         assert.equal(((await res.json()) as { code: string }).code, "INSUFFICIENT_ROLE", `${r.id} as ${role}`);

@@ -1,3 +1,6 @@
+import { keyRole } from "@flowstate/contracts/auth/tenant-access";
+import type { TenantRole } from "@flowstate/contracts/ids";
+import { invalidApiKey } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { type ServiceContext, table } from "../context.ts";
@@ -8,8 +11,6 @@ export const sessionEnded = () =>
     "SESSION_REVOKED",
     "this session has ended or the account is disabled; sign in again",
   );
-const keyRevoked = () =>
-  new DomainError("unauthenticated", "INVALID_API_KEY", "the API key is not valid or has been revoked");
 
 type SessionRow = { status: string; disabled: boolean; revoked_at: Date | null };
 type KeyRow = {
@@ -17,7 +18,7 @@ type KeyRow = {
   tenant_status: string;
   creator_status: string;
   creator_disabled: boolean;
-  creator_role: string | null;
+  creator_role: TenantRole | null;
 };
 
 /**
@@ -70,7 +71,7 @@ export async function requireLiveCredential(ctx: ServiceContext, em: EntityManag
       row.tenant_status === "active" &&
       row.creator_status === "active" &&
       !row.creator_disabled &&
-      (row.creator_role === "admin" || row.creator_role === "owner");
-    if (!live) throw keyRevoked();
+      keyRole(a.scope, row.creator_role) !== null;
+    if (!live) throw invalidApiKey();
   }
 }

@@ -63,7 +63,7 @@ function statementsFor(ctx: ServiceContext) {
 const READS_IN_FLIGHT = 2;
 
 /** One coalescing reader per database (per IdentityDeps). */
-const readers = new WeakMap<IdentityDeps, CoalescedRead<[sub: string | null, tenantId: string], Row>>();
+const readers = new WeakMap<IdentityDeps, CoalescedRead<[sub: string, tenantId: string], Row>>();
 function readerFor(ctx: ServiceContext) {
   let reader = readers.get(ctx.deps);
   if (!reader) {
@@ -87,22 +87,19 @@ function readerFor(ctx: ServiceContext) {
   return reader;
 }
 
-/** One tenant as `sub` sees it; `role` when the caller is not a member (an API key) comes from `fallbackRole`. */
+/** One tenant as `sub` sees it: `memberRole` null when `sub` is not a member (the tenant's `role` then says "member"). */
 export async function tenantView(
   ctx: ServiceContext,
   /** The call's unit of work, if it has one: inside a transaction the read joins it. */
   em: EntityManager | undefined,
   tenantId: string,
-  sub: string | null,
-  fallbackRole?: TenantRole,
+  sub: string,
 ): Promise<{ tenant: Tenant; memberRole: TenantRole | null } | null> {
   const row = em?.isInTransaction()
     ? (await em.execute<Row[]>(statementsFor(ctx).one, [sub, tenantId]))[0]
     : await readerFor(ctx).load([sub, tenantId]);
   if (!row) return null;
-  const role = row.role ?? fallbackRole;
-  if (!role) return { tenant: toTenant(row, "member"), memberRole: null };
-  return { tenant: toTenant(row, role), memberRole: row.role };
+  return { tenant: toTenant(row, row.role ?? "member"), memberRole: row.role };
 }
 
 export async function tenantsOf(ctx: ServiceContext, em: EntityManager, sub: string): Promise<Tenant[]> {

@@ -1,3 +1,5 @@
+import { keyRole } from "@flowstate/contracts/auth/tenant-access";
+import type { TenantRole } from "@flowstate/contracts/ids";
 import type { ApiKeyState } from "@flowstate/contracts/internal/identity";
 import { notFound } from "@flowstate/shared/errors/domain-error";
 import { type ServiceContext, table } from "../context.ts";
@@ -14,14 +16,15 @@ type Row = {
   tenant_status: string;
   creator_status: string;
   creator_disabled: boolean;
-  creator_role: string | null;
+  creator_role: TenantRole | null;
 };
 
 /**
  * Resolves a presented API key. The key names its own id, so this is one primary-key join plus a
  * constant-time hash comparison. Not ours, or a wrong secret for a real id: 404 alike. A key works
  * only while it is unrevoked, its tenant is active, and its creator is an active account that is
- * still an admin or owner of the tenant (a key must not outlive its creator's authority).
+ * still an admin or owner of the tenant (`keyRole`, the platform's rule: a key must not outlive
+ * its creator's authority).
  */
 export async function verifyApiKey({ ctx, key }: { ctx: ServiceContext; key: string }): Promise<ApiKeyState> {
   const keyId = keyIdOf(key);
@@ -43,6 +46,6 @@ export async function verifyApiKey({ ctx, key }: { ctx: ServiceContext; key: str
     row.tenant_status === "active" &&
     row.creator_status === "active" &&
     !row.creator_disabled &&
-    (row.creator_role === "admin" || row.creator_role === "owner");
+    keyRole(row.scope, row.creator_role) !== null;
   return { key_id: row.key_id, tenant_id: row.tenant_id, scope: row.scope, created_by: row.created_by, active };
 }
