@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { atLeast, decideTenantAccess, keyRole } from "./tenant-access.ts";
 
 describe("the tenant access rule", () => {

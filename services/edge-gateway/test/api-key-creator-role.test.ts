@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Account, type E2E, startE2E } from "./e2e-stack.ts";
 
 /**
@@ -14,7 +14,7 @@ let e2e: E2E;
 let owner: Account;
 let admin: Account;
 let tenantId: string;
-before(async () => {
+beforeAll(async () => {
   e2e = await startE2E("gw_keyrole");
   [owner, admin] = await Promise.all([e2e.signUp(), e2e.signUp()]);
   tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Keys" } })).json.id;
@@ -24,7 +24,7 @@ before(async () => {
   });
   assert.equal(added.status, 201, added.text);
 });
-after(() => e2e.close());
+afterAll(() => e2e.close());
 
 async function keyOf(creator: Account, scope: "read" | "write") {
   const res = await e2e.call("POST", `/v1/tenants/${tenantId}/api-keys`, {
