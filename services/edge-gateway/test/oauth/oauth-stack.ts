@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import type { CimdOptions } from "@flowstate/identity-svc/oauth/cimd/fetcher";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -35,7 +36,7 @@ export interface OAuthStack {
  * the edge gateway, whose origin is the issuer, and a minimal MCP resource server (test code, until
  * mcp-gateway lands) whose `/mcp` is the resource identity-svc issues tokens for.
  */
-export async function startOAuthStack(prefix: string): Promise<OAuthStack> {
+export async function startOAuthStack(prefix: string, options: { cimd?: CimdOptions } = {}): Promise<OAuthStack> {
   const [gatewayPort, mcpPort] = [await freePort(), await freePort()];
   const issuer = `http://127.0.0.1:${gatewayPort}`;
   let skewMs = 0;
@@ -44,6 +45,7 @@ export async function startOAuthStack(prefix: string): Promise<OAuthStack> {
     issuer,
     oauthResources: [`http://127.0.0.1:${mcpPort}/mcp`],
     clock: () => new Date(Date.now() + skewMs),
+    ...(options.cimd ? { cimd: options.cimd } : {}),
   });
   const identityServer = await serve(identity.app, {
     host: "127.0.0.1",

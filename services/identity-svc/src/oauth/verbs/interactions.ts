@@ -19,11 +19,17 @@ export async function createInteraction(
   const interaction = randomSecret();
   const csrf = randomSecret();
   const at = now(ctx);
-  // Expired interactions are swept a few at a time by the requests that create new ones.
+  // Expired interactions, and codes a day past expiry (kept that long so a replay still revokes
+  // what the code issued), are swept a few at a time by the requests that start new ones.
   await em.execute(
     `DELETE FROM "${ctx.deps.schema}"."oauth_interaction" WHERE id_hash IN (
        SELECT id_hash FROM "${ctx.deps.schema}"."oauth_interaction" WHERE expires_at < ? LIMIT 20)`,
     [at],
+  );
+  await em.execute(
+    `DELETE FROM "${ctx.deps.schema}"."oauth_code" WHERE code_hash IN (
+       SELECT code_hash FROM "${ctx.deps.schema}"."oauth_code" WHERE expires_at < ? LIMIT 20)`,
+    [new Date(at.getTime() - 24 * 3600_000)],
   );
   em.create(OAuthInteraction, {
     id_hash: sha256(interaction),
