@@ -15,6 +15,10 @@ export const problemCodes = {
     meaning: "A path parameter, query parameter or body field is invalid; see `errors[]`.",
   },
   MALFORMED_JSON: { status: 400, meaning: "The body is declared JSON but does not parse, or is empty." },
+  MARKETPLACE_VALIDATION_FAILED: {
+    status: 400,
+    meaning: "AWS Marketplace refused the request as invalid (`upstream_error`: AWS's error name).",
+  },
   // OAuth protocol endpoints (token, registration, revocation): the RFC 6749 `error` beside these codes.
   OAUTH_INVALID_REQUEST: {
     status: 400,
@@ -83,11 +87,43 @@ export const problemCodes = {
   },
   LAST_OWNER: { status: 409, meaning: "The owner cannot be removed or demoted; transfer ownership first." },
   ALREADY_MEMBER: { status: 409, meaning: "The person is already a member of the tenant." },
+  CONNECTOR_NOT_CONNECTED: {
+    status: 409,
+    meaning: "The tenant has no Marketplace connector; follow the onboarding, then connect.",
+  },
+  CONNECTOR_ACCESS_DENIED: {
+    status: 409,
+    meaning:
+      "The seller account's connector role refused the call (`upstream_error`); the health endpoint says what to change.",
+  },
+  OFFER_CHANGE_IN_PROGRESS: {
+    status: 409,
+    meaning: "Another change set is still being applied to this offer (AWS ResourceInUseException); wait for it.",
+  },
+  MARKETPLACE_CONFLICT: { status: 409, meaning: "AWS Marketplace reported a conflict (`upstream_error`)." },
+  OFFER_NOT_RELEASED: { status: 409, meaning: "Only a released offer can be expired; this one is a draft." },
   // 413, 415, 422, 429, 431
   PAYLOAD_TOO_LARGE: { status: 413, meaning: "The request body is larger than the service accepts." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: "The body must be `application/json`." },
   NOT_A_MEMBER: { status: 422, meaning: "The new owner must be an active member of the tenant." },
   ALREADY_OWNER: { status: 422, meaning: "The caller already owns this tenant." },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    meaning: "The Idempotency-Key was already used for a different request; use a new key.",
+  },
+  CURRENCY_NOT_ALLOWED: {
+    status: 422,
+    meaning: "The seller cannot be paid out in the offer's currency; `allowed_currencies` lists those it can.",
+  },
+  CURRENCIES_UNDETERMINED: {
+    status: 422,
+    meaning: "The connector role cannot read the seller's payout currencies (policy before 2026-08-31); see `health`.",
+  },
+  OFFER_NOT_CLONEABLE: {
+    status: 422,
+    meaning: "The offer has terms a clone cannot carry over (`terms`); create the new offer instead.",
+  },
+  MARKETPLACE_REFUSED: { status: 422, meaning: "AWS Marketplace refused the request (`upstream_error`)." },
   RATE_LIMITED: { status: 429, meaning: "Too many requests; see `Retry-After`." },
   HEADERS_TOO_LARGE: { status: 431, meaning: "The request headers are too large." },
   // 5xx

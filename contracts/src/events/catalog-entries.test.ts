@@ -73,13 +73,25 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
     },
   },
   "OfferChangeRequested.v1": {
-    accept: { tenant_id, change_set_id: "cs-1", action: "release" },
-    reject: { tenant_id, change_set_id: 1, action: "release" },
+    accept: { tenant_id, change_set_id: "cs1", action: "release", offer_id: "offer-1", principal: "backend" },
+    reject: { tenant_id, change_set_id: "cs1", action: "publish", principal: "backend" },
   },
-  "OfferChangeSucceeded.v1": { accept: { tenant_id, change_set_id: "cs-1" }, reject: { change_set_id: "cs-1" } },
+  "OfferChangeSucceeded.v1": {
+    accept: { tenant_id, change_set_id: "cs1", action: "create", offer_id: "offer-1", principal: "backend" },
+    reject: { tenant_id, change_set_id: "cs1", action: "create", principal: "backend" },
+  },
   "OfferChangeFailed.v1": {
-    accept: { tenant_id, change_set_id: "cs-1", error_codes: ["INCOMPATIBLE_PAYMENT_SETTINGS"] },
-    reject: { tenant_id, change_set_id: "cs-1", error_codes: "x" },
+    accept: {
+      tenant_id,
+      change_set_id: "cs1",
+      action: "release",
+      offer_id: "offer-1",
+      failure_code: "CLIENT_ERROR",
+      error_codes: ["INVALID_BUYER_ACCOUNTS"],
+      changes: [{ change_type: "ReleaseOffer", error_codes: ["INVALID_BUYER_ACCOUNTS"] }],
+      principal: "mcp-execution",
+    },
+    reject: { tenant_id, change_set_id: "cs1", action: "release", error_codes: "x", principal: "backend" },
   },
   "PlatformProbe.v1": { accept: { key: "k", seq: 0 }, reject: { key: "", seq: -1 } },
 };

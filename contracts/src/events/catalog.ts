@@ -3,6 +3,10 @@ import { ApiKeyId, ExportJobId, SessionId, Sub, TenantId, TenantRole } from "../
 import { EventEnvelope } from "./envelope.ts";
 import { PartnerEventMetadata } from "./partner.ts";
 
+const OfferAction = z.enum(["create", "clone", "release", "expire"]);
+/** The Flowstate principal that reached the seller's AWS account (REST → backend, MCP → mcp-execution). */
+const MarketplacePrincipal = z.enum(["backend", "mcp-execution"]);
+
 /**
  * The versioned catalog of domain events. A key is `<Type>.v<version>`; adding a version means
  * adding a key, never editing an existing schema (consumers may still receive the old one).
@@ -40,17 +44,37 @@ export const eventCatalog = {
   // connector-svc
   "ConnectorConnected.v1": z.object({ tenant_id: TenantId, account_id: z.string().regex(/^\d{12}$/) }),
   "ConnectorDisconnected.v1": z.object({ tenant_id: TenantId }),
-  // offers-svc
-  "OfferChangeRequested.v1": z.object({ tenant_id: TenantId, change_set_id: z.string(), action: z.string() }),
+  // offers-svc (v1 had no producer before offers-svc; its fields were settled before the first release).
+  // Who asked is the envelope's actor (the same on all three: the tracker reports the outcome of their request).
+  "OfferChangeRequested.v1": z.object({
+    tenant_id: TenantId,
+    change_set_id: z.string(),
+    action: OfferAction,
+    /** release, expire: the offer changed; clone: the original. Absent for create. */
+    offer_id: z.string().optional(),
+    principal: MarketplacePrincipal,
+  }),
   "OfferChangeSucceeded.v1": z.object({
     tenant_id: TenantId,
     change_set_id: z.string(),
+    action: OfferAction,
+    /** The offer created (create, clone) or changed (release, expire). */
+    offer_id: z.string(),
+    /** Same as offer_id (kept from the first draft of this event). */
     entity_id: z.string().optional(),
+    source_offer_id: z.string().optional(),
+    principal: MarketplacePrincipal,
   }),
   "OfferChangeFailed.v1": z.object({
     tenant_id: TenantId,
     change_set_id: z.string(),
+    action: OfferAction,
+    offer_id: z.string().optional(),
+    failure_code: z.enum(["CLIENT_ERROR", "SERVER_FAULT", "CANCELLED"]),
+    /** AWS's error codes of every failed change, in order. */
     error_codes: z.array(z.string()),
+    changes: z.array(z.object({ change_type: z.string(), error_codes: z.array(z.string()) })),
+    principal: MarketplacePrincipal,
   }),
   // partner-inbound (us-east-1): a Partner Central event's metadata, written back to eu-central-1
   "PartnerEventReceived.v1": PartnerEventMetadata,

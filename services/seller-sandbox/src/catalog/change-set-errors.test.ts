@@ -150,6 +150,9 @@ describe("StartChangeSet refuses bad requests synchronously with AWS's errors", 
     const first = await start(changes, { ClientRequestToken: token });
     const again = await start(changes, { ClientRequestToken: token });
     assert.equal(again.ChangeSetId, first.ChangeSetId);
+    // The same request with its members in another order (another client's serializer) is the same request.
+    const reordered = changes.map((c) => Object.fromEntries(Object.entries(c).reverse()) as typeof c);
+    assert.equal((await start(reordered, { ClientRequestToken: token })).ChangeSetId, first.ChangeSetId);
     const other = await rejection(
       start(privateOfferChanges(productId, { name: "Other" }), { ClientRequestToken: token }),
     );

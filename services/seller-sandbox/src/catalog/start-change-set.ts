@@ -11,6 +11,13 @@ import { StartChangeSetInput } from "./change-set-input.ts";
 import { resolveChanges } from "./resolve-changes.ts";
 import { scheduleChangeSet } from "./run-change-set.ts";
 
+const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+
 const answer = (account: string, cs: ChangeSet) => ({
   ChangeSetId: cs.id,
   ChangeSetArn: marketplaceArn(account, "ChangeSet", cs.id),
@@ -28,7 +35,9 @@ export async function startChangeSet(call: CallContext) {
   const { seller } = call;
   const account = seller.account;
   const { ClientRequestToken, ...rest } = input;
-  const fingerprint = createHash("sha256").update(JSON.stringify(rest)).digest("base64url");
+  // Member order is not part of a request: a retry serialized by another client (or read back from
+  // a store) is the same request.
+  const fingerprint = createHash("sha256").update(canonicalJson(rest)).digest("base64url");
   const token = ClientRequestToken ?? randomId("", 32);
   const earlier = [...seller.changeSets.values()].find((c) => c.clientRequestToken === token);
   if (earlier) {

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { Cursor, PageLimit } from "./common.ts";
+
+/** AWS's agreement statuses, lower-cased. */
+export const AgreementStatus = z.enum([
+  "active",
+  "archived",
+  "cancelled",
+  "expired",
+  "renewed",
+  "replaced",
+  "rolled_back",
+  "superseded",
+  "terminated",
+]);
+
+/** A purchase agreement the seller proposed (an accepted offer). Pay-as-you-go agreements have no end. */
+export const Agreement = z.object({
+  agreement_id: z.string(),
+  status: AgreementStatus,
+  offer_id: z.string().optional(),
+  product_id: z.string().optional(),
+  buyer_account_id: z.string().optional(),
+  accepted_at: z.iso.datetime({ offset: true }).optional(),
+  start_time: z.iso.datetime({ offset: true }).optional(),
+  end_time: z.iso.datetime({ offset: true }).optional(),
+});
+export type Agreement = z.infer<typeof Agreement>;
+
+export const AgreementList = z.object({ agreements: z.array(Agreement), next_cursor: Cursor.optional() });
+export type AgreementList = z.infer<typeof AgreementList>;
+
+export const ListAgreementsQuery = z.strictObject({
+  status: AgreementStatus.optional(),
+  limit: PageLimit,
+  cursor: Cursor.optional(),
+});
+export type ListAgreementsQuery = z.infer<typeof ListAgreementsQuery>;

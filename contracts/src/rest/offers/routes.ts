@@ -1,0 +1,125 @@
+import { defineRoute, type RouteSpec } from "../route.ts";
+import { AgreementList, ListAgreementsQuery } from "./agreements.ts";
+import { OfferChange } from "./changes.ts";
+import { ChangePath, MarketplacePath, OfferPath } from "./common.ts";
+import { SellerCurrencies } from "./currencies.ts";
+import { CloneOfferRequest, CreateOfferRequest } from "./offer-requests.ts";
+import { ChangeHandle, ListOffersQuery, Offer, OfferList } from "./offers.ts";
+
+/**
+ * offers-svc: private offers, their change sets, purchase agreements and seller currencies of a
+ * connected tenant. Members (and read keys) read; admins (and write keys) change. Every mutation
+ * answers 202 with the change set AWS applies, idempotent per `Idempotency-Key` header.
+ */
+const offers = "offers-svc" as const;
+const M = "/v1/tenants/{id}/integrations/marketplace";
+const read = { service: offers, auth: "tenant", minRole: "member", apiKey: "read" } as const;
+const write = { service: offers, auth: "tenant", minRole: "admin", apiKey: "write" } as const;
+
+/** What any call into the seller's account can answer (connector missing or refused, AWS refusing). */
+const seller = ["CONNECTOR_NOT_CONNECTED", "CONNECTOR_ACCESS_DENIED", "MARKETPLACE_VALIDATION_FAILED"] as const;
+/** What submitting a change set can answer besides. */
+const change = [
+  ...seller,
+  "OFFER_CHANGE_IN_PROGRESS",
+  "MARKETPLACE_CONFLICT",
+  "MARKETPLACE_REFUSED",
+  "IDEMPOTENCY_KEY_REUSED",
+] as const;
+const offerTerms = [...change, "CURRENCY_NOT_ALLOWED", "CURRENCIES_UNDETERMINED"] as const;
+
+export const offersRoutes = [
+  defineRoute({
+    id: "offers.list",
+    method: "GET",
+    path: `${M}/offers`,
+    ...read,
+    summary: "The seller's offers (filter by state, product, visibility; cursor pagination)",
+    params: MarketplacePath,
+    query: ListOffersQuery,
+    problems: seller,
+    responses: { 200: OfferList },
+  }),
+  defineRoute({
+    id: "offers.create",
+    method: "POST",
+    path: `${M}/offers`,
+    ...write,
+    summary: "Create a private offer in one change set (and release it with release: true)",
+    params: MarketplacePath,
+    body: CreateOfferRequest,
+    problems: offerTerms,
+    responses: { 202: ChangeHandle },
+  }),
+  defineRoute({
+    id: "offers.get",
+    method: "GET",
+    path: `${M}/offers/{offer_id}`,
+    ...read,
+    summary: "An offer as its seller reads it: buyers, pricing, schedule, legal and validity terms, dates",
+    params: OfferPath,
+    problems: seller,
+    responses: { 200: Offer },
+  }),
+  defineRoute({
+    id: "offers.clone",
+    method: "POST",
+    path: `${M}/offers/{offer_id}/clone`,
+    ...write,
+    summary: "A new draft from an offer's terms with overrides; optionally expire the original",
+    params: OfferPath,
+    body: CloneOfferRequest,
+    problems: [...offerTerms, "OFFER_NOT_CLONEABLE", "OFFER_NOT_RELEASED"],
+    responses: { 202: ChangeHandle },
+  }),
+  defineRoute({
+    id: "offers.release",
+    method: "POST",
+    path: `${M}/offers/{offer_id}/release`,
+    ...write,
+    summary: "Release a draft offer to its buyers",
+    params: OfferPath,
+    problems: change,
+    responses: { 202: ChangeHandle },
+  }),
+  defineRoute({
+    id: "offers.expire",
+    method: "POST",
+    path: `${M}/offers/{offer_id}/expire`,
+    ...write,
+    summary: "Expire a released offer (its availability end date becomes yesterday)",
+    params: OfferPath,
+    problems: change,
+    responses: { 202: ChangeHandle },
+  }),
+  defineRoute({
+    id: "offers.changes.get",
+    method: "GET",
+    path: `${M}/changes/{change_set_id}`,
+    ...read,
+    summary: "A submitted change set: status, each change's errors, the offer",
+    params: ChangePath,
+    responses: { 200: OfferChange },
+  }),
+  defineRoute({
+    id: "agreements.list",
+    method: "GET",
+    path: `${M}/agreements`,
+    ...read,
+    summary: "Purchase agreements the seller proposed (status, offer, product, buyer, dates)",
+    params: MarketplacePath,
+    query: ListAgreementsQuery,
+    problems: seller,
+    responses: { 200: AgreementList },
+  }),
+  defineRoute({
+    id: "seller.currencies.get",
+    method: "GET",
+    path: `${M}/seller/currencies`,
+    ...read,
+    summary: "Currencies the seller can be paid out in (determined: false with a legacy connector role)",
+    params: MarketplacePath,
+    problems: seller,
+    responses: { 200: SellerCurrencies },
+  }),
+] as const satisfies readonly RouteSpec[];
