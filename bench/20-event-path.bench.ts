@@ -16,18 +16,21 @@
  *
  * Run alone: node_modules/.bin/node -e 'const m = await import("./bench/20-event-path.bench.ts"); console.table(await m.default())'
  */
+
+import { testEventCatalog } from "@flowstate/contracts/events/test-catalog";
+import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
+import { createConsumer } from "@flowstate/shared/consumer/consumer";
+import { defineConsumer } from "@flowstate/shared/consumer/define-consumer";
+import { uniqueKey, waitFor } from "@flowstate/shared/consumer/test-events";
+import { createTestQueue } from "@flowstate/shared/consumer/test-queue";
+import { openTestDatabase } from "@flowstate/shared/db/test-database";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { enqueueEvent } from "@flowstate/shared/outbox/enqueue-event";
+import { systemActor } from "@flowstate/shared/outbox/event-actor";
+import { startOutboxRelay } from "@flowstate/shared/outbox/relay";
+import { createTestBus } from "@flowstate/shared/outbox/test-bus";
 import { startMoto } from "../deploy/local/moto.ts";
 import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
-import { type AwsClients, createAwsClients } from "../shared/src/aws/clients.ts";
-import { createConsumer } from "../shared/src/consumer/consumer.ts";
-import { uniqueKey, waitFor } from "../shared/src/consumer/test-events.ts";
-import { createTestQueue } from "../shared/src/consumer/test-queue.ts";
-import { openTestDatabase } from "../shared/src/db/test-database.ts";
-import { createLogger } from "../shared/src/log/logger.ts";
-import { enqueueEvent } from "../shared/src/outbox/enqueue-event.ts";
-import { systemActor } from "../shared/src/outbox/event-actor.ts";
-import { startOutboxRelay } from "../shared/src/outbox/relay.ts";
-import { createTestBus } from "../shared/src/outbox/test-bus.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 // moto needs 130–400 ms per delivered event depending on machine load: keep the run near 30 s.
@@ -111,19 +114,25 @@ export default async function eventPath(): Promise<BenchRow[]> {
         dlqUrl: queue.dlqUrl,
         orm: db.orm,
         logger,
-        handlers: {
-          "PlatformProbe.v1": async (event, em) => {
-            latencies.push(Date.now() - Date.parse(event.occurred_at));
-            handled++;
-            await em.execute(`INSERT INTO "${db.schema}".bench_effect (event_id) VALUES (?)`, [event.id]);
+        definition: defineConsumer({
+          service: "bench-event-path",
+          catalog: testEventCatalog,
+          events: ["PlatformProbe"],
+          handlers: {
+            "PlatformProbe.v1": async (event, em) => {
+              latencies.push(Date.now() - Date.parse(event.occurred_at));
+              handled++;
+              await em.execute(`INSERT INTO "${db.schema}".bench_effect (event_id) VALUES (?)`, [event.id]);
+            },
           },
-        },
+        }),
       }).start();
     return { relay, consumer };
   }
   const commit = (key: string, from: number, count: number) =>
     db.orm.em.fork().transactional(async (em) => {
-      for (let i = 0; i < count; i++) enqueueEvent(em, "PlatformProbe.v1", { key, seq: from + i }, { source, actor });
+      for (let i = 0; i < count; i++)
+        enqueueEvent(em, "PlatformProbe.v1", { key, seq: from + i }, { source, actor }, testEventCatalog);
     });
   try {
     // Low rate: latency and the cost of a quiet system.

@@ -15,7 +15,7 @@ import { startInboundLoop } from "@flowstate/partner-inbound/inbound-loop";
 import { partnerEnvelope } from "@flowstate/partner-inbound/publish";
 import { TenantMap } from "@flowstate/partner-inbound/tenant-map";
 import { opportunityDetail, partnerEvent } from "@flowstate/partner-inbound/testdata/partner-events";
-import { partnerHandlers } from "@flowstate/partner-svc/consumers/handlers";
+import { partnerConsumer } from "@flowstate/partner-svc/consumers/handlers";
 import { migrations } from "@flowstate/partner-svc/db/migrations";
 import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
@@ -102,7 +102,7 @@ export default async function partnerBench(): Promise<BenchRow[]> {
       queueUrl: outputs.queues["partner-svc"]!.url,
       orm: db.orm,
       logger,
-      handlers: partnerHandlers(db.schema),
+      definition: partnerConsumer,
       waitTimeSeconds: 1,
     }).start();
     await waitFor(async () => ((await rows()) >= END_TO_END ? true : undefined), 120_000, "partner events", 200);
@@ -155,7 +155,7 @@ export default async function partnerBench(): Promise<BenchRow[]> {
       queueUrl: q.queueUrl,
       orm: db.orm,
       logger,
-      handlers: partnerHandlers(db.schema),
+      definition: partnerConsumer,
       waitTimeSeconds: 1,
     }).start();
     await waitFor(async () => ((await rows()) >= before + STAGE ? true : undefined), 120_000, "partner events", 200);

@@ -15,6 +15,7 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand } from "@aws-sdk/clien
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { beforeAll, describe, test } from "vitest";
 import { bootstrap, type StackOutputs } from "./bootstrap.ts";
+import { consumers } from "./consumers.ts";
 
 const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
 // A prefix of its own, so this test never meets another test's (or `npm start`'s) resources.
@@ -95,9 +96,13 @@ describe("the local stack bootstrap", () => {
     assert.equal(key.KeyMetadata?.Arn, outputs.keyArn);
   });
 
+  test("gives a queue to each declared consumer and to nothing else", () => {
+    assert.deepEqual(Object.keys(outputs.queues).sort(), consumers.map((c) => c.service).sort());
+  });
+
   test("every consumer queue dead-letters after 5 receives and accepts messages only from its rule", async () => {
     const sqs = aws.data("sqs");
-    for (const service of ["audit-svc", "edge-gateway", "privacy-svc", "connector-svc", "offers-svc"]) {
+    for (const { service } of consumers) {
       const q = outputs.queues[service]!;
       assert.ok(q.url.endsWith(`/${prefix}-dev-${service}`));
       assert.ok(q.dlqUrl.endsWith(`/${prefix}-dev-${service}-dlq`));
@@ -116,15 +121,15 @@ describe("the local stack bootstrap", () => {
   test("each consumer's rule on the domain bus targets its queue with the events it subscribes to", async () => {
     const eb = aws.data("eventbridge");
     const bus = `${prefix}-dev-domain`;
-    const rule = await eb.send(new DescribeRuleCommand({ Name: `${prefix}-dev-privacy-svc`, EventBusName: bus }));
+    const rule = await eb.send(new DescribeRuleCommand({ Name: `${prefix}-dev-partner-svc`, EventBusName: bus }));
     assert.equal(rule.State, "ENABLED");
-    assert.deepEqual(JSON.parse(rule.EventPattern!).detail.type, ["AccountDeleted", "ExportRequested"]);
+    assert.deepEqual(JSON.parse(rule.EventPattern!).detail.type, ["PartnerEventReceived", "TenantSoftDeleted"]);
     const targets = await eb.send(
-      new ListTargetsByRuleCommand({ Rule: `${prefix}-dev-privacy-svc`, EventBusName: bus }),
+      new ListTargetsByRuleCommand({ Rule: `${prefix}-dev-partner-svc`, EventBusName: bus }),
     );
     assert.deepEqual(
       targets.Targets?.map((t) => t.Arn),
-      [outputs.queues["privacy-svc"]!.arn],
+      [outputs.queues["partner-svc"]!.arn],
     );
   });
 
@@ -158,13 +163,11 @@ describe("the local stack bootstrap", () => {
           MaxNumberOfMessages: 10,
         }),
       );
-    for (const service of ["edge-gateway", "audit-svc"]) {
-      const got = await receive(service, 5);
-      assert.equal(got.Messages?.length, 1, `${service} receives the event`);
-      assert.equal(JSON.parse(got.Messages![0]!.Body!).detail.id, envelope.id);
-    }
-    const privacy = await receive("privacy-svc", 0);
-    assert.equal(privacy.Messages?.length ?? 0, 0);
+    const got = await receive("edge-gateway", 5);
+    assert.equal(got.Messages?.length, 1, "edge-gateway receives the event");
+    assert.equal(JSON.parse(got.Messages![0]!.Body!).detail.id, envelope.id);
+    const partner = await receive("partner-svc", 0);
+    assert.equal(partner.Messages?.length ?? 0, 0);
   });
 
   test("the partner ingest lives in us-east-1: shard buses whose rules feed one queue with a DLQ", async () => {

@@ -13,13 +13,8 @@ import { ensurePartnerIngest, type PartnerIngestOutputs } from "./apply/partner.
 import { allowRulePolicy, ensureQueue } from "./apply/queues.ts";
 import { ensureSecret } from "./apply/secrets.ts";
 import { ensureEmailIdentity } from "./apply/ses.ts";
-import {
-  type BucketRole,
-  type ConsumerDefinition,
-  consumers,
-  defineStack,
-  type QueueDefinition,
-} from "./definition.ts";
+import { consumers } from "./consumers.ts";
+import { type BucketRole, type ConsumerDefinition, defineStack, type QueueDefinition } from "./definition.ts";
 import { definePartnerIngest } from "./partner-definition.ts";
 import { readStackSettings } from "./settings.ts";
 

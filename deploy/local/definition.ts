@@ -1,5 +1,5 @@
-import type { EventType } from "@flowstate/contracts/events/catalog";
 import { queueNames, withDerivedDefaults } from "@flowstate/shared/config/base";
+import { consumers } from "./consumers.ts";
 
 /**
  * The one declarative definition of Flowstate's own AWS infrastructure (eu-central-1). The
@@ -7,25 +7,11 @@ import { queueNames, withDerivedDefaults } from "@flowstate/shared/config/base";
  * locally, LocalStack under docker-compose, real AWS in production. Nothing here is emulator-only.
  */
 
-/**
- * Who consumes which domain events. One EventBridge rule per consumer routes the matching events
- * into that consumer's own SQS queue (with a DLQ). A new consumer is one line here; a typo in an
- * event type is a compile error because the names come from the contracts' catalog.
- */
-export const consumers: ConsumerDefinition[] = [
-  { service: "audit-svc", events: "all" },
-  { service: "edge-gateway", events: ["AccessRevoked"] },
-  { service: "privacy-svc", events: ["ExportRequested", "AccountDeleted"] },
-  { service: "connector-svc", events: ["TenantSoftDeleted"] },
-  { service: "offers-svc", events: ["OfferChangeRequested"] },
-  { service: "partner-inbound", events: ["ConnectorConnected", "ConnectorDisconnected"] },
-  { service: "partner-svc", events: ["PartnerEventReceived", "TenantSoftDeleted"] },
-];
-
+/** What the bootstrap needs of a declared consumer (deploy/local/consumers.ts): its queue's name and its rule. */
 export interface ConsumerDefinition {
   service: string;
   /** The envelope `type`s routed to this consumer, every version; "all" for every Flowstate event. */
-  events: readonly EventType[] | "all";
+  events: readonly string[] | "all";
 }
 
 export interface StackSettings {

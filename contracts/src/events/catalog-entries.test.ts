@@ -93,7 +93,6 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
     },
     reject: { tenant_id, change_set_id: "cs1", action: "release", error_codes: "x", principal: "backend" },
   },
-  "PlatformProbe.v1": { accept: { key: "k", seq: 0 }, reject: { key: "", seq: -1 } },
 };
 
 describe("event catalog entries", () => {

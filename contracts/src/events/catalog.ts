@@ -78,24 +78,37 @@ export const eventCatalog = {
   }),
   // partner-inbound (us-east-1): a Partner Central event's metadata, written back to eu-central-1
   "PartnerEventReceived.v1": PartnerEventMetadata,
-  // test-only traffic for the platform's own event-path tests and benchmark
-  "PlatformProbe.v1": z.object({ key: z.string().min(1), seq: z.number().int().nonnegative() }),
-} as const satisfies Record<`${string}.v${number}`, z.ZodType>;
+} as const satisfies EventCatalog;
+
+/**
+ * A catalog: `<Type>.v<version>` → the zod schema of `data`. Production has one (`eventCatalog`);
+ * tests of the platform's event path use their own (`test-catalog.ts`), so test-only events never
+ * reach a production consumer's type or a production bus rule.
+ */
+export type EventCatalog = Record<`${string}.v${number}`, z.ZodType>;
 
 export type EventKey = keyof typeof eventCatalog;
-type TypeOf<K> = K extends `${infer T}.v${number}` ? T : never;
+export type TypeOf<K> = K extends `${infer T}.v${number}` ? T : never;
 type VersionOf<K> = K extends `${string}.v${infer V extends number}` ? V : never;
 
-/** A fully typed event: the envelope with `type`, `version` and `data` narrowed by the catalog. */
-export type DomainEvent<K extends EventKey = EventKey> = K extends EventKey
+/** An event of catalog `C`: the envelope with `type`, `version` and `data` narrowed by the entry `K`. */
+export type CatalogEvent<C extends EventCatalog, K extends keyof C> = K extends keyof C & string
   ? Omit<EventEnvelope, "type" | "version" | "data"> & {
       type: TypeOf<K>;
       version: VersionOf<K>;
-      data: z.infer<(typeof eventCatalog)[K]>;
+      data: z.infer<C[K]>;
     }
   : never;
 
+/** A fully typed production event. */
+export type DomainEvent<K extends EventKey = EventKey> = CatalogEvent<typeof eventCatalog, K>;
+
 export type EventType = TypeOf<EventKey>;
+
+/** Every event type of the production catalog (each may have several versions). */
+export const eventTypes = (catalog: EventCatalog = eventCatalog): string[] => [
+  ...new Set(Object.keys(catalog).map((k) => k.replace(/\.v\d+$/, ""))),
+];
 
 export const eventKey = (type: string, version: number): string => `${type}.v${version}`;
 
@@ -104,18 +117,19 @@ export type ParseEventResult =
   | { ok: false; reason: "invalid_envelope" | "unknown_event" | "invalid_data"; issues: z.core.$ZodIssue[] };
 
 /**
- * Validates an incoming event: the envelope first, then `data` against the catalog entry.
+ * Validates an incoming event: the envelope first, then `data` against the catalog entry (the
+ * production catalog unless a test passes its own).
  * Never throws; the reason tells a consumer what to log before dead-lettering.
  *
  * @example
  * const r = parseEvent(JSON.parse(body));
  * if (!r.ok) logger.warn({ reason: r.reason }, "rejected event");
  */
-export function parseEvent(raw: unknown): ParseEventResult {
+export function parseEvent(raw: unknown, catalog: EventCatalog = eventCatalog): ParseEventResult {
   const envelope = EventEnvelope.safeParse(raw);
   if (!envelope.success) return { ok: false, reason: "invalid_envelope", issues: envelope.error.issues };
   const key = eventKey(envelope.data.type, envelope.data.version);
-  const schema = (eventCatalog as Record<string, z.ZodType>)[key];
+  const schema = (catalog as Record<string, z.ZodType>)[key];
   if (!schema) return { ok: false, reason: "unknown_event", issues: [] };
   const data = schema.safeParse(envelope.data.data);
   if (!data.success) return { ok: false, reason: "invalid_data", issues: data.error.issues };

@@ -1,14 +1,25 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { decodeMessage } from "@flowstate/shared/consumer/decode-message";
+import type { SQSClient } from "@aws-sdk/client-sqs";
+import { defineStatelessConsumer } from "@flowstate/shared/consumer/define-consumer";
+import { startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { TenantMap } from "./tenant-map.ts";
 
 /**
- * Keeps the account → tenant map current between rebuilds: ConnectorConnected adds the tenant's
- * seller account, ConnectorDisconnected removes it. Not shared/src/consumer (that one records
- * processed ids in a database, and partner-inbound has none): applying either event twice is
- * harmless, and the periodic rebuild from connector-svc repairs any reordering.
+ * partner-inbound's consumer (queue `<prefix>-<stage>-partner-inbound` in eu-central-1): keeps the
+ * account → tenant map current between rebuilds: ConnectorConnected adds the tenant's seller
+ * account, ConnectorDisconnected removes it. Stateless (partner-inbound has no database): applying
+ * either event twice is harmless, and the periodic rebuild from connector-svc repairs any reordering.
  */
+export const connectorEventsConsumer = defineStatelessConsumer<() => TenantMap>()({
+  service: "partner-inbound",
+  events: ["ConnectorConnected", "ConnectorDisconnected"],
+  handlers: {
+    "ConnectorConnected.v1": (event, map) => map().connect(event.data.tenant_id, event.data.account_id),
+    "ConnectorDisconnected.v1": (event, map) => map().disconnect(event.data.tenant_id),
+  },
+});
+
+/** Starts the consumer over the current map (`map()` is replaced by each rebuild). */
 export function startConnectorEvents(options: {
   sqs: SQSClient;
   queueUrl: string;
@@ -16,50 +27,12 @@ export function startConnectorEvents(options: {
   logger: Logger;
   waitTimeSeconds?: number;
 }): { stop(): Promise<void> } {
-  const log = options.logger.child({ component: "connector-events" });
-  const abort = new AbortController();
-  const loop = (async () => {
-    while (!abort.signal.aborted) {
-      try {
-        const { Messages = [] } = await options.sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: options.queueUrl,
-            MaxNumberOfMessages: 10,
-            WaitTimeSeconds: options.waitTimeSeconds ?? 20,
-          }),
-          { abortSignal: abort.signal },
-        );
-        const done: { Id: string; ReceiptHandle: string }[] = [];
-        for (const message of Messages) {
-          const decoded = decodeMessage(message.Body);
-          if (decoded.ok && decoded.key === "ConnectorConnected.v1") {
-            const data = decoded.event.data as { tenant_id: string; account_id: string };
-            options.map().connect(data.tenant_id, data.account_id);
-          } else if (decoded.ok && decoded.key === "ConnectorDisconnected.v1") {
-            options.map().disconnect((decoded.event.data as { tenant_id: string }).tenant_id);
-          } else {
-            log.warn(
-              { message_id: message.MessageId, reason: decoded.ok ? decoded.key : decoded.reason },
-              "event rejected",
-            );
-            continue; // left for the DLQ
-          }
-          done.push({ Id: message.MessageId!, ReceiptHandle: message.ReceiptHandle! });
-        }
-        if (done.length) {
-          await options.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: done }));
-        }
-      } catch (err) {
-        if (abort.signal.aborted) break;
-        log.error({ err }, "connector event round failed");
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
-  })();
-  return {
-    async stop() {
-      abort.abort();
-      await loop;
-    },
-  };
+  return startStatelessConsumer({
+    sqs: options.sqs,
+    queueUrl: options.queueUrl,
+    logger: options.logger,
+    definition: connectorEventsConsumer,
+    context: options.map,
+    ...(options.waitTimeSeconds !== undefined ? { waitTimeSeconds: options.waitTimeSeconds } : {}),
+  });
 }

@@ -10,7 +10,7 @@ import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp } from "./app.ts";
 import { PartnerConfig } from "./config.ts";
-import { partnerHandlers } from "./consumers/handlers.ts";
+import { partnerConsumer } from "./consumers/handlers.ts";
 import { migrations } from "./db/migrations.ts";
 
 /** Boot: configuration, the assertion key, the database, the consumer, then listen. */
@@ -38,7 +38,7 @@ const consumer = createConsumer({
   queueUrl: queue.QueueUrl!,
   orm,
   logger,
-  handlers: partnerHandlers(config.DATABASE_SCHEMA),
+  definition: partnerConsumer,
   metrics,
 }).start();
 

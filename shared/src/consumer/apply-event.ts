@@ -1,10 +1,9 @@
-import type { DomainEvent, EventKey } from "@flowstate/contracts/events/catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Database } from "../db/open-database.ts";
+import type { ConsumerDefinition } from "./define-consumer.ts";
 
-/** A consumer's handler for one catalog event; `em` is inside the transaction that records the event id. */
-export type EventHandler<K extends EventKey> = (event: DomainEvent<K>, em: EntityManager) => Promise<void>;
-export type EventHandlers = { [K in EventKey]?: EventHandler<K> };
+/** A declared handler; `em` is inside the transaction that records the event id. */
+type Handler = ConsumerDefinition["handlers"][string];
 
 /**
  * Runs the handler and records the event id in ONE transaction. The record is inserted first: a
@@ -15,9 +14,9 @@ export type EventHandlers = { [K in EventKey]?: EventHandler<K> };
 export function applyEvent(
   orm: Database,
   schema: string,
-  event: DomainEvent,
+  event: { id: string },
   key: string,
-  handler: EventHandler<EventKey>,
+  handler: Handler,
 ): Promise<"processed" | "duplicate"> {
   return orm.em.fork().transactional(async (em) => {
     const res = await em.execute<{ affectedRows?: number }>(
@@ -26,7 +25,7 @@ export function applyEvent(
       "run",
     );
     if (!res.affectedRows) return "duplicate";
-    await handler(event as never, em);
+    await handler(event as never, em as EntityManager);
     return "processed";
   });
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
-import type { DomainEvent } from "@flowstate/contracts/events/catalog";
+import { type ProbeEvent, type TestEventCatalog, testEventCatalog } from "@flowstate/contracts/events/test-catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createAwsClients } from "../aws/clients.ts";
@@ -10,6 +10,7 @@ import { captureLogs } from "../log/capture.ts";
 import { createLogger } from "../log/logger.ts";
 import { pruneProcessed } from "./apply-event.ts";
 import { type Consumer, type ConsumerOptions, createConsumer } from "./consumer.ts";
+import { defineConsumer, type HandlersFor } from "./define-consumer.ts";
 import { probeEvent, sendBodies, uniqueKey, waitFor } from "./test-events.ts";
 import { createTestQueue, type TestQueue } from "./test-queue.ts";
 
@@ -43,13 +44,23 @@ async function queue(maxReceiveCount: number, visibilityTimeout: number) {
   return q;
 }
 
-function consumer(q: TestQueue, handlers: ConsumerOptions["handlers"], extra: Partial<ConsumerOptions> = {}) {
+function consumer(
+  q: TestQueue,
+  handlers: HandlersFor<TestEventCatalog, "PlatformProbe", EntityManager>,
+  extra: Partial<ConsumerOptions> = {},
+) {
+  const definition = defineConsumer({
+    service: "consumer-test",
+    catalog: testEventCatalog,
+    events: ["PlatformProbe"],
+    handlers,
+  });
   const c = createConsumer({
     sqs,
     queueUrl: q.queueUrl,
     orm: db.orm,
     logger: captured().logger,
-    handlers,
+    definition,
     waitTimeSeconds: 1,
     visibilityTimeoutSeconds: 1,
     ...extra,
@@ -58,7 +69,7 @@ function consumer(q: TestQueue, handlers: ConsumerOptions["handlers"], extra: Pa
   return c.start();
 }
 
-async function insertEffect(e: DomainEvent<"PlatformProbe.v1">, em: EntityManager): Promise<void> {
+async function insertEffect(e: ProbeEvent, em: EntityManager): Promise<void> {
   await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, ?)`, [e.data.key, e.data.seq]);
 }
 
@@ -83,7 +94,7 @@ async function drain(url: string, expected: number, ms = 5000): Promise<string[]
 }
 
 /** The body EventBridge puts on the queue: its own event, with our envelope as `detail`. */
-const asEventBridge = (e: DomainEvent) =>
+const asEventBridge = (e: ProbeEvent) =>
   JSON.stringify({ version: "0", id: crypto.randomUUID(), "detail-type": e.type, source: e.source, detail: e });
 
 describe.concurrent("createConsumer", () => {
@@ -176,7 +187,7 @@ describe.concurrent("createConsumer", () => {
     const q = await queue(5, 1);
     const key = uniqueKey("slow");
     let calls = 0;
-    const handlers: ConsumerOptions["handlers"] = {
+    const handlers: HandlersFor<TestEventCatalog, "PlatformProbe", EntityManager> = {
       "PlatformProbe.v1": async (e, em) => {
         calls++;
         await new Promise((r) => setTimeout(r, 2500));
@@ -242,7 +253,7 @@ describe.concurrent("createConsumer", () => {
     const q = await queue(1, 1);
     await sendBodies(sqs, q.queueUrl, ["{not json"]);
     const metrics = new MetricsRegistry();
-    const c = consumer(q, {}, { metrics });
+    const c = consumer(q, { "PlatformProbe.v1": insertEffect }, { metrics });
     await waitFor(() => c.stats().rejected === 1, 30_000, "the rejection");
     const queueName = q.queueUrl.split("/").pop();
     assert.match(await metrics.render(), new RegExp(`consumer_lag_seconds\\{queue="${queueName}"\\} \\d`));
@@ -251,7 +262,13 @@ describe.concurrent("createConsumer", () => {
     const rendered = await waitFor(
       async () => {
         const m = new MetricsRegistry();
-        createConsumer({ sqs, queueUrl: q.queueUrl, orm: db.orm, logger: captured().logger, handlers: {}, metrics: m });
+        const definition = defineConsumer({
+          service: "consumer-test",
+          catalog: testEventCatalog,
+          events: ["PlatformProbe"],
+          handlers: { "PlatformProbe.v1": insertEffect },
+        });
+        createConsumer({ sqs, queueUrl: q.queueUrl, orm: db.orm, logger: captured().logger, definition, metrics: m });
         const text = await m.render();
         return text.includes(`dlq_depth{queue="${queueName}"} 1`) ? text : undefined;
       },
@@ -269,7 +286,7 @@ describe.concurrent("createConsumer", () => {
       `INSERT INTO "${own.schema}".processed_event (event_id, event_key, processed_at)
        SELECT 'evt_prune' || g, 'PlatformProbe.v1', now() - interval '31 days' FROM generate_series(1, 2500) g`,
     );
-    const c = consumer(await queue(3, 1), {}, { orm: own.orm });
+    const c = consumer(await queue(3, 1), { "PlatformProbe.v1": insertEffect }, { orm: own.orm });
     const count = async () =>
       Number(
         (

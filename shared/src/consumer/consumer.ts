@@ -2,7 +2,8 @@ import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQ
 import { type Database, schemaOf } from "../db/open-database.ts";
 import type { MetricsRegistry } from "../http/metrics.ts";
 import type { Logger } from "../log/logger.ts";
-import { type EventHandlers, pruneProcessed } from "./apply-event.ts";
+import { pruneProcessed } from "./apply-event.ts";
+import type { ConsumerDefinition } from "./define-consumer.ts";
 import { dlqDepthReader } from "./dlq-depth.ts";
 import { messageHandler, type Outcome } from "./handle-message.ts";
 import { changeVisibility, type InFlight, startHeartbeat } from "./visibility.ts";
@@ -15,7 +16,8 @@ export interface ConsumerOptions {
   queueUrl: string;
   orm: Database;
   logger: Logger;
-  handlers: EventHandlers;
+  /** The consumer's declaration (`defineConsumer`): its handlers and the catalog it reads. */
+  definition: ConsumerDefinition;
   /** Long-poll wait (default 20, SQS's maximum: fewest empty receives). */
   waitTimeSeconds?: number;
   /** Messages per receive (default 10, SQS's maximum). */
@@ -68,13 +70,13 @@ export interface Consumer {
  * blocks the queue. Only the reason and ids are logged, never the body.
  *
  * @example
- * const consumer = createConsumer({ sqs: aws.data("sqs"), queueUrl, orm, logger, handlers: {
- *   "TenantCreated.v1": async (event, em) => { em.create(TenantView, { id: event.data.tenant_id }); },
- * }, metrics }).start();
+ * // consumers/consumer.ts: export const widgetsConsumer = defineConsumer({ service: "widgets-svc", events: ["TenantCreated"],
+ * //   handlers: { "TenantCreated.v1": async (event, em) => { em.create(TenantView, { id: event.data.tenant_id }); } } });
+ * const consumer = createConsumer({ sqs: aws.data("sqs"), queueUrl, orm, logger, definition: widgetsConsumer, metrics }).start();
  * onShutdown(() => consumer.stop());
  */
 export function createConsumer(options: ConsumerOptions): Consumer {
-  const { sqs, queueUrl, orm, handlers } = options;
+  const { sqs, queueUrl, orm, definition } = options;
   const schema = schemaOf(orm);
   const waitTimeSeconds = options.waitTimeSeconds ?? 20;
   const maxMessages = options.maxMessages ?? 10;
@@ -97,7 +99,7 @@ export function createConsumer(options: ConsumerOptions): Consumer {
   let receiving: AbortController | undefined;
   let current: { inFlight: Map<string, InFlight>; done: InFlight[]; abandoned: boolean } | undefined;
 
-  const handleOne = messageHandler({ orm, schema, handlers, log, stats });
+  const handleOne = messageHandler({ orm, schema, definition, log, stats });
 
   async function deleteFinished(done: InFlight[]): Promise<void> {
     if (!done.length) return;

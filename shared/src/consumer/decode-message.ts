@@ -1,7 +1,17 @@
-import { type DomainEvent, eventKey, type ParseEventResult, parseEvent } from "@flowstate/contracts/events/catalog";
+import {
+  type DomainEvent,
+  type EventCatalog,
+  eventCatalog,
+  eventKey,
+  type ParseEventResult,
+  parseEvent,
+} from "@flowstate/contracts/events/catalog";
+
+/** A validated event of whichever catalog the consumer reads (the production one unless a test's). */
+export type DecodedEvent = DomainEvent;
 
 export type DecodeResult =
-  | { ok: true; event: DomainEvent; key: string }
+  | { ok: true; event: DecodedEvent; key: string }
   | {
       ok: false;
       reason: "invalid_json" | Extract<ParseEventResult, { ok: false }>["reason"];
@@ -14,7 +24,7 @@ export type DecodeResult =
  * bare envelope that tests and tools send straight to the queue. Issues keep only paths and codes:
  * the values may be personal data and must not reach a log line.
  */
-export function decodeMessage(body: string | undefined): DecodeResult {
+export function decodeMessage(body: string | undefined, catalog: EventCatalog = eventCatalog): DecodeResult {
   let raw: unknown;
   try {
     raw = JSON.parse(body ?? "");
@@ -22,7 +32,7 @@ export function decodeMessage(body: string | undefined): DecodeResult {
     return { ok: false, reason: "invalid_json", issues: [] };
   }
   const candidate = isEventBridgeEvent(raw) ? raw.detail : raw;
-  const parsed = parseEvent(candidate);
+  const parsed = parseEvent(candidate, catalog);
   if (!parsed.ok) {
     return {
       ok: false,

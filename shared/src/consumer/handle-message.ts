@@ -1,10 +1,10 @@
 import type { Message } from "@aws-sdk/client-sqs";
-import type { DomainEvent, EventKey } from "@flowstate/contracts/events/catalog";
 import type { Database } from "../db/open-database.ts";
 import type { Logger } from "../log/logger.ts";
-import { applyEvent, type EventHandler, type EventHandlers } from "./apply-event.ts";
+import { applyEvent } from "./apply-event.ts";
 import type { ConsumerStats } from "./consumer.ts";
-import { decodeMessage } from "./decode-message.ts";
+import { type DecodedEvent, decodeMessage } from "./decode-message.ts";
+import type { ConsumerDefinition } from "./define-consumer.ts";
 
 /** "ack": delete the message; "keep": leave it for redelivery and, after maxReceiveCount, the DLQ. */
 export type Outcome = "ack" | "keep";
@@ -16,15 +16,15 @@ export type Outcome = "ack" | "keep";
 export function messageHandler(deps: {
   orm: Database;
   schema: string;
-  handlers: EventHandlers;
+  definition: ConsumerDefinition;
   log: Logger;
   stats: ConsumerStats;
 }) {
-  const { orm, schema, handlers, log, stats } = deps;
+  const { orm, schema, definition, log, stats } = deps;
 
   async function handleOne(m: Message, sameBatch: Map<string, Promise<Outcome>>): Promise<Outcome> {
     const receiveCount = Number(m.Attributes?.ApproximateReceiveCount ?? 0);
-    const decoded = decodeMessage(m.Body);
+    const decoded = decodeMessage(m.Body, definition.catalog);
     if (!decoded.ok) {
       stats.rejected++;
       log.warn(
@@ -48,8 +48,9 @@ export function messageHandler(deps: {
     return outcome;
   }
 
-  async function apply(event: DomainEvent, key: string, receiveCount: number): Promise<Outcome> {
-    const handler = handlers[key as EventKey] as EventHandler<EventKey> | undefined;
+  async function apply(event: DecodedEvent, key: string, receiveCount: number): Promise<Outcome> {
+    // Own keys only: an event key that names an Object.prototype member is not a handler.
+    const handler = Object.hasOwn(definition.handlers, key) ? definition.handlers[key] : undefined;
     if (!handler) {
       stats.rejected++;
       log.warn(

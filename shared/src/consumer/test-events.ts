@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import type { DomainEvent } from "@flowstate/contracts/events/catalog";
+import type { ProbeEvent } from "@flowstate/contracts/events/test-catalog";
 import { newEventId } from "../outbox/event-id.ts";
 
-/** A valid `PlatformProbe.v1` envelope, the catalog's test-only event. */
-export function probeEvent(key: string, seq: number): DomainEvent<"PlatformProbe.v1"> {
+/** A valid `PlatformProbe.v1` envelope, the test catalog's event (contracts/src/events/test-catalog.ts). */
+export function probeEvent(key: string, seq: number): ProbeEvent {
   return {
-    id: newEventId() as DomainEvent["id"],
+    id: newEventId(),
     type: "PlatformProbe",
     version: 1,
     source: "flowstate.platform-test",

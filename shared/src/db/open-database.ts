@@ -55,7 +55,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 /** The schema an ORM opened by `openDatabase` works in. */
-export function schemaOf(orm: Database): string {
+export function schemaOf(orm: Pick<Database, "config"> | { config: Pick<Database["config"], "get"> }): string {
   const schema = orm.config.get("schema");
   if (!schema) throw new Error("this ORM was not opened by openDatabase (no schema)");
   return schema;

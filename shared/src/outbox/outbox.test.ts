@@ -3,10 +3,12 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { DomainEvent } from "@flowstate/contracts/events/catalog";
+import { type ProbeEvent, testEventCatalog } from "@flowstate/contracts/events/test-catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createAwsClients } from "../aws/clients.ts";
 import { createConsumer } from "../consumer/consumer.ts";
+import { defineConsumer } from "../consumer/define-consumer.ts";
 import { uniqueKey, waitFor } from "../consumer/test-events.ts";
 import { createTestQueue, type TestQueue } from "../consumer/test-queue.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
@@ -81,7 +83,7 @@ async function delivered(queueUrl: string, expected: number, graceMs = 1500): Pr
 
 const actor = systemActor("platform-test");
 const probe = (em: EntityManager, key: string, seq: number) =>
-  enqueueEvent(em, "PlatformProbe.v1", { key, seq }, { source, actor });
+  enqueueEvent(em, "PlatformProbe.v1", { key, seq }, { source, actor }, testEventCatalog);
 
 describe("enqueueEvent", () => {
   let db: TestDatabase;
@@ -131,7 +133,14 @@ describe("enqueueEvent", () => {
       (err: Error) => /tenant_id/.test(err.message) && !err.message.includes("secret-looking-value"),
     );
     assert.throws(
-      () => enqueueEvent(em, "PlatformProbe.v1", { key: "k", seq: 1 }, { source: "not-flowstate", actor }),
+      () =>
+        enqueueEvent(
+          em,
+          "PlatformProbe.v1",
+          { key: "k", seq: 1 },
+          { source: "not-flowstate", actor },
+          testEventCatalog,
+        ),
       /source/,
     );
     assert.equal(em.getUnitOfWork().getPersistStack().size, 0);
@@ -163,7 +172,7 @@ describe.concurrent("outbox relay", () => {
       await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, 0)`, [key]);
       return [probe(em, key, 1), probe(em, key, 2)];
     });
-    let rolledBack: DomainEvent | undefined;
+    let rolledBack: ProbeEvent | undefined;
     await assert.rejects(
       db.orm.em.fork().transactional(async (em) => {
         rolledBack = probe(em, key, 3);
@@ -201,14 +210,19 @@ describe.concurrent("outbox relay", () => {
       orm: db.orm,
       logger,
       waitTimeSeconds: 1,
-      handlers: {
-        "PlatformProbe.v1": async (e, em) => {
-          await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, ?)`, [
-            e.data.key,
-            e.data.seq,
-          ]);
+      definition: defineConsumer({
+        service: "outbox-test",
+        catalog: testEventCatalog,
+        events: ["PlatformProbe"],
+        handlers: {
+          "PlatformProbe.v1": async (e, em) => {
+            await em.execute(`INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, ?)`, [
+              e.data.key,
+              e.data.seq,
+            ]);
+          },
         },
-      },
+      }),
     }).start();
     cleanups.push(() => consumer.stop({ deadlineMs: 100 }));
     await waitFor(() => consumer.stats().deleted === 2, 30_000, "both deliveries");
