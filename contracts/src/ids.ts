@@ -16,6 +16,7 @@ export type EventId = z.infer<typeof EventId>;
 export const SessionId = prefixed("ses");
 export const ApiKeyId = prefixed("key");
 export const ExportJobId = prefixed("exp");
+export const InvitationId = prefixed("inv");
 
 /**
  * A request id as services adopt and log it (`req_…` when minted here; a safe incoming value when

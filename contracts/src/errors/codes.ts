@@ -76,7 +76,6 @@ export const problemCodes = {
     status: 404,
     meaning: "No such route or object; an object the caller cannot see looks exactly the same.",
   },
-  USER_NOT_FOUND: { status: 404, meaning: "No active account has this e-mail address." },
   // 405, 408
   METHOD_NOT_ALLOWED: { status: 405, meaning: "The path exists under other methods; see `Allow`." },
   REQUEST_TIMEOUT: { status: 408, meaning: "The request took too long to arrive." },
@@ -102,6 +101,12 @@ export const problemCodes = {
   },
   MARKETPLACE_CONFLICT: { status: 409, meaning: "AWS Marketplace reported a conflict (`upstream_error`)." },
   OFFER_NOT_RELEASED: { status: 409, meaning: "Only a released offer can be expired; this one is a draft." },
+  INVITATION_NOT_PENDING: {
+    status: 409,
+    meaning: "The invitation was already accepted, declined or cancelled (`status` says which).",
+  },
+  // 410
+  INVITATION_EXPIRED: { status: 410, meaning: "The invitation is past its seven days; ask for a new one." },
   // 413, 415, 422, 429, 431
   PAYLOAD_TOO_LARGE: { status: 413, meaning: "The request body is larger than the service accepts." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: "The body must be `application/json`." },

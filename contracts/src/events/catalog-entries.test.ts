@@ -10,6 +10,7 @@ const sub = "usr_0123456789ab";
 const other = "usr_ba9876543210";
 const tenant_id = "tnt_0123456789ab";
 const at = "2026-11-21T10:00:00.000Z";
+const invitation_id = "inv_0123456789ab";
 
 const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
   "UserSignedUp.v1": { accept: { sub }, reject: { sub: "alice@example.com" } },
@@ -40,6 +41,26 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
   "ApiKeyRevoked.v1": {
     accept: { tenant_id, key_id: "key_0123456789ab" },
     reject: { tenant_id, key_id: "fs_live_secret" },
+  },
+  "InvitationCreated.v1": {
+    accept: { invitation_id, tenant_id, kind: "membership", role: "member", expires_at: at },
+    reject: { invitation_id, tenant_id, kind: "membership", role: "member" },
+  },
+  "InvitationAccepted.v1": {
+    accept: { invitation_id, tenant_id, kind: "ownership", role: "owner" },
+    reject: { invitation_id, tenant_id, kind: "friendship", role: "owner" },
+  },
+  "InvitationDeclined.v1": {
+    accept: { invitation_id, tenant_id, kind: "membership" },
+    reject: { invitation_id: "inv", tenant_id, kind: "membership" },
+  },
+  "InvitationExpired.v1": {
+    accept: { invitation_id, tenant_id, kind: "ownership" },
+    reject: { invitation_id, tenant_id },
+  },
+  "InvitationCancelled.v1": {
+    accept: { invitation_id, tenant_id, kind: "ownership" },
+    reject: { tenant_id, kind: "ownership" },
   },
   "ExportRequested.v1": { accept: { job_id: "exp_0123456789ab", sub }, reject: { job_id: "0123", sub } },
   "ExportCompleted.v1": {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiKeyId, ExportJobId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
+import { ApiKeyId, ExportJobId, InvitationId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
 import { EventEnvelope } from "./envelope.ts";
 import { PartnerEventMetadata } from "./partner.ts";
 
@@ -12,6 +12,8 @@ const MarketplacePrincipal = z.enum(["backend", "mcp-execution"]);
  * adding a key, never editing an existing schema (consumers may still receive the old one).
  * Payloads carry ids (`sub`, `tnt_…`), never e-mail addresses or secrets.
  */
+const InvitationKindEnum = z.enum(["membership", "ownership"]);
+
 export const eventCatalog = {
   // identity-svc
   "UserSignedUp.v1": z.object({ sub: Sub }),
@@ -38,6 +40,30 @@ export const eventCatalog = {
   "NotificationPreferencesChanged.v1": z.object({ sub: Sub }),
   "ApiKeyCreated.v1": z.object({ tenant_id: TenantId, key_id: ApiKeyId, scope: z.enum(["read", "write"]) }),
   "ApiKeyRevoked.v1": z.object({ tenant_id: TenantId, key_id: ApiKeyId }),
+  /**
+   * Consent (decisions.md): an invitation to join a tenant (`membership`, addressed to an e-mail
+   * address, which the event never carries) or to take it over (`ownership`, subject = the
+   * member asked). Each step of its life is an event; acceptance also emits MembershipAdded or
+   * TenantOwnershipTransferred.
+   */
+  "InvitationCreated.v1": z.object({
+    invitation_id: InvitationId,
+    tenant_id: TenantId,
+    kind: InvitationKindEnum,
+    role: TenantRole,
+    expires_at: z.iso.datetime({ offset: true }),
+  }),
+  "InvitationAccepted.v1": z.object({
+    invitation_id: InvitationId,
+    tenant_id: TenantId,
+    kind: InvitationKindEnum,
+    role: TenantRole,
+  }),
+  "InvitationDeclined.v1": z.object({ invitation_id: InvitationId, tenant_id: TenantId, kind: InvitationKindEnum }),
+  /** Seven days passed without an answer (actor: identity-svc's housekeeping). */
+  "InvitationExpired.v1": z.object({ invitation_id: InvitationId, tenant_id: TenantId, kind: InvitationKindEnum }),
+  /** Replaced by a newer ownership transfer, or the inviter no longer owns the tenant. */
+  "InvitationCancelled.v1": z.object({ invitation_id: InvitationId, tenant_id: TenantId, kind: InvitationKindEnum }),
   // privacy-svc
   "ExportRequested.v1": z.object({ job_id: ExportJobId, sub: Sub }),
   "ExportCompleted.v1": z.object({ job_id: ExportJobId, sub: Sub, expires_at: z.iso.datetime({ offset: true }) }),

@@ -1,6 +1,7 @@
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey } from "./identity/api-keys.ts";
 import { Jwks, RefreshRequest, SignInRequest, SignUpRequest, SignUpResponse, TokenResponse } from "./identity/auth.ts";
 import { ApiKeyPath, MemberPath, TenantPath } from "./identity/common.ts";
+import { InvitationPath, ReceivedInvitation, ReceivedInvitationList, SentInvitation } from "./identity/invitations.ts";
 import { AddMemberRequest, ChangeMemberRoleRequest, Member, MemberList } from "./identity/members.ts";
 import {
   AuthorizationServerMetadata,
@@ -166,6 +167,38 @@ export const identityRoutes = [
     params: AuthorizedClientPath,
     responses: { 204: null },
   }),
+  defineRoute({
+    id: "users.me.invitations.list",
+    method: "GET",
+    path: "/v1/users/me/invitations",
+    service: identity,
+    auth: "user",
+    summary: "Your pending invitations: to join a tenant, or to take one over",
+    problems: ["ACCOUNT_INACTIVE"],
+    responses: { 200: ReceivedInvitationList },
+  }),
+  defineRoute({
+    id: "users.me.invitations.accept",
+    method: "POST",
+    path: "/v1/users/me/invitations/{invitation_id}/accept",
+    service: identity,
+    auth: "user",
+    summary: "Accept an invitation: you become a member (or the owner) of the tenant",
+    params: InvitationPath,
+    problems: ["ACCOUNT_INACTIVE", "INVITATION_EXPIRED", "INVITATION_NOT_PENDING", "ALREADY_MEMBER", "NOT_A_MEMBER"],
+    responses: { 200: ReceivedInvitation },
+  }),
+  defineRoute({
+    id: "users.me.invitations.decline",
+    method: "POST",
+    path: "/v1/users/me/invitations/{invitation_id}/decline",
+    service: identity,
+    auth: "user",
+    summary: "Decline an invitation",
+    params: InvitationPath,
+    problems: ["ACCOUNT_INACTIVE", "INVITATION_EXPIRED", "INVITATION_NOT_PENDING"],
+    responses: { 200: ReceivedInvitation },
+  }),
   // tenants
   defineRoute({
     id: "tenants.create",
@@ -228,11 +261,12 @@ export const identityRoutes = [
     service: identity,
     auth: "tenant",
     minRole: "owner",
-    summary: "Make another member the owner; you become an admin",
+    summary:
+      "Ask a member to become the owner: a pending transfer they accept or decline within 7 days; until then nothing changes",
     params: TenantPath,
     body: OwnershipTransferRequest,
     problems: ["NOT_A_MEMBER", "ALREADY_OWNER"],
-    responses: { 200: Tenant },
+    responses: { 202: SentInvitation },
   }),
   // members
   defineRoute({
@@ -254,11 +288,12 @@ export const identityRoutes = [
     service: identity,
     auth: "tenant",
     minRole: "admin",
-    summary: "Add an existing user by e-mail",
+    summary:
+      "Invite an e-mail address: they become a member when they accept (the answer is the same whether or not the address has an account)",
     params: TenantPath,
     body: AddMemberRequest,
-    problems: ["USER_NOT_FOUND", "ALREADY_MEMBER"],
-    responses: { 201: Member },
+    problems: ["ALREADY_MEMBER"],
+    responses: { 201: SentInvitation },
   }),
   defineRoute({
     id: "members.update",

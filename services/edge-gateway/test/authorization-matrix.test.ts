@@ -71,11 +71,7 @@ const freshKey = async (w: World) => {
 };
 const freshMember = async (w: World) => {
   const user = await w.e2e.signUp();
-  const res = await w.e2e.call("POST", `${T(w)}/members`, {
-    token: w.owner.token,
-    body: { email: user.email, role: "member" },
-  });
-  assert.equal(res.status, 201, res.text);
+  await w.e2e.addMember(w.owner, w.tenantId, user, "member");
   return user;
 };
 
@@ -91,11 +87,7 @@ const cases: Record<string, Case> = {
     if (!(allowed && caller === "owner"))
       return { path: `${T(w)}/ownership-transfer`, body: { new_owner_sub: w.member.sub } };
     const id = await freshTenant(w);
-    const added = await w.e2e.call("POST", `/v1/tenants/${id}/members`, {
-      token: w.owner.token,
-      body: { email: w.member.email, role: "member" },
-    });
-    assert.equal(added.status, 201, added.text);
+    await w.e2e.addMember(w.owner, id, w.member, "member");
     return { path: `/v1/tenants/${id}/ownership-transfer`, body: { new_owner_sub: w.member.sub } };
   },
   "members.list": async (w) => ({ path: `${T(w)}/members` }),
@@ -163,11 +155,7 @@ async function buildWorld(e2e: E2E): Promise<World> {
     [target, "member"],
     [disabled, "member"],
   ] as const) {
-    const res = await e2e.call("POST", `/v1/tenants/${tenantId}/members`, {
-      token: owner.token,
-      body: { email: user.email, role },
-    });
-    assert.equal(res.status, 201, res.text);
+    await e2e.addMember(owner, tenantId, user, role);
   }
   const otherTenant = (await e2e.call("POST", "/v1/tenants", { token: outsider.token, body: { name: "Elsewhere" } }))
     .json.id as string;
@@ -319,7 +307,26 @@ describe("the authorization matrix of every tenant route", () => {
 });
 
 /** Routes for any signed-in user: every credential that is not a live user session is refused at the gateway. */
-const userCases: Record<string, (w: World) => Promise<{ token: string; body?: unknown; path?: string }>> = {
+/** An open invitation for the world's plain member, to a tenant of its own. */
+const freshInvitation = async (w: World) => {
+  const res = await w.e2e.call("POST", `/v1/tenants/${await freshTenant(w)}/members`, {
+    token: w.owner.token,
+    body: { email: w.member.email, role: "member" },
+  });
+  assert.equal(res.status, 201, res.text);
+  return res.json.invitation_id as string;
+};
+
+const userCases: Record<string, (w: World) => Promise<{ token: string; path?: string; body?: unknown }>> = {
+  "users.me.invitations.list": async (w) => ({ token: w.member.token }),
+  "users.me.invitations.accept": async (w) => ({
+    token: w.member.token,
+    path: `/v1/users/me/invitations/${await freshInvitation(w)}/accept`,
+  }),
+  "users.me.invitations.decline": async (w) => ({
+    token: w.member.token,
+    path: `/v1/users/me/invitations/${await freshInvitation(w)}/decline`,
+  }),
   "auth.signout": async (w) => ({ token: (await w.e2e.signIn(w.member.email, w.member.password)).token }),
   "users.me.get": async (w) => ({ token: w.member.token }),
   "users.me.update": async (w) => ({ token: w.member.token, body: { name: "Renamed Member" } }),

@@ -57,6 +57,8 @@ export interface E2E {
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   signUp(): Promise<Account>;
   signIn(email: string, password: string): Promise<Account & { sub: string }>;
+  /** `by` invites `user` to the tenant and `user` accepts, both through the gateway: a member with `role`. */
+  addMember(by: Account, tenantId: string, user: Account, role: "admin" | "member"): Promise<void>;
   /** A token signed with identity-svc's real key, with claims or lifetime of the test's choosing. */
   forgeWithRealKey(claims: Record<string, unknown>, iat: number, exp: number): Promise<string>;
   close(): Promise<void>;
@@ -173,6 +175,15 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
         "sign-up",
       );
       return signIn(email, password);
+    },
+    async addMember(by, tenantId, user, role) {
+      const invited = expect(
+        await call("POST", `/v1/tenants/${tenantId}/members`, { token: by.token, body: { email: user.email, role } }),
+        201,
+        "invite",
+      );
+      const id = invited.json.invitation_id as string;
+      expect(await call("POST", `/v1/users/me/invitations/${id}/accept`, { token: user.token }), 200, "accept");
     },
     async forgeWithRealKey(claims, iat, exp) {
       const { kid, key } = await identity.deps.keyring.signingKey(new Date());

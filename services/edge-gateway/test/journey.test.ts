@@ -36,23 +36,39 @@ describe("a tenant's life, through the gateway only", () => {
     );
 
     assert.equal((await call("GET", `/v1/tenants/${tenantId}`, { token: bob.token })).status, 404, "not a member yet");
-    const added = await call("POST", `/v1/tenants/${tenantId}/members`, {
+    const invited = await call("POST", `/v1/tenants/${tenantId}/members`, {
       token: alice.token,
       body: { email: bob.email, role: "admin" },
     });
-    assert.equal(added.status, 201, added.text);
-    // Bob's "not a member" answer was cached a moment ago; adding him must not leave him locked out.
+    assert.equal(invited.status, 201, invited.text);
+    assert.equal(invited.json.status, "pending");
+    assert.equal(
+      (await call("GET", `/v1/tenants/${tenantId}`, { token: bob.token })).status,
+      404,
+      "not a member before accepting",
+    );
+    const [invitation] = (await call("GET", "/v1/users/me/invitations", { token: bob.token })).json.invitations;
+    assert.equal(invitation.invitation_id, invited.json.invitation_id);
+    const joined = await call("POST", `/v1/users/me/invitations/${invitation.invitation_id}/accept`, {
+      token: bob.token,
+    });
+    assert.equal(joined.status, 200, joined.text);
+    // Bob's "not a member" answer was cached a moment ago; accepting must not leave him locked out.
     const bobSees = await call("GET", `/v1/tenants/${tenantId}`, { token: bob.token });
     assert.equal(bobSees.status, 200, bobSees.text);
     assert.equal(bobSees.json.role, "admin");
 
-    const transferred = await call("POST", `/v1/tenants/${tenantId}/ownership-transfer`, {
+    const asked = await call("POST", `/v1/tenants/${tenantId}/ownership-transfer`, {
       token: alice.token,
       body: { new_owner_sub: bob.sub },
     });
+    assert.equal(asked.status, 202, asked.text);
+    const transferred = await call("POST", `/v1/users/me/invitations/${asked.json.invitation_id}/accept`, {
+      token: bob.token,
+    });
     assert.equal(transferred.status, 200, transferred.text);
-    assert.equal(transferred.json.owner_sub, bob.sub);
-    // Alice's owner role was cached by the gateway; the transfer's answer invalidated it.
+    assert.equal((await call("GET", `/v1/tenants/${tenantId}`, { token: bob.token })).json.owner_sub, bob.sub);
+    // Alice's owner role was cached by the gateway; the acceptance's answer invalidated it.
     const aliceDeletes = await call("DELETE", `/v1/tenants/${tenantId}`, { token: alice.token });
     assert.equal(aliceDeletes.status, 403);
     assert.equal(aliceDeletes.json.code, "INSUFFICIENT_ROLE");

@@ -75,16 +75,25 @@ describe("malformed input to every route", () => {
     owner = await e2e.signUp();
     const member = await e2e.signUp();
     const tenant = await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Fuzz" } });
-    await e2e.call("POST", `/v1/tenants/${tenant.json.id}/members`, {
-      token: owner.token,
-      body: { email: member.email, role: "member" },
-    });
+    await e2e.addMember(owner, tenant.json.id, member, "member");
     const key = await e2e.call("POST", `/v1/tenants/${tenant.json.id}/api-keys`, {
       token: owner.token,
       body: { name: "fuzz", scope: "read" },
     });
     recordSecret(key.json.secret as string);
-    values = { id: tenant.json.id, sub: member.sub, key_id: key.json.key_id, client_ref: "cli_0000000000notgranted" };
+    // An open invitation for the owner, from a tenant of the member's: the ids in /v1/users/me/invitations/{invitation_id}.
+    const theirs = await e2e.call("POST", "/v1/tenants", { token: member.token, body: { name: "Theirs" } });
+    const invitation = await e2e.call("POST", `/v1/tenants/${theirs.json.id}/members`, {
+      token: member.token,
+      body: { email: owner.email, role: "member" },
+    });
+    values = {
+      id: tenant.json.id,
+      sub: member.sub,
+      key_id: key.json.key_id,
+      invitation_id: invitation.json.invitation_id,
+      client_ref: "cli_0000000000notgranted",
+    };
   });
   afterAll(() => e2e.close());
 

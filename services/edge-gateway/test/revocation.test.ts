@@ -97,10 +97,7 @@ describe("revocation through the gateway", () => {
     const [owner, member] = await Promise.all([e2e.signUp(), e2e.signUp()]);
     const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Team" } })).json
       .id as string;
-    await e2e.call("POST", `/v1/tenants/${tenantId}/members`, {
-      token: owner.token,
-      body: { email: member.email, role: "member" },
-    });
+    await e2e.addMember(owner, tenantId, member, "member");
     const result = await acceptedAfterRevocation(
       async () =>
         (await e2e.call("GET", `/v1/tenants/${tenantId}/members`, { token: member.token })).status === 404 ? 401 : 200,

@@ -29,6 +29,9 @@ import { mountTenantsOwnershipTransfer } from "./routes/tenants-ownership-transf
 import { mountTenantsRename } from "./routes/tenants-rename.ts";
 import { mountUsersMeDelete } from "./routes/users-me-delete.ts";
 import { mountUsersMeGet } from "./routes/users-me-get.ts";
+import { mountUsersMeInvitationsAccept } from "./routes/users-me-invitations-accept.ts";
+import { mountUsersMeInvitationsDecline } from "./routes/users-me-invitations-decline.ts";
+import { mountUsersMeInvitationsList } from "./routes/users-me-invitations-list.ts";
 import { mountUsersMeNotificationPreferencesGet } from "./routes/users-me-notification-preferences-get.ts";
 import { mountUsersMeNotificationPreferencesUpdate } from "./routes/users-me-notification-preferences-update.ts";
 import { mountUsersMeUpdate } from "./routes/users-me-update.ts";
@@ -71,6 +74,9 @@ export function createApp(
   mountUsersMeDelete(app);
   mountUsersMeNotificationPreferencesGet(app);
   mountUsersMeNotificationPreferencesUpdate(app);
+  mountUsersMeInvitationsList(app);
+  mountUsersMeInvitationsAccept(app);
+  mountUsersMeInvitationsDecline(app);
   // tenants
   mountTenantsCreate(app);
   mountTenantsList(app);

@@ -11,13 +11,14 @@ import { IdentityConfig } from "./config.ts";
 import { entities } from "./db/entities.ts";
 import { migrations } from "./db/migrations.ts";
 import { buildDeps } from "./deps-factory.ts";
+import { startHousekeeping } from "./jobs/housekeeping.ts";
 import { startKeyMaintenance } from "./tokens/key-maintenance.ts";
 import { secretsManagerKeyStore } from "./tokens/key-store.ts";
 
 /**
  * Boot: configuration, the assertion key, the database (migrations under a lock), the signing keys
- * (created in Secrets Manager on first boot), the app, the outbox relay and the key maintenance
- * timer, then listen. Shutdown drains HTTP first, then stops the timers and the relay.
+ * (created in Secrets Manager on first boot), the app, the outbox relay, the key maintenance
+ * and housekeeping timers, then listen. Shutdown drains HTTP first, then stops the timers and the relay.
  */
 const config = parseConfig(IdentityConfig);
 const logger = createLogger({ service: "identity-svc", level: config.LOG_LEVEL });
@@ -68,9 +69,11 @@ const maintenance = startKeyMaintenance(deps, {
   rotateAfterMs: config.KEY_ROTATION_DAYS * 24 * 3600_000,
 });
 
+const housekeeping = startHousekeeping(deps, { everyMs: 60_000 });
+
 await serve(app, {
   host: config.HOST,
   port: config.PORT,
   logger,
-  onShutdown: [() => maintenance.stop(), () => relay.stop(), () => orm.close()],
+  onShutdown: [() => maintenance.stop(), () => housekeeping.stop(), () => relay.stop(), () => orm.close()],
 });

@@ -18,7 +18,10 @@ export type Member = z.infer<typeof Member>;
 export const MemberList = z.object({ members: z.array(Member) });
 export type MemberList = z.infer<typeof MemberList>;
 
-/** Adds an existing Flowstate user by e-mail (404 USER_NOT_FOUND otherwise; there is no invitation e-mail). */
+/**
+ * Invites an e-mail address (an invitation, see invitations.ts): the answer is the same whether or
+ * not the address has an account, so the endpoint tells nobody who is registered.
+ */
 export const AddMemberRequest = z.strictObject({ email: Email, role: AssignableRole });
 export type AddMemberRequest = z.infer<typeof AddMemberRequest>;
 

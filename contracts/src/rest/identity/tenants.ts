@@ -20,7 +20,10 @@ export type CreateTenantRequest = z.infer<typeof CreateTenantRequest>;
 export const RenameTenantRequest = z.strictObject({ name: TenantName });
 export type RenameTenantRequest = z.infer<typeof RenameTenantRequest>;
 
-/** The new owner must already be a member; the previous owner becomes an admin. */
+/**
+ * Asks a member to become the owner (an invitation of kind `ownership`): nothing changes until they
+ * accept; then they own the tenant and the previous owner becomes an admin.
+ */
 export const OwnershipTransferRequest = z.strictObject({ new_owner_sub: Sub });
 export type OwnershipTransferRequest = z.infer<typeof OwnershipTransferRequest>;
 

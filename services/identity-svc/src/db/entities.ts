@@ -119,6 +119,26 @@ export const ApiKey = defineEntity({
 });
 export type ApiKey = InferEntity<typeof ApiKey>;
 
+export const Invitation = defineEntity({
+  name: "Invitation",
+  tableName: "invitation",
+  properties: {
+    id: p.string().primary(),
+    tenant_id: p.string(),
+    kind: p.enum(["membership", "ownership"] as const),
+    email: p.string().nullable(),
+    email_key: p.string().nullable(),
+    invitee_sub: p.string().nullable(),
+    role: p.enum(["owner", "admin", "member"] as const),
+    invited_by: p.string(),
+    status: p.enum(["pending", "accepted", "declined", "expired", "cancelled"] as const),
+    created_at: p.datetime(),
+    expires_at: p.datetime(),
+    responded_at: p.datetime().nullable(),
+  },
+});
+export type Invitation = InferEntity<typeof Invitation>;
+
 export const entities = [
   User,
   UserSession,
@@ -129,4 +149,5 @@ export const entities = [
   NotificationPreferencesRow,
   ApiKey,
   ...oauthEntities,
+  Invitation,
 ];

@@ -119,4 +119,38 @@ export const migrations: readonly Migration[] = [
     `,
   },
   oauthMigration,
+  {
+    // Consent (issue 7): membership and ownership are offered, and exist only once accepted.
+    name: "0004_invitations",
+    up: `
+      CREATE TABLE invitation (
+        id text PRIMARY KEY,
+        tenant_id text NOT NULL REFERENCES tenant (id) DEFERRABLE INITIALLY DEFERRED,
+        kind text NOT NULL CHECK (kind IN ('membership', 'ownership')),
+        -- membership: the address as the admin typed it and lower(address), matched against the
+        -- invitee's account when they look; never resolved to an account before that.
+        email text,
+        email_key text,
+        -- ownership: the member asked to take the tenant over.
+        invitee_sub text REFERENCES app_user (sub) DEFERRABLE INITIALLY DEFERRED,
+        role text NOT NULL CHECK (role IN ('owner', 'admin', 'member')),
+        invited_by text NOT NULL REFERENCES app_user (sub) DEFERRABLE INITIALLY DEFERRED,
+        status text NOT NULL CHECK (status IN ('pending', 'accepted', 'declined', 'expired', 'cancelled')),
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        responded_at timestamptz,
+        CHECK (kind <> 'membership' OR (email_key IS NOT NULL AND invitee_sub IS NULL AND role <> 'owner')),
+        CHECK (kind <> 'ownership' OR (email_key IS NULL AND invitee_sub IS NOT NULL AND role = 'owner'))
+      );
+      -- One open invitation per address and tenant (a second invite refreshes it), one open
+      -- transfer per tenant (a new one cancels the old).
+      CREATE UNIQUE INDEX invitation_open_membership ON invitation (tenant_id, email_key)
+        WHERE status = 'pending' AND kind = 'membership';
+      CREATE UNIQUE INDEX invitation_open_ownership ON invitation (tenant_id)
+        WHERE status = 'pending' AND kind = 'ownership';
+      CREATE INDEX invitation_open_by_email ON invitation (email_key) WHERE status = 'pending';
+      CREATE INDEX invitation_open_by_sub ON invitation (invitee_sub) WHERE status = 'pending';
+      CREATE INDEX invitation_open_by_expiry ON invitation (expires_at) WHERE status = 'pending';
+    `,
+  },
 ];

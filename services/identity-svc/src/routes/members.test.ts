@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import type { Member } from "@flowstate/contracts/rest/identity/members";
+import type { SentInvitation } from "@flowstate/contracts/rest/identity/invitations";
+import type { Member, MemberList } from "@flowstate/contracts/rest/identity/members";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, invalidationsOf, outboxEvents, startHarness } from "../testing/harness.ts";
 
@@ -12,7 +13,7 @@ afterAll(() => h.close());
 const code = async (res: Response) => ((await res.json()) as { code: string }).code;
 
 describe("memberships", () => {
-  it("adds an existing user by e-mail (any case), lists members owner first, and announces the addition", async () => {
+  it("invites an e-mail (any case); the person is a member only once they accept, and each step is announced", async () => {
     const owner = await h.signUp();
     const alice = await h.signUp({ name: "Alice" });
     const t = await h.createTenant(owner);
@@ -21,48 +22,67 @@ describe("memberships", () => {
       body: { email: alice.email.toUpperCase(), role: "admin" },
     });
     assert.equal(res.status, 201);
-    const added = (await res.json()) as Member;
+    const sent = (await res.json()) as SentInvitation;
     assert.deepEqual(
-      { sub: added.sub, role: added.role, name: added.name },
-      { sub: alice.sub, role: "admin", name: "Alice" },
+      { kind: sent.kind, role: sent.role, status: sent.status, email: sent.email, invitee: sent.invitee_sub },
+      { kind: "membership", role: "admin", status: "pending", email: alice.email.toUpperCase(), invitee: null },
     );
-    const list = (await (await h.call("GET", `/v1/tenants/${t.id}/members`, { as: alice.identity })).json()) as {
-      members: Member[];
-    };
+    const members = async () =>
+      ((await (await h.call("GET", `/v1/tenants/${t.id}/members`, { as: owner.identity })).json()) as MemberList)
+        .members;
     assert.deepEqual(
-      list.members.map((m) => [m.sub, m.role]),
+      (await members()).map((m) => m.sub),
+      [owner.sub],
+      "nobody is a member before accepting",
+    );
+    const accepted = await h.call("POST", `/v1/users/me/invitations/${sent.invitation_id}/accept`, {
+      as: alice.identity,
+    });
+    assert.equal(accepted.status, 200);
+    assert.deepEqual(
+      (await members()).map((m) => [m.sub, m.role]),
       [
         [owner.sub, "owner"],
         [alice.sub, "admin"],
       ],
     );
-    const events = (await outboxEvents(h, "MembershipAdded.v1")).filter((e) => e.envelope.tenant_id === t.id);
+    const added = (await outboxEvents(h, "MembershipAdded.v1")).filter((e) => e.envelope.tenant_id === t.id);
     assert.deepEqual(
-      events.map((e) => e.envelope.data),
+      added.map((e) => e.envelope.data),
       [{ tenant_id: t.id, sub: alice.sub, role: "admin" }],
     );
+    for (const key of ["InvitationCreated.v1", "InvitationAccepted.v1"]) {
+      const events = (await outboxEvents(h, key)).filter((e) => e.envelope.tenant_id === t.id);
+      assert.equal(events.length, 1, key);
+      assert.equal(events[0]!.envelope.data.invitation_id, sent.invitation_id, key);
+      assert.doesNotMatch(JSON.stringify(events[0]!.envelope), /@/, `${key} carries no e-mail address`);
+    }
   });
 
-  it("refuses an unknown e-mail (404 USER_NOT_FOUND) and a second membership (409 ALREADY_MEMBER)", async () => {
+  it("answers an unknown e-mail exactly as a known one; refuses a member (409 ALREADY_MEMBER) and the owner role", async () => {
     const owner = await h.signUp();
     const bob = await h.signUp();
+    const carol = await h.signUp();
     const t = await h.createTenant(owner);
-    const unknown = await h.call("POST", `/v1/tenants/${t.id}/members`, {
-      as: owner.identity,
-      body: { email: "nobody@example.test", role: "member" },
-    });
-    assert.equal(unknown.status, 404);
-    assert.equal(await code(unknown), "USER_NOT_FOUND");
+    const invite = (email: string) =>
+      h.call("POST", `/v1/tenants/${t.id}/members`, { as: owner.identity, body: { email, role: "member" } });
+    const shape = async (res: Response) => {
+      const body = (await res.json()) as SentInvitation;
+      const { invitation_id, email, created_at, expires_at, ...rest } = body;
+      assert.match(invitation_id, /^inv_/);
+      assert.ok(email && Date.parse(created_at) < Date.parse(expires_at));
+      return { status: res.status, keys: Object.keys(body).sort(), rest };
+    };
+    const known = await shape(await invite(carol.email));
+    const unknown = await shape(await invite(`nobody-${Date.now()}@example.test`));
+    assert.deepEqual(unknown, known);
     await h.addMember(owner, t.id, bob, "member");
-    const again = await h.call("POST", `/v1/tenants/${t.id}/members`, {
-      as: owner.identity,
-      body: { email: bob.email, role: "admin" },
-    });
+    const again = await invite(bob.email);
     assert.equal(again.status, 409);
     assert.equal(await code(again), "ALREADY_MEMBER");
     const asOwner = await h.call("POST", `/v1/tenants/${t.id}/members`, {
       as: owner.identity,
-      body: { email: bob.email, role: "owner" },
+      body: { email: carol.email, role: "owner" },
     });
     assert.equal(asOwner.status, 400, "owner is not an assignable role");
   });

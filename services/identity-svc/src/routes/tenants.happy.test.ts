@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { SentInvitation } from "@flowstate/contracts/rest/identity/invitations";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, invalidationsOf, outboxEvents, startHarness } from "../testing/harness.ts";
@@ -84,7 +85,7 @@ describe("tenants", () => {
     );
   });
 
-  it("transfers ownership to a member; the previous owner becomes an admin", async () => {
+  it("transfers ownership once the member accepts; the previous owner becomes an admin", async () => {
     const owner = await h.signUp();
     const next = await h.signUp();
     const t = await h.createTenant(owner);
@@ -93,13 +94,24 @@ describe("tenants", () => {
       as: owner.identity,
       body: { new_owner_sub: next.sub },
     });
-    assert.equal(res.status, 200);
-    const after = (await res.json()) as Tenant;
-    assert.deepEqual({ owner: after.owner_sub, role: after.role }, { owner: next.sub, role: "admin" });
-    assert.deepEqual(invalidationsOf(res), [
+    assert.equal(res.status, 202);
+    const pending = (await res.json()) as SentInvitation;
+    assert.deepEqual(
+      { kind: pending.kind, role: pending.role, status: pending.status, invitee: pending.invitee_sub },
+      { kind: "ownership", role: "owner", status: "pending", invitee: next.sub },
+    );
+    const before = (await (await h.call("GET", `/v1/tenants/${t.id}`, { as: owner.identity })).json()) as Tenant;
+    assert.equal(before.owner_sub, owner.sub, "nothing changes until the new owner accepts");
+    const accepted = await h.call("POST", `/v1/users/me/invitations/${pending.invitation_id}/accept`, {
+      as: next.identity,
+    });
+    assert.equal(accepted.status, 200);
+    assert.deepEqual(invalidationsOf(accepted), [
       { scope: "membership", tenant_id: t.id, sub: owner.sub },
       { scope: "membership", tenant_id: t.id, sub: next.sub },
     ]);
+    const after = (await (await h.call("GET", `/v1/tenants/${t.id}`, { as: owner.identity })).json()) as Tenant;
+    assert.deepEqual({ owner: after.owner_sub, role: after.role }, { owner: next.sub, role: "admin" });
     // The old owner can no longer delete it; the new one can.
     assert.equal((await h.call("DELETE", `/v1/tenants/${t.id}`, { as: owner.identity })).status, 403);
     assert.equal((await h.call("DELETE", `/v1/tenants/${t.id}`, { as: next.identity })).status, 204);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
-import { sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
+import { sha256Base64url, targetOf } from "@flowstate/shared/auth/identity-assertion";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -50,7 +50,10 @@ export interface Harness {
   call(method: string, path: string, options?: CallOptions): Promise<Response>;
   signUp(overrides?: Partial<{ email: string; password: string; name: string }>): Promise<TestUser>;
   createTenant(owner: TestUser, name?: string): Promise<Tenant>;
+  /** Invites `user` (as `by`, an admin or owner) and accepts as `user`: a member with `role`. */
   addMember(by: TestUser, tenantId: string, user: TestUser, role: "admin" | "member"): Promise<void>;
+  /** Asks `to` (a member) to take the tenant over; returns the pending transfer's invitation id. */
+  transferOwnership(owner: TestUser, tenantId: string, to: TestUser): Promise<string>;
   /** A real API key of the tenant, created by `by` (an admin or owner), as the identity the gateway would forward. */
   apiKey(by: TestUser, tenantId: string, scope: "read" | "write"): Promise<VerifiedIdentity & { kind: "api_key" }>;
   /** A verb context acting as `actor` (for verb-level tests and race tests). */
@@ -96,7 +99,9 @@ export async function startHarness(options: {
     if (o.raw !== undefined) body = o.raw;
     else if (o.body !== undefined) body = JSON.stringify(o.body);
     if (o.as) {
-      const binding = { method, target: path, bodySha256: sha256Base64url(body ?? "") };
+      // The target as the service will see it: what URL parsing makes of the path (`{` → `%7B`, …).
+      const target = targetOf(new URL(path, "http://localhost").href);
+      const binding = { method, target, bodySha256: sha256Base64url(body ?? "") };
       Object.assign(headers, assertionHeaders(secret, binding, o.as));
     }
     if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
@@ -137,10 +142,25 @@ export async function startHarness(options: {
       return (await res.json()) as Tenant;
     },
     async addMember(by, tenantId, user, role) {
-      await expectOk(
+      const invited = await expectOk(
         await call("POST", `/v1/tenants/${tenantId}/members`, { as: by.identity, body: { email: user.email, role } }),
-        "add member",
+        "invite member",
       );
+      const { invitation_id } = (await invited.json()) as { invitation_id: string };
+      await expectOk(
+        await call("POST", `/v1/users/me/invitations/${invitation_id}/accept`, { as: user.identity }),
+        "accept invitation",
+      );
+    },
+    async transferOwnership(owner, tenantId, to) {
+      const asked = await expectOk(
+        await call("POST", `/v1/tenants/${tenantId}/ownership-transfer`, {
+          as: owner.identity,
+          body: { new_owner_sub: to.sub },
+        }),
+        "ask for an ownership transfer",
+      );
+      return ((await asked.json()) as { invitation_id: string }).invitation_id;
     },
     async apiKey(by, tenantId, scope) {
       const res = await expectOk(

@@ -4,8 +4,8 @@ import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, invalidationsOf, startHarness } from "../testing/harness.ts";
+import { acceptInvitation } from "./accept-invitation.ts";
 import { deleteAccount } from "./delete-account.ts";
-import { transferOwnership } from "./transfer-ownership.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -96,39 +96,42 @@ describe("DELETE /v1/users/me", () => {
   });
 });
 
-describe("account deletion racing an ownership transfer", () => {
-  it("a deletion that is mid-flight makes the transfer to that account wait, then fail", async () => {
+describe("account deletion racing the acceptance of an ownership transfer", () => {
+  it("a deletion that is mid-flight makes the acceptance wait, then fail", async () => {
     const owner = await h.signUp();
     const heir = await h.signUp();
     const t = await h.createTenant(owner);
     await h.addMember(owner, t.id, heir, "admin");
+    const invitationId = await h.transferOwnership(owner, t.id, heir);
 
-    let transfer: Promise<unknown> | undefined;
+    let acceptance: Promise<unknown> | undefined;
     await h.db.orm.em.fork().transactional(async (em) => {
       const ctx = { ...h.ctx(heir.identity), em: em as EntityManager };
       await deleteAccount({ ctx, sub: heir.sub }); // checked and written, not yet committed
-      transfer = transferOwnership({ ctx: h.ctx(owner.identity), tenantId: t.id, input: { new_owner_sub: heir.sub } });
-      transfer.catch(() => {});
-      assert.equal(await stillPending(transfer), true, "the transfer waits for the deletion's row lock");
+      acceptance = acceptInvitation({ ctx: h.ctx(heir.identity), invitationId });
+      acceptance.catch(() => {});
+      assert.equal(await stillPending(acceptance), true, "the acceptance waits for the deletion's row lock");
     });
-    await assert.rejects(transfer!, (e: unknown) => e instanceof DomainError && e.code === "NOT_A_MEMBER");
+    // The deletion revoked the heir's session: the acceptance's credential check refuses it.
+    await assert.rejects(acceptance!, (e: unknown) => e instanceof DomainError && e.code === "SESSION_REVOKED");
     assert.equal(await ownerOf(t.id), owner.sub);
     assert.equal(await statusOf(heir.sub), "deleted");
   });
 
-  it("a transfer that is mid-flight makes the deletion wait, then refuse with OWNS_ACTIVE_TENANTS", async () => {
+  it("an acceptance that is mid-flight makes the deletion wait, then refuse with OWNS_ACTIVE_TENANTS", async () => {
     const owner = await h.signUp();
     const heir = await h.signUp();
     const t = await h.createTenant(owner);
     await h.addMember(owner, t.id, heir, "member");
+    const invitationId = await h.transferOwnership(owner, t.id, heir);
 
     let deletion: Promise<unknown> | undefined;
     await h.db.orm.em.fork().transactional(async (em) => {
-      const ctx = { ...h.ctx(owner.identity), em: em as EntityManager };
-      await transferOwnership({ ctx, tenantId: t.id, input: { new_owner_sub: heir.sub } }); // not yet committed
+      const ctx = { ...h.ctx(heir.identity), em: em as EntityManager };
+      await acceptInvitation({ ctx, invitationId }); // not yet committed
       deletion = deleteAccount({ ctx: h.ctx(heir.identity), sub: heir.sub });
       deletion.catch(() => {});
-      assert.equal(await stillPending(deletion), true, "the deletion waits for the transfer's lock on the heir");
+      assert.equal(await stillPending(deletion), true, "the deletion waits for the acceptance's lock on the heir");
     });
     await assert.rejects(
       deletion!,
@@ -147,8 +150,9 @@ describe("account deletion racing an ownership transfer", () => {
       const heir = await h.signUp();
       const t = await h.createTenant(owner);
       await h.addMember(owner, t.id, heir, "member");
+      const invitationId = await h.transferOwnership(owner, t.id, heir);
       await Promise.allSettled([
-        transferOwnership({ ctx: h.ctx(owner.identity), tenantId: t.id, input: { new_owner_sub: heir.sub } }),
+        acceptInvitation({ ctx: h.ctx(heir.identity), invitationId }),
         deleteAccount({ ctx: h.ctx(heir.identity), sub: heir.sub }),
       ]);
       const newOwner = await ownerOf(t.id);

@@ -63,7 +63,17 @@ describe("identity events: actor and subject", () => {
     await ok(
       h.call("PUT", "/v1/users/me/notification-preferences", { as: carol.identity, body: { export_ready: false } }),
     );
-    await ok(h.call("POST", `${tp}/ownership-transfer`, { as: alice.identity, body: { new_owner_sub: carol.sub } }));
+    const transfer = await ok(
+      h.call("POST", `${tp}/ownership-transfer`, { as: alice.identity, body: { new_owner_sub: carol.sub } }),
+    );
+    const { invitation_id } = (await transfer.json()) as { invitation_id: string };
+    await ok(h.call("POST", `/v1/users/me/invitations/${invitation_id}/accept`, { as: carol.identity }));
+    // Bob is asked back, and says no.
+    const asked = await ok(
+      h.call("POST", `${tp}/members`, { as: carol.identity, body: { email: bob.email, role: "member" } }),
+    );
+    const again = ((await asked.json()) as { invitation_id: string }).invitation_id;
+    await ok(h.call("POST", `/v1/users/me/invitations/${again}/decline`, { as: bob.identity }));
     await ok(h.call("DELETE", tp, { as: carol.identity }));
     await ok(h.call("POST", "/v1/auth/signout", { as: carol.identity }));
     // A refresh token spent twice: identity-svc itself revokes the session.
@@ -85,8 +95,15 @@ describe("identity events: actor and subject", () => {
     expect("UserSignedUp.v1", user(alice), alice.sub);
     expect("SignUpAttemptedForExistingAccount.v1", { kind: "anonymous" }, alice.sub);
     expect("TenantCreated.v1", user(alice), alice.sub);
-    expect("MembershipAdded.v1", user(alice), bob.sub);
-    expect("MembershipAdded.v1", user(alice), carol.sub);
+    // Joining is the invitee's own act (Consent): they accept, so they are the actor.
+    expect("MembershipAdded.v1", user(bob), bob.sub);
+    expect("MembershipAdded.v1", user(carol), carol.sub);
+    expect("InvitationCreated.v1", user(alice), undefined, 2); // to an e-mail address: about nobody yet
+    expect("InvitationCreated.v1", user(alice), carol.sub); // the transfer: about the member asked
+    expect("InvitationCreated.v1", user(carol), undefined); // Bob asked back
+    expect("InvitationAccepted.v1", user(bob), bob.sub);
+    expect("InvitationAccepted.v1", user(carol), carol.sub, 2);
+    expect("InvitationDeclined.v1", user(bob), bob.sub);
     expect("MembershipRoleChanged.v1", user(alice), bob.sub, 2);
     expect("ApiKeyCreated.v1", user(bob), bob.sub);
     expect("TenantRenamed.v1", user(alice), undefined);
@@ -96,13 +113,13 @@ describe("identity events: actor and subject", () => {
     expect("ApiKeyRevoked.v1", user(alice), bob.sub);
     expect("UserProfileUpdated.v1", user(carol), carol.sub);
     expect("NotificationPreferencesChanged.v1", user(carol), carol.sub);
-    expect("TenantOwnershipTransferred.v1", user(alice), carol.sub);
+    expect("TenantOwnershipTransferred.v1", user(carol), carol.sub);
     expect("TenantSoftDeleted.v1", user(carol), undefined);
     expect("AccountDeleted.v1", user(alice), alice.sub);
     expect("MembershipRemoved.v1", user(alice), alice.sub);
     expect("AccountDisabled.v1", system, bob.sub);
     // AccessRevoked, by scope: each about the person who lost access (none for a whole tenant).
-    expect("AccessRevoked.v1", user(carol), carol.sub, 1); // sign-out
+    expect("AccessRevoked.v1", user(carol), carol.sub, 2); // her accepted transfer (membership changed), sign-out
     expect("AccessRevoked.v1", system, bob.sub, 2); // replayed refresh token, then the disabled account
     expect("AccessRevoked.v1", user(carol), undefined, 2); // soft delete: memberships and keys of the tenant
 
@@ -125,6 +142,9 @@ describe("identity events: actor and subject", () => {
       "NotificationPreferencesChanged.v1",
       "ApiKeyCreated.v1",
       "ApiKeyRevoked.v1",
+      "InvitationCreated.v1",
+      "InvitationAccepted.v1",
+      "InvitationDeclined.v1",
     ];
     assert.deepEqual([...new Set(seen.map((e) => e.key))].sort(), identityKeys.sort());
     for (const e of seen) assert.match(e.request_id ?? "", /^[A-Za-z0-9._:-]{8,128}$/, e.key);
