@@ -18,11 +18,7 @@ beforeAll(async () => {
   e2e = await startE2E("gw_keyrole");
   [owner, admin] = await Promise.all([e2e.signUp(), e2e.signUp()]);
   tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Keys" } })).json.id;
-  const added = await e2e.call("POST", `/v1/tenants/${tenantId}/members`, {
-    token: owner.token,
-    body: { email: admin.email, role: "admin" },
-  });
-  assert.equal(added.status, 201, added.text);
+  await e2e.addMember(owner, tenantId, admin, "admin");
 });
 afterAll(() => e2e.close());
 
@@ -86,11 +82,7 @@ describe("an API key whose creator is no longer an admin", () => {
 
   it("is refused by the role rule itself, not only because demotion revokes the creator's keys", async () => {
     const other = await e2e.signUp();
-    const added = await e2e.call("POST", `/v1/tenants/${tenantId}/members`, {
-      token: owner.token,
-      body: { email: other.email, role: "admin" },
-    });
-    assert.equal(added.status, 201, added.text);
+    await e2e.addMember(owner, tenantId, other, "admin");
     const key = await keyOf(other, "read");
     // The membership changes underneath the key without the revocation that the demote verb does.
     const { deps } = e2e.identity;
