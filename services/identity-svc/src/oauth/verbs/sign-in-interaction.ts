@@ -41,6 +41,8 @@ export async function signInInteraction({
     email: form.email ?? "",
     password: form.password ?? "",
   };
+  // A stale or forged interaction is refused before any Argon2id work is spent on it.
+  await inTransaction(ctx, (em) => openInteraction(ctx, em, input));
   // Out-of-range values cost the same Argon2id work as a wrong password and get the same answer.
   const candidate =
     input.email.length > 0 && input.email.length <= 254
