@@ -1,3 +1,4 @@
+import { connectorConsumer } from "@flowstate/connector-svc/consumers/tenant-soft-deleted";
 import { revocationConsumer } from "@flowstate/edge-gateway/events/revocation-consumer";
 import { connectorEventsConsumer } from "@flowstate/partner-inbound/connector-events";
 import { partnerConsumer } from "@flowstate/partner-svc/consumers/handlers";
@@ -10,6 +11,7 @@ import type { ConsumerDefinition } from "@flowstate/shared/consumer/define-consu
  */
 export const consumers: readonly Pick<ConsumerDefinition<unknown>, "service" | "events">[] = [
   revocationConsumer,
+  connectorConsumer(),
   connectorEventsConsumer,
   partnerConsumer,
 ];

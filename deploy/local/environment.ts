@@ -11,8 +11,17 @@ export const CONTRACT_VARIABLES = [...Object.keys(baseEnv), "PORT"].sort();
 
 /** Variables a particular service needs beyond the shared ones. */
 export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
-  "edge-gateway": ["IDENTITY_URL"],
+  "edge-gateway": ["IDENTITY_URL", "CONNECTOR_URL"],
   "identity-svc": ["SIGNING_KEYS_SECRET_ID"],
+  "connector-svc": [
+    "DATA_KMS_KEY_ID",
+    "FLOWSTATE_ACCOUNT_ID",
+    "CONNECTOR_TEMPLATE_URL",
+    "PRINCIPAL_BACKEND_ACCESS_KEY_ID",
+    "PRINCIPAL_BACKEND_SECRET_ACCESS_KEY",
+    "PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID",
+    "PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY",
+  ],
 };
 
 /** Default local ports (preamble); a service not listed here gets a free port. */

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { baseEnv } from "@flowstate/shared/config/base";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -11,6 +12,20 @@ import { type Moto, startMoto } from "./moto.ts";
 import { assignPorts } from "./ports.ts";
 import { ensureDatabase, ensurePostgres } from "./postgres.ts";
 import { StackEnv } from "./settings.ts";
+
+/**
+ * The sandbox stands for Flowstate's two principals with public keys (services/seller-sandbox
+ * README); services that reach sellers' accounts sign with them locally. Against real AWS
+ * (MARKETPLACE_ENDPOINT_URL set elsewhere, or unset in production) they are not given.
+ */
+function sandboxPrincipalKeys(): NodeJS.ProcessEnv {
+  return {
+    PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
+    PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
+    PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
+    PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
+  };
+}
 
 const StartEnv = StackEnv.extend({
   HOST: baseEnv.HOST,
@@ -131,6 +146,7 @@ export async function startStack(options: {
     if (!options.env.JWT_ISSUER && gatewayUrl) shared.JWT_ISSUER = gatewayUrl;
     // A marketplace endpoint the user configured (e.g. real AWS: unset) wins over the sandbox.
     if (env.MARKETPLACE_ENDPOINT_URL) shared.MARKETPLACE_ENDPOINT_URL = env.MARKETPLACE_ENDPOINT_URL;
+    else Object.assign(shared, sandboxPrincipalKeys());
 
     const start = (name: string): StartedService => {
       const child = startChild({

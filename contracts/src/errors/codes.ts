@@ -50,6 +50,7 @@ export const problemCodes = {
     status: 401,
     meaning: "OAuth invalid_client: the client is unknown or presented a secret (clients are public).",
   },
+  INVALID_CURSOR: { status: 400, meaning: "The `cursor` is not one this listing gave out." },
   // 401
   UNAUTHENTICATED: { status: 401, meaning: "No credential was presented, or the caller is not signed in." },
   INVALID_TOKEN: {
@@ -71,6 +72,11 @@ export const problemCodes = {
   INSUFFICIENT_ROLE: { status: 403, meaning: "The caller's role in the tenant is below the route's minimum role." },
   INSUFFICIENT_SCOPE: { status: 403, meaning: "The API key's scope (read) does not allow this (write) operation." },
   API_KEY_NOT_ALLOWED: { status: 403, meaning: "This operation needs a user's access token, not an API key." },
+  FEATURE_DISABLED: {
+    status: 403,
+    meaning:
+      "The tenant's feature flag the route needs (`feature`) is off; an admin turns it on in Settings, Features.",
+  },
   // 404
   NOT_FOUND: {
     status: 404,
@@ -101,6 +107,10 @@ export const problemCodes = {
   },
   MARKETPLACE_CONFLICT: { status: 409, meaning: "AWS Marketplace reported a conflict (`upstream_error`)." },
   OFFER_NOT_RELEASED: { status: 409, meaning: "Only a released offer can be expired; this one is a draft." },
+  CONNECTOR_CHANGED: {
+    status: 409,
+    meaning: "The connector was disconnected while it was being verified; read the status again and retry.",
+  },
   INVITATION_NOT_PENDING: {
     status: 409,
     meaning: "The invitation was already accepted, declined or cancelled (`status` says which).",
@@ -129,6 +139,11 @@ export const problemCodes = {
     meaning: "The offer has terms a clone cannot carry over (`terms`); create the new offer instead.",
   },
   MARKETPLACE_REFUSED: { status: 422, meaning: "AWS Marketplace refused the request (`upstream_error`)." },
+  CONNECTOR_VERIFICATION_FAILED: {
+    status: 422,
+    meaning:
+      "Connecting failed at `step` (assume_role or verify_catalog_read) with AWS's `upstream_error`; `hint` and `diagnosis` say what to change.",
+  },
   RATE_LIMITED: { status: 429, meaning: "Too many requests; see `Retry-After`." },
   HEADERS_TOO_LARGE: { status: 431, meaning: "The request headers are too large." },
   // 5xx

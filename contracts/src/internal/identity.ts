@@ -70,6 +70,8 @@ export const ApiKeyState = z.object({
 });
 export type ApiKeyState = z.infer<typeof ApiKeyState>;
 
+/** GET /internal/v1/tenants/{id}/features: 200 FeatureFlags (rest/identity/tenants.ts), or 404 when the tenant is missing or deleted. */
+
 /** GET /internal/v1/tenants/{id}/members/{sub}: 200 Membership, or 404 when not an active member. */
 export const MembershipState = z.object({ tenant_id: TenantId, sub: Sub, role: TenantRole });
 export type MembershipState = z.infer<typeof MembershipState>;
@@ -82,7 +84,8 @@ export type MembershipState = z.infer<typeof MembershipState>;
  */
 export const INVALIDATE_HEADER = "flowstate-invalidate";
 export const Invalidation = z.object({
-  scope: z.enum(["account", "session", "api_key", "membership"]),
+  /** `features`: the tenant's feature flags changed (the gateway caches them for routes that declare one). */
+  scope: z.enum(["account", "session", "api_key", "membership", "features"]),
   sub: Sub.optional(),
   sid: SessionId.optional(),
   key_id: ApiKeyId.optional(),

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { SessionId, Sub, TenantId } from "../ids.ts";
+import { FeatureFlags } from "../rest/identity/tenants.ts";
 import type { RouteShape } from "../rest/route.ts";
+import { SellerConnectorRecord } from "./connector.ts";
 import { ApiKeyState, ApiKeyVerifyRequest, MembershipState, SessionState } from "./identity.ts";
 
 /**
@@ -8,7 +10,9 @@ import { ApiKeyState, ApiKeyVerifyRequest, MembershipState, SessionState } from 
  * the gateway, never in the OpenAPI document). Declared like the public ones so a service mounts
  * them the same way (`mountRoute`) and the route-contract test covers them too.
  */
-export const defineInternalRoute = <const R extends RouteShape & { caller: "edge-gateway" | "mcp-gateway" }>(
+export const defineInternalRoute = <
+  const R extends RouteShape & { caller: "edge-gateway" | "mcp-gateway" | "offers-svc" | "platform" },
+>(
   route: R,
 ): R => route;
 
@@ -45,7 +49,33 @@ export const internalIdentityRoutes = [
     params: z.object({ id: TenantId, sub: Sub }),
     responses: { 200: MembershipState },
   }),
+  defineInternalRoute({
+    id: "internal.features.get",
+    method: "GET",
+    path: "/internal/v1/tenants/{id}/features",
+    service: identity,
+    caller: "edge-gateway",
+    params: z.object({ id: TenantId }),
+    problems: ["NOT_FOUND"],
+    responses: { 200: FeatureFlags },
+  }),
+] as const;
+
+const connector = "connector-svc" as const;
+
+export const internalConnectorRoutes = [
+  defineInternalRoute({
+    id: "internal.seller_connector.get",
+    method: "GET",
+    path: "/internal/v1/tenants/{id}/marketplace-connector",
+    service: connector,
+    // offers-svc and mcp-gateway, each with its own `service` identity (connector-svc checks which).
+    caller: "platform",
+    params: z.object({ id: TenantId }),
+    problems: ["NOT_FOUND"],
+    responses: { 200: SellerConnectorRecord },
+  }),
 ] as const;
 
 /** Every internal route; a service's route-contract test compares its app with these and the public registry. */
-export const internalRoutes: readonly RouteShape[] = [...internalIdentityRoutes];
+export const internalRoutes: readonly RouteShape[] = [...internalIdentityRoutes, ...internalConnectorRoutes];

@@ -20,7 +20,9 @@ const ANY_ROUTE: ProblemCode[] = ["RATE_LIMITED", "SERVICE_UNAVAILABLE", "UPSTRE
  * @example
  * routeProblems(routeById("members.remove")!) // [..., "INSUFFICIENT_ROLE", "LAST_OWNER", ...]
  */
-export function routeProblems(route: RouteShape & Partial<Pick<RouteSpec, "auth" | "apiKey">>): ProblemCode[] {
+export function routeProblems(
+  route: RouteShape & Partial<Pick<RouteSpec, "auth" | "apiKey" | "feature">>,
+): ProblemCode[] {
   const codes = new Set<ProblemCode>(ANY_ROUTE);
   if (route.params || route.query || route.body) codes.add("VALIDATION_FAILED");
   if (route.params) codes.add("NOT_FOUND");
@@ -37,6 +39,7 @@ export function routeProblems(route: RouteShape & Partial<Pick<RouteSpec, "auth"
     codes.add("NOT_FOUND");
     codes.add("INSUFFICIENT_ROLE");
     if (route.apiKey === "write") codes.add("INSUFFICIENT_SCOPE");
+    if (route.feature) codes.add("FEATURE_DISABLED");
   }
   for (const c of route.problems ?? []) codes.add(c);
   return [...codes];

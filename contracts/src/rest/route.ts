@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ProblemCode } from "../errors/codes.ts";
 import type { TenantRole } from "../ids.ts";
+import type { FeatureFlags } from "./identity/tenants.ts";
 
 /** The services that own routes; the gateway maps each to a base URL. */
 export type ServiceName = "identity-svc" | "connector-svc" | "offers-svc" | "privacy-svc" | "audit-svc" | "partner-svc";
@@ -46,6 +47,11 @@ export interface RouteSpec extends RouteShape {
   minRole?: TenantRole;
   /** Whether a per-tenant API key may call it, and the scope it needs; false (default) means tokens only. */
   apiKey?: "read" | "write" | false;
+  /**
+   * A tenant feature flag that must be on (tenant routes): the gateway answers 403
+   * FEATURE_DISABLED while it is off, before the call reaches the service.
+   */
+  feature?: keyof FeatureFlags;
   summary: string;
   /**
    * Media types other than JSON: `form` = the body is application/x-www-form-urlencoded (OAuth

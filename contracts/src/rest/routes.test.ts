@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { z } from "zod";
+import { atLeast, SCOPE_CEILING } from "../auth/tenant-access.ts";
 import { routes } from "./routes.ts";
 
 const placeholders = (path: string) => [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
@@ -16,6 +17,19 @@ describe("the public route registry", () => {
       assert.equal(r.auth === "tenant", r.minRole !== undefined, r.id);
       if (r.auth === "tenant") assert.match(r.path, /^\/v1\/tenants\/\{id\}/, r.id);
       if (r.apiKey) assert.equal(r.auth, "tenant", `${r.id}: API keys are per tenant`);
+      if (r.feature) assert.equal(r.auth, "tenant", `${r.id}: feature flags are per tenant`);
+    }
+  });
+
+  it("lets an API key scope in only where the role that scope stands for is enough", () => {
+    for (const r of routes.filter((r) => r.apiKey)) {
+      assert.ok(atLeast(SCOPE_CEILING[r.apiKey as "read" | "write"], r.minRole ?? "member"), r.id);
+    }
+  });
+
+  it("declares the marketplace_offers flag on every marketplace route of a tenant", () => {
+    for (const r of routes.filter((r) => r.path.includes("/integrations/marketplace"))) {
+      assert.equal(r.feature, "marketplace_offers", r.id);
     }
   });
 

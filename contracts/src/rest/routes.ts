@@ -1,3 +1,13 @@
+import { z } from "zod";
+import { HealthReport } from "./connector/diagnosis.ts";
+import {
+  ConnectorStatus,
+  ConnectRequest,
+  ConnectResponse,
+  OnboardingBundle,
+  ProductList,
+  ProductsQuery,
+} from "./connector/marketplace.ts";
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey } from "./identity/api-keys.ts";
 import { Jwks, RefreshRequest, SignInRequest, SignUpRequest, SignUpResponse, TokenResponse } from "./identity/auth.ts";
 import { ApiKeyPath, MemberPath, TenantPath } from "./identity/common.ts";
@@ -509,8 +519,113 @@ export const oauthRoutes = [
   }),
 ] as const satisfies readonly RouteSpec[];
 
+const connector = "connector-svc" as const;
+const marketplace = "/v1/tenants/{id}/integrations/marketplace";
+
+/**
+ * The marketplace connector (interface.md §4.1, decisions.md). Every tenant route needs the
+ * tenant's `marketplace_offers` flag, enforced by the gateway (403 FEATURE_DISABLED).
+ */
+export const connectorRoutes = [
+  defineRoute({
+    id: "marketplace.connector.get",
+    method: "GET",
+    path: marketplace,
+    service: connector,
+    auth: "tenant",
+    minRole: "member",
+    apiKey: "read",
+    feature: "marketplace_offers",
+    summary: "The connector's status; the external ID is generated on the first read and kept until disconnect",
+    params: TenantPath,
+    responses: { 200: ConnectorStatus },
+  }),
+  defineRoute({
+    id: "marketplace.connector.connect",
+    method: "POST",
+    path: marketplace,
+    service: connector,
+    auth: "tenant",
+    minRole: "admin",
+    apiKey: "write",
+    feature: "marketplace_offers",
+    summary:
+      "Connect the seller account's MarketplaceConnector role: assumed with the external ID, verified with one catalog read (422 CONNECTOR_VERIFICATION_FAILED names the step)",
+    params: TenantPath,
+    body: ConnectRequest,
+    problems: ["CONNECTOR_VERIFICATION_FAILED", "CONNECTOR_CHANGED"],
+    responses: { 200: ConnectResponse },
+  }),
+  defineRoute({
+    id: "marketplace.connector.disconnect",
+    method: "DELETE",
+    path: marketplace,
+    service: connector,
+    auth: "tenant",
+    minRole: "admin",
+    apiKey: "write",
+    feature: "marketplace_offers",
+    summary: "Disconnect: the connector and its external ID are discarded (the next read generates a new one)",
+    params: TenantPath,
+    responses: { 204: null },
+  }),
+  defineRoute({
+    id: "marketplace.connector.onboarding",
+    method: "GET",
+    path: `${marketplace}/onboarding`,
+    service: connector,
+    auth: "tenant",
+    minRole: "admin",
+    apiKey: "write",
+    feature: "marketplace_offers",
+    summary:
+      "The onboarding bundle: principals, account, stage, region, CloudFormation quick-create link, Terraform call, console steps and policies",
+    params: TenantPath,
+    responses: { 200: OnboardingBundle },
+  }),
+  defineRoute({
+    id: "marketplace.connector.health",
+    method: "GET",
+    path: `${marketplace}/health`,
+    service: connector,
+    auth: "tenant",
+    minRole: "member",
+    apiKey: "read",
+    feature: "marketplace_offers",
+    summary:
+      "Per principal: can it assume the role; per capability: does it work; a diagnosis with a stable code and the fix per onboarding path",
+    params: TenantPath,
+    problems: ["CONNECTOR_NOT_CONNECTED"],
+    responses: { 200: HealthReport },
+  }),
+  defineRoute({
+    id: "marketplace.products.list",
+    method: "GET",
+    path: `${marketplace}/products`,
+    service: connector,
+    auth: "tenant",
+    minRole: "member",
+    apiKey: "read",
+    feature: "marketplace_offers",
+    summary: "The seller account's SaaS products, a page at a time (`next_cursor`)",
+    params: TenantPath,
+    query: ProductsQuery,
+    problems: ["CONNECTOR_NOT_CONNECTED", "CONNECTOR_ACCESS_DENIED", "INVALID_CURSOR"],
+    responses: { 200: ProductList },
+  }),
+  defineRoute({
+    id: "marketplace.connector_role.template",
+    method: "GET",
+    path: "/v1/marketplace/connector-role/template.json",
+    service: connector,
+    auth: "public",
+    summary: "The current CloudFormation template of the connector role, as JSON (what the quick-create link deploys)",
+    responses: { 200: z.record(z.string(), z.unknown()) },
+  }),
+] as const satisfies readonly RouteSpec[];
+
 /** The whole public surface. Other services add their arrays here. */
-export const routes: readonly RouteSpec[] = [...identityRoutes, ...partnerRoutes, ...oauthRoutes];
+export const routes: readonly RouteSpec[] = [...identityRoutes, ...partnerRoutes, ...oauthRoutes, ...connectorRoutes];
 
 /** Looks a route up by id, for tests and tools that name routes. */
 export const routeById = (id: string): RouteSpec | undefined => routes.find((r) => r.id === id);

@@ -97,12 +97,14 @@ export function createApp(deps: GatewayDeps): Gateway {
     cacheMax: config.TOKEN_CACHE_MAX,
   });
   const log = new InvalidationLog(
-    Math.max(config.ACCESS_CACHE_TTL_MS, config.ACCESS_CACHE_NEGATIVE_TTL_MS) + RETENTION_SLACK_MS,
+    Math.max(config.ACCESS_CACHE_TTL_MS, config.ACCESS_CACHE_NEGATIVE_TTL_MS, config.FEATURE_CACHE_TTL_MS) +
+      RETENTION_SLACK_MS,
   );
   const state = createAccessState(identity, log, {
     max: config.ACCESS_CACHE_MAX,
     ttlMs: config.ACCESS_CACHE_TTL_MS,
     negativeTtlMs: config.ACCESS_CACHE_NEGATIVE_TTL_MS,
+    featureTtlMs: config.FEATURE_CACHE_TTL_MS,
   });
   const limits = new RateLimits({
     credential: { ratePerSec: config.RATE_LIMIT_CREDENTIAL_PER_SEC, burst: config.RATE_LIMIT_CREDENTIAL_BURST },

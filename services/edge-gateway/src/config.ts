@@ -31,6 +31,8 @@ export const GatewayConfig = serviceConfigSchema({
     /** How long session, API key and membership answers are trusted without an invalidation. */
     ACCESS_CACHE_TTL_MS: int(60_000),
     ACCESS_CACHE_NEGATIVE_TTL_MS: int(2_000),
+    /** How long a tenant's feature flags are trusted without an invalidation (a flag change must apply within 1 s). */
+    FEATURE_CACHE_TTL_MS: int(1_000),
     ACCESS_CACHE_MAX: int(100_000),
     TOKEN_CACHE_MAX: int(100_000),
     JWKS_MIN_REFETCH_MS: int(5_000, 0),

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { type SellerAccount, sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
 import { atLeast } from "@flowstate/contracts/auth/tenant-access";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
@@ -46,6 +47,8 @@ interface World {
   target: Account;
   liveKeyId: string;
   credentials: Record<Caller, string | undefined>;
+  /** The tenant's seller account (CloudFormation stack deployed, connected), when connector-svc runs. */
+  seller?: SellerAccount;
 }
 
 /** How to call a route so that it succeeds for an allowed caller: path, body, and fresh targets where the call destroys something. */
@@ -74,6 +77,23 @@ const freshMember = async (w: World) => {
   await w.e2e.addMember(w.owner, w.tenantId, user, "member");
   return user;
 };
+
+const M = (w: World) => `${T(w)}/integrations/marketplace`;
+/** After an allowed disconnect, the tenant re-onboards (its new external ID into the stack) and connects again. */
+const ensureConnected = async (w: World) => {
+  const status = await w.e2e.call("GET", M(w), { token: w.owner.token });
+  assert.equal(status.status, 200, status.text);
+  if (status.json.connected) return;
+  await w.seller!.trust(status.json.external_id);
+  const res = await w.e2e.call("POST", M(w), { token: w.owner.token, body: { role_arn: w.seller!.roleArn } });
+  assert.equal(res.status, 200, res.text);
+};
+const connected =
+  (suffix: string): Case =>
+  async (w, _caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}${suffix}` };
+  };
 
 const cases: Record<string, Case> = {
   "partner.opportunities.list": async (w) => ({ path: `${T(w)}/partner/opportunities` }),
@@ -106,6 +126,15 @@ const cases: Record<string, Case> = {
   "api_keys.revoke": async (w, _caller, allowed) => ({
     path: `${T(w)}/api-keys/${allowed ? await freshKey(w) : w.liveKeyId}`,
   }),
+  "marketplace.connector.get": async (w) => ({ path: M(w) }),
+  "marketplace.connector.connect": async (w, _caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: M(w), body: { role_arn: w.seller!.roleArn } };
+  },
+  "marketplace.connector.disconnect": async (w) => ({ path: M(w) }),
+  "marketplace.connector.onboarding": async (w) => ({ path: `${M(w)}/onboarding` }),
+  "marketplace.connector.health": connected("/health"),
+  "marketplace.products.list": connected("/products"),
 };
 
 /** The one expected status of a cell; `success` is the route's documented success status. */
@@ -174,6 +203,22 @@ async function buildWorld(e2e: E2E): Promise<World> {
     key(outsider.token, otherTenant, "write"),
   ]);
 
+  let seller: SellerAccount | undefined;
+  if (e2e.sandbox) {
+    // The marketplace routes need the flag on and a connected seller account (CloudFormation path).
+    const flag = await e2e.call("PUT", `/v1/tenants/${tenantId}/features`, {
+      token: owner.token,
+      body: { marketplace_offers: true },
+    });
+    assert.equal(flag.status, 200, flag.text);
+    seller = await sellerAccount({ call: e2e.call, sandbox: e2e.sandbox }, {}, { tenantId, token: owner.token });
+    const connect = await e2e.call("POST", `/v1/tenants/${tenantId}/integrations/marketplace`, {
+      token: owner.token,
+      body: { role_arn: seller.roleArn },
+    });
+    assert.equal(connect.status, 200, connect.text);
+  }
+
   // Warm the gateway's caches with the credentials about to be revoked, so the matrix proves invalidation, not a cold cache.
   assert.equal((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: revoked.secret })).status, 200);
   assert.equal((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: disabled.token })).status, 200);
@@ -203,6 +248,7 @@ async function buildWorld(e2e: E2E): Promise<World> {
     member,
     target,
     liveKeyId: read.id,
+    ...(seller ? { seller } : {}),
     credentials: {
       anonymous: undefined,
       "malformed token": "not-a-token",
@@ -244,7 +290,7 @@ const CALLERS = [
 describe("the authorization matrix of every tenant route", () => {
   let w: World;
   beforeAll(async () => {
-    w = await buildWorld(await startE2E("gw_matrix"));
+    w = await buildWorld(await startE2E("gw_matrix", {}, undefined, { connector: true }));
   });
   afterAll(() => w.e2e.close());
 

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { type RunningConnector, startConnectorService } from "@flowstate/connector-svc/testing/connector-service";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
+import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { startPartnerSvc } from "@flowstate/partner-svc/testing/harness";
+import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -59,6 +62,9 @@ export interface E2E {
   signIn(email: string, password: string): Promise<Account & { sub: string }>;
   /** `by` invites `user` to the tenant and `user` accepts, both through the gateway: a member with `role`. */
   addMember(by: Account, tenantId: string, user: Account, role: "admin" | "member"): Promise<void>;
+  /** connector-svc and its seller sandbox, when started with `{ connector: true }`. */
+  connector?: RunningConnector;
+  sandbox?: RunningSandbox;
   /** A token signed with identity-svc's real key, with claims or lifetime of the test's choosing. */
   forgeWithRealKey(claims: Record<string, unknown>, iat: number, exp: number): Promise<string>;
   close(): Promise<void>;
@@ -71,9 +77,27 @@ export interface E2E {
  * harness is used solely for what has no public route (disabling an account) and to read the
  * outbox. Every password, token and key minted goes through recordSecret for the log scan.
  */
-export async function startE2E(prefix: string, settings: Partial<GatewaySettings> = {}): Promise<E2E> {
+export async function startE2E(
+  prefix: string,
+  settings: Partial<GatewaySettings> = {},
+  routes?: readonly RouteSpec[],
+  options: { connector?: boolean } = {},
+): Promise<E2E> {
   const identity = await startHarness({ prefix });
   const reached: string[] = [];
+  // connector-svc (with a seller sandbox) behind the gateway too, for the marketplace routes.
+  let sandbox: RunningSandbox | undefined;
+  let connector: RunningConnector | undefined;
+  if (options.connector) {
+    sandbox = await startSandbox();
+    // Shares `reached` with identity-svc: a refusal must reach neither.
+    connector = await startConnectorService({
+      prefix: `${prefix}_cn`,
+      secret: identity.secret,
+      marketplaceEndpoint: sandbox.endpoint,
+      reached,
+    });
+  }
   const assertions: SeenAssertion[] = [];
   const observed = {
     fetch: (request: Request, env?: unknown) => {
@@ -100,6 +124,7 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
   const gateway = await startGateway({
     identityUrl: identityServer.url,
     secret: identity.secret,
+    ...(routes ? { routes } : {}),
     settings: {
       JWT_ISSUER: ISSUER,
       JWT_AUDIENCE: AUDIENCE,
@@ -110,9 +135,12 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
       RATE_LIMIT_TENANT_PER_SEC: many,
       RATE_LIMIT_TENANT_BURST: many,
       PARTNER_URL: partner.url,
+      ...(connector ? { CONNECTOR_URL: connector.url } : {}),
       ...settings,
     },
   });
+
+  if (connector) connector.deps.settings.templateUrl = `${gateway.url}/v1/marketplace/connector-role/template.json`;
 
   const call: E2E["call"] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
@@ -194,11 +222,14 @@ export async function startE2E(prefix: string, settings: Partial<GatewaySettings
         .sign(key);
       return recordSecret(token);
     },
+    ...(connector && sandbox ? { connector, sandbox } : {}),
     async close() {
       await gateway.close();
       await identityServer.shutdown("test done");
       await partner.close();
       await identity.close();
+      await connector?.close();
+      await sandbox?.stop();
     },
   };
 }

@@ -71,10 +71,15 @@ describe("malformed input to every route", () => {
   const tokenFor = (route: RouteSpec) => (route.auth === "public" ? undefined : owner.token);
 
   beforeAll(async () => {
-    e2e = await startE2E("gw_malformed", { BODY_LIMIT_BYTES: LIMIT });
+    e2e = await startE2E("gw_malformed", { BODY_LIMIT_BYTES: LIMIT }, undefined, { connector: true });
     owner = await e2e.signUp();
     const member = await e2e.signUp();
     const tenant = await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Fuzz" } });
+    // The marketplace routes answer 403 FEATURE_DISABLED before validating anything while the flag is off.
+    await e2e.call("PUT", `/v1/tenants/${tenant.json.id}/features`, {
+      token: owner.token,
+      body: { marketplace_offers: true },
+    });
     await e2e.addMember(owner, tenant.json.id, member, "member");
     const key = await e2e.call("POST", `/v1/tenants/${tenant.json.id}/api-keys`, {
       token: owner.token,

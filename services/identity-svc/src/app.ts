@@ -15,6 +15,7 @@ import { mountAuthSignup } from "./routes/auth-signup.ts";
 import { mountFeaturesGet } from "./routes/features-get.ts";
 import { mountFeaturesUpdate } from "./routes/features-update.ts";
 import { mountInternalApiKeysVerify } from "./routes/internal-api-keys-verify.ts";
+import { mountInternalFeaturesGet } from "./routes/internal-features-get.ts";
 import { mountInternalMembershipsGet } from "./routes/internal-memberships-get.ts";
 import { mountInternalSessionsGet } from "./routes/internal-sessions-get.ts";
 import { mountMembersAdd } from "./routes/members-add.ts";
@@ -102,5 +103,6 @@ export function createApp(
   mountInternalSessionsGet(app);
   mountInternalApiKeysVerify(app);
   mountInternalMembershipsGet(app);
+  mountInternalFeaturesGet(app);
   return app;
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { TenantRole } from "@flowstate/contracts/ids";
 import type { ApiKeyState } from "@flowstate/contracts/internal/identity";
+import type { FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
 import { CachedLookup } from "../cache/cached-lookup.ts";
 import type { InvalidationLog } from "../cache/invalidation-log.ts";
 import { depKeys } from "../cache/invalidations.ts";
@@ -19,6 +20,8 @@ export interface CacheSettings {
   ttlMs: number;
   /** "Not found" answers. */
   negativeTtlMs: number;
+  /** Feature flags: short, so a flag change reaches every instance within it even if its event is lost. */
+  featureTtlMs: number;
 }
 
 export interface AccessState {
@@ -28,15 +31,18 @@ export interface AccessState {
   apiKeys: CachedLookup<ApiKeyState, string>;
   /** Key `<tenant_id> <sub>` → the member's role. */
   memberships: CachedLookup<TenantRole>;
+  /** Key `<tenant_id>` → its feature flags (looked up only for routes that declare a `feature`). */
+  features: CachedLookup<FeatureFlags>;
 }
 
 export const apiKeyDigest = (key: string) => createHash("sha256").update(key).digest("base64url");
 
 /**
- * The three caches of identity-svc facts checked on every request, all invalidated through one
+ * The caches of identity-svc facts checked on every request, all invalidated through one
  * InvalidationLog (answer header and AccessRevoked events), each entry declaring the keys it
  * depends on: a session depends on its sid and its account; an API key on itself, its creator's
- * account and its tenant; a membership on itself, its tenant and the member's account.
+ * account and its tenant; a membership on itself, its tenant and the member's account; a tenant's
+ * feature flags on its flags and the tenant (so any write through this instance drops them too).
  *
  * @example
  * const state = createAccessState(identity, log, { max: 50_000, ttlMs: 60_000, negativeTtlMs: 2_000 });
@@ -64,6 +70,13 @@ export function createAccessState(
       fetch: (_digest, key) => identity.apiKey(key),
       deps: (_digest, state) =>
         state ? [depKeys.apiKey(state.key_id), depKeys.account(state.created_by), depKeys.tenant(state.tenant_id)] : [],
+    }),
+    features: new CachedLookup<FeatureFlags>({
+      ...base,
+      ttlMs: settings.featureTtlMs,
+      negativeTtlMs: Math.min(settings.featureTtlMs, settings.negativeTtlMs),
+      fetch: (tenantId) => identity.features(tenantId),
+      deps: (tenantId) => [depKeys.features(tenantId), depKeys.tenant(tenantId)],
     }),
     memberships: new CachedLookup<TenantRole>({
       ...base,

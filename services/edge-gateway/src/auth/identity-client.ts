@@ -4,6 +4,7 @@ import {
   SessionState,
   type VerifiedIdentity,
 } from "@flowstate/contracts/internal/identity";
+import { FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
 import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
@@ -17,6 +18,8 @@ export interface IdentityLookups {
   session(sid: string): Promise<SessionState | null>;
   apiKey(key: string): Promise<ApiKeyState | null>;
   membership(tenantId: string, sub: string): Promise<MembershipState | null>;
+  /** The tenant's feature flags, or null when the tenant is missing or deleted. */
+  features(tenantId: string): Promise<FeatureFlags | null>;
   jwks(): Promise<unknown>;
 }
 
@@ -80,6 +83,7 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     session: (sid) => call("GET", `/internal/v1/sessions/${sid}`, SessionState),
     apiKey: (key) => call("POST", "/internal/v1/api-keys/verify", ApiKeyState, { key }),
     membership: (tenantId, sub) => call("GET", `/internal/v1/tenants/${tenantId}/members/${sub}`, MembershipState),
+    features: (tenantId) => call("GET", `/internal/v1/tenants/${tenantId}/features`, FeatureFlags),
     async jwks() {
       let answer: Dispatcher.ResponseData;
       try {

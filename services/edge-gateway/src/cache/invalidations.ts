@@ -8,6 +8,7 @@ export const depKeys = {
   apiKey: (keyId: string) => `key:${keyId}`,
   membership: (tenantId: string, sub: string) => `mem:${tenantId}:${sub}`,
   tenant: (tenantId: string) => `tnt:${tenantId}`,
+  features: (tenantId: string) => `feat:${tenantId}`,
 };
 
 /**
@@ -32,6 +33,9 @@ export function keysFor(inv: Invalidation): string[] | null {
       if (inv.tenant_id && inv.sub) keys.push(depKeys.membership(inv.tenant_id, inv.sub));
       else if (inv.tenant_id) keys.push(depKeys.tenant(inv.tenant_id));
       else if (inv.sub) keys.push(depKeys.account(inv.sub));
+      break;
+    case "features":
+      if (inv.tenant_id) keys.push(depKeys.features(inv.tenant_id));
       break;
   }
   return keys.length ? keys : null;

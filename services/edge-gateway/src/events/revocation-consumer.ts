@@ -11,14 +11,19 @@ interface Caches {
 
 /**
  * The gateway's consumer (queue `<prefix>-<stage>-edge-gateway`): AccessRevoked events from
- * revoking calls that went through OTHER gateway instances, or through none (an operator verb).
+ * revoking calls that went through OTHER gateway instances, or through none (an operator verb),
+ * and FeatureFlagChanged (routes that declare a `feature` must see a change within a second).
  * Stateless: the gateway has no database and needs none, since applying an invalidation twice is
  * harmless.
  */
 export const revocationConsumer = defineStatelessConsumer<Caches>()({
   service: "edge-gateway",
-  events: ["AccessRevoked"],
-  handlers: { "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]) },
+  events: ["AccessRevoked", "FeatureFlagChanged"],
+  handlers: {
+    "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]),
+    // A flag changed through another instance, or mcp-gateway: drop this tenant's cached flags.
+    "FeatureFlagChanged.v1": (event, caches) => caches.invalidate([{ scope: "features", tenant_id: event.data.tenant_id }]),
+  },
 });
 
 export interface RevocationConsumerOptions extends Caches {

@@ -111,6 +111,7 @@ function operation(route: RouteSpec): Json {
   }
   if (route.auth === "tenant") op["x-flowstate-min-role"] = route.minRole;
   if (route.apiKey) op["x-flowstate-api-key-scope"] = route.apiKey;
+  if (route.feature) op["x-flowstate-feature"] = route.feature;
   return op;
 }
 

@@ -8,6 +8,7 @@ import type { AccessState } from "../auth/access-state.ts";
 import type { AccessTokenVerifier } from "../auth/access-token.ts";
 import { authenticate, type CallerIdentity } from "../auth/authenticate.ts";
 import { credentialOf } from "../auth/credential.ts";
+import { requireFeature } from "../auth/feature-gate.ts";
 import { authorizeTenant } from "../auth/tenant-access.ts";
 import { type ForwardHooks, forward } from "../proxy/forward.ts";
 import { upstreamHeaders } from "../proxy/headers.ts";
@@ -43,7 +44,7 @@ const tooLarge = (limit: number) =>
 
 /**
  * One registry route, end to end: body size, authentication and revocation (unless public),
- * rate limits, tenant membership and role (tenant routes), then the request streamed to the
+ * rate limits, tenant membership, role and feature flag (tenant routes), then the request streamed to the
  * owning service with the signed identity, and its answer relayed. Refusals are DomainErrors,
  * rendered by the caller (gateway-fetch.ts) in the one problem shape.
  */
@@ -83,6 +84,7 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
     if (route.auth === "tenant") {
       tenant = await authorizeTenant(route, call.params.id ?? "", identity, state);
       limits.tenant(tenant.tenant_id);
+      await requireFeature(route, tenant.tenant_id, state);
     }
   }
 

@@ -4,7 +4,10 @@ import { FeatureFlag } from "../db/entities.ts";
 import { authorizeTenant } from "./authorize-tenant.ts";
 import { flagsOf } from "./get-features.ts";
 
-/** Sets the given flags (admin or owner); one FeatureFlagChanged per flag that actually changed. */
+/**
+ * Sets the given flags (admin or owner); one FeatureFlagChanged per flag that actually changed
+ * (other gateway instances drop their cached flags on it).
+ */
 export async function updateFeatures({
   ctx,
   tenantId,
@@ -18,12 +21,14 @@ export async function updateFeatures({
     const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
     const current = await flagsOf(em, tenantId);
     const at = now(ctx);
+    let changed = false;
     for (const [flag, enabled] of Object.entries(input) as [keyof FeatureFlags, boolean][]) {
       if (current[flag] === enabled) continue;
       const row = await em.findOne(FeatureFlag, { tenant_id: tenantId, flag });
       if (row) Object.assign(row, { enabled, updated_at: at, updated_by: sub });
       else em.create(FeatureFlag, { tenant_id: tenantId, flag, enabled, updated_at: at, updated_by: sub });
       current[flag] = enabled;
+      changed = true;
       emit(
         ctx,
         em,
@@ -32,6 +37,8 @@ export async function updateFeatures({
         { tenant_id: tenantId, subject: null },
       );
     }
+    // Gateways cache flags for routes that declare a `feature`: they drop this tenant's before relaying.
+    if (changed) ctx.invalidations.push({ scope: "features", tenant_id: tenantId });
     return current;
   });
 }

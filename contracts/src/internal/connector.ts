@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { TenantId } from "../ids.ts";
+import { AccountId, ExternalId, RoleArn } from "../rest/connector/marketplace.ts";
+
+/**
+ * Internal contract of connector-svc for the services that call a tenant's seller account on its
+ * own (offers-svc, mcp-gateway): what they need to assume the role themselves, over a signed HTTP
+ * call, never through a queue or an event (the external ID is a secret; events are archived).
+ *
+ * GET /internal/v1/tenants/{id}/marketplace-connector → 200 SellerConnectorRecord, or 404 when the
+ * tenant is not connected. The caller signs it with its `service` identity.
+ */
+export const SellerConnectorRecord = z.object({
+  tenant_id: TenantId,
+  role_arn: RoleArn,
+  external_id: ExternalId,
+  account_id: AccountId,
+  connected_at: z.iso.datetime({ offset: true }),
+});
+export type SellerConnectorRecord = z.infer<typeof SellerConnectorRecord>;
+
+export const sellerConnectorPath = (tenantId: string) => `/internal/v1/tenants/${tenantId}/marketplace-connector`;

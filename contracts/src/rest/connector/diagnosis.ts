@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/**
+ * Stable codes for what can be wrong with a tenant's connector role, shared by the connect failure
+ * (422 CONNECTOR_VERIFICATION_FAILED `diagnosis`) and the health answer. Clients switch on these;
+ * the wording around them may change.
+ *
+ * AWS answers every refused AssumeRole with the same `AccessDenied` (unknown role, untrusted
+ * principal, wrong or missing external ID), so some causes cannot be told apart from outside the
+ * seller's account: such entries say `certainty: "possible"` and come together.
+ */
+export const DiagnosisCode = z.enum([
+  /** The trust policy does not list this Flowstate principal (another one can assume the role). */
+  "PRINCIPAL_NOT_TRUSTED",
+  /** The role can be assumed without an external ID: anyone trusted could act as this tenant (confused deputy). */
+  "EXTERNAL_ID_CONDITION_MISSING",
+  /** No principal can assume the role: its `sts:ExternalId` condition may carry another value. */
+  "EXTERNAL_ID_MISMATCH",
+  /** No principal can assume the role: the ARN may name an account where the stack is not deployed. */
+  "ROLE_IN_OTHER_ACCOUNT",
+  /** Products and offers work, agreements or seller currencies do not: the policy predates 2026-08-31. */
+  "POLICY_MIGRATION_REQUIRED",
+  /** The role is assumed but the catalog read is refused: the inline policy is not Flowstate's. */
+  "CATALOG_ACCESS_DENIED",
+  /** AWS Marketplace throttled the checks; transient. */
+  "UPSTREAM_THROTTLED",
+  /** AWS Marketplace or STS did not answer; transient. */
+  "UPSTREAM_UNAVAILABLE",
+]);
+export type DiagnosisCode = z.infer<typeof DiagnosisCode>;
+
+/** What the seller changes, per onboarding path (interface.md §5.3, §9). */
+export const Fixes = z.object({ cloudformation: z.string(), terraform: z.string(), console: z.string() });
+export type Fixes = z.infer<typeof Fixes>;
+
+export const Diagnosis = z.object({
+  code: DiagnosisCode,
+  severity: z.enum(["error", "warning"]),
+  certainty: z.enum(["certain", "possible"]),
+  /** The principal concerned (PRINCIPAL_NOT_TRUSTED). */
+  principal: z.string().optional(),
+  summary: z.string(),
+  fixes: Fixes,
+});
+export type Diagnosis = z.infer<typeof Diagnosis>;
+
+export const Capability = z.enum(["products", "offers", "seller_currencies", "agreements"]);
+export type Capability = z.infer<typeof Capability>;
+
+export const HealthReport = z.object({
+  healthy: z.boolean(),
+  checked_at: z.iso.datetime({ offset: true }),
+  role_arn: z.string(),
+  principals: z.array(
+    z.object({ principal: z.string(), arn: z.string(), can_assume: z.boolean(), error: z.string().optional() }),
+  ),
+  capabilities: z.array(z.object({ capability: Capability, ok: z.boolean(), error: z.string().optional() })),
+  diagnosis: z.array(Diagnosis),
+});
+export type HealthReport = z.infer<typeof HealthReport>;
+
+/** The step of POST connect that failed (decisions.md). */
+export const VerificationStep = z.enum(["assume_role", "verify_catalog_read"]);
+export type VerificationStep = z.infer<typeof VerificationStep>;

@@ -1,0 +1,40 @@
+import type { Database } from "@flowstate/shared/db/open-database";
+import type { Logger } from "@flowstate/shared/log/logger";
+import type { SellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
+import type { HealthCache } from "./health/health-cache.ts";
+import type { ExternalIdVault } from "./secrets/external-id-vault.ts";
+
+/** What the onboarding bundle and the health fixes are made of (configuration, not tenant data). */
+export interface ConnectorSettings {
+  /** Flowstate's AWS account (the principals'). */
+  flowstateAccountId: string;
+  prefix: string;
+  stage: "dev" | "prod";
+  /** Every principal a tenant's role must trust (`backend`, `mcp-execution`, later more). */
+  principals: readonly string[];
+  /** Where the current CloudFormation template is published. */
+  templateUrl: string;
+  terraformModuleSource: string;
+  terraformModuleVersion: string;
+  /** How long a health answer is reused per tenant. */
+  healthCacheMs: number;
+}
+
+/** Everything connector-svc runs on, built once at boot (main.ts) or by a test (testing/). */
+export interface ConnectorDeps {
+  orm: Database;
+  /** The ORM's schema, for hand-written SQL. */
+  schema: string;
+  logger: Logger;
+  /** HMAC key of the gateways' identity assertions (INTERNAL_AUTH_SECRET_ID). */
+  internalAuthSecret: string;
+  vault: ExternalIdVault;
+  /** The KMS key the vault seals with (a second instance in a test shares it). */
+  kmsKeyId: string;
+  sessions: SellerSessions;
+  settings: ConnectorSettings;
+  health: HealthCache;
+  /** First status reads of a tenant in flight in this process: one KMS call and one insert for all. */
+  firstReads: Map<string, Promise<{ externalId: string; sealed: Buffer }>>;
+  clock: () => Date;
+}

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { connectorLookup } from "@flowstate/shared/marketplace/connector-lookup";
+import { createSellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
+
+describe("the connector lookup of offers-svc and mcp-gateway (internal route)", () => {
+  let stack: MarketplaceStack;
+  beforeAll(async () => {
+    stack = await startMarketplaceStack({ prefix: "mkt_internal" });
+  });
+  afterAll(() => stack.close());
+
+  it("gives offers-svc what it needs to assume the role itself, and null for a tenant not connected", async () => {
+    const t = await stack.connectedTenant();
+    const lookup = connectorLookup({ baseUrl: stack.connectorUrl, secret: stack.secret, service: "offers-svc" });
+    const connector = await lookup.get(t.tenantId);
+    assert.deepEqual(connector, {
+      tenantId: t.tenantId,
+      roleArn: t.roleArn,
+      externalId: t.externalId,
+      accountId: t.seller.accountId,
+    });
+    const sessions = createSellerSessions({
+      aws: createAwsClients({ marketplaceEndpoint: stack.sandbox.endpoint }),
+      principals: DEFAULT_PRINCIPAL_KEYS,
+      logger: createLogger({ service: "offers-svc" }),
+    });
+    const out = await sessions.withClients(connector!, "backend", ({ catalog }) =>
+      catalog.send(new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "Offer" })),
+    );
+    assert.ok(out.EntitySummaryList?.length);
+    sessions.close();
+    const other = await stack.tenant();
+    assert.equal(await lookup.get(other.tenantId), null);
+  });
+
+  it("answers 401 to anyone but offers-svc and mcp-gateway, the gateway and callers' identities included", async () => {
+    const t = await stack.connectedTenant();
+    const path = `/internal/v1/tenants/${t.tenantId}/marketplace-connector`;
+    const identities = [
+      { kind: "service", service: "edge-gateway" },
+      { kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" },
+    ] as const;
+    for (const identity of identities) {
+      const res = await fetch(`${stack.connectorUrl}${path}`, {
+        headers: { [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", path), { identity }) },
+      });
+      assert.equal(res.status, 401, identity.kind);
+      assert.doesNotMatch(await res.text(), new RegExp(t.externalId));
+    }
+    // And the gateway does not route /internal at all.
+    assert.equal((await stack.call("GET", path, { token: t.owner.token })).status, 404);
+  });
+});

@@ -1,0 +1,70 @@
+import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import type { Diagnosis, VerificationStep } from "@flowstate/contracts/rest/connector/diagnosis";
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { PRINCIPALS, type Principal } from "@flowstate/shared/marketplace/principals";
+import { AssumeRoleFailed, type SellerConnector } from "@flowstate/shared/marketplace/seller-sessions";
+import {
+  classifyUpstream,
+  type UpstreamFailure,
+  upstreamUnavailable,
+} from "@flowstate/shared/marketplace/upstream-errors";
+import type { ServiceContext } from "../context.ts";
+import { type AssumeOutcome, diagnoseAssume, diagnosisEntry } from "../health/diagnose.ts";
+import { fixContext, principalsOf } from "../onboarding/values.ts";
+
+const transient = (f: UpstreamFailure) => f.kind === "throttled" || f.kind === "unavailable";
+
+function verificationFailed(step: VerificationStep, failure: UpstreamFailure, hint: string, diagnosis: Diagnosis[]) {
+  return new DomainError(
+    "unprocessable",
+    "CONNECTOR_VERIFICATION_FAILED",
+    step === "assume_role"
+      ? "Flowstate could not assume the role with your external ID"
+      : "the role was assumed, but the catalog read that verifies it failed",
+    { extensions: { step, upstream_error: failure.name, hint, diagnosis } },
+  );
+}
+
+/**
+ * Connect's verification (interface.md §3, §8): AssumeRole as the backend principal with the
+ * tenant's external ID (a fresh call, never the cache), then one cheap catalog read (ListEntities
+ * SaaSProduct, 1 result). A refusal is a 422 naming the step, AWS's error name, a hint and the
+ * diagnosis; for a refused AssumeRole the other principals are tried too, which tells an untrusted
+ * principal apart from a role nobody can assume. Throttling and outages that outlast the SDK's
+ * retries are 503 UPSTREAM_UNAVAILABLE with Retry-After.
+ */
+export async function verifyRole(ctx: ServiceContext, connector: SellerConnector): Promise<{ accountId: string }> {
+  const { sessions, settings } = ctx.deps;
+  const fc = fixContext(settings, connector.roleArn);
+  const probe = await sessions.probe(connector, "backend");
+  if (!probe.ok) {
+    if (transient(probe.failure)) throw upstreamUnavailable(probe.failure);
+    const outcomes: AssumeOutcome[] = [{ principal: "backend", failure: probe.failure }];
+    for (const other of PRINCIPALS.filter((p): p is Principal => p !== "backend" && settings.principals.includes(p))) {
+      const r = await sessions.probe(connector, other);
+      outcomes.push({ principal: other, failure: r.ok ? undefined : r.failure });
+    }
+    const arns = principalsOf(settings).map((p) => p.arn);
+    throw verificationFailed(
+      "assume_role",
+      probe.failure,
+      `Check the role's trust policy: Principal.AWS must list every Flowstate principal (${arns.join(", ")}) and Condition.StringEquals."sts:ExternalId" must equal your external ID (Settings, Marketplace). Check that the role exists in account ${fc.accountId} under the name MarketplaceConnector.`,
+      diagnoseAssume(outcomes, false, fc, settings.flowstateAccountId),
+    );
+  }
+  try {
+    await sessions.withClients(connector, "backend", ({ catalog }) =>
+      catalog.send(new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct", MaxResults: 1 })),
+    );
+  } catch (err) {
+    const failure = err instanceof AssumeRoleFailed ? err.failure : classifyUpstream(err);
+    if (transient(failure)) throw upstreamUnavailable(failure, err);
+    throw verificationFailed(
+      "verify_catalog_read",
+      failure,
+      "The role was assumed, but its permissions do not allow aws-marketplace:ListEntities: attach Flowstate's inline policy MarketplaceCatalogAccess unchanged (onboarding bundle).",
+      [diagnosisEntry("CATALOG_ACCESS_DENIED", fc)],
+    );
+  }
+  return { accountId: probe.accountId };
+}

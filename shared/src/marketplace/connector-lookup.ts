@@ -1,0 +1,75 @@
+import { SellerConnectorRecord, sellerConnectorPath } from "@flowstate/contracts/internal/connector";
+import { bodyless, IDENTITY_HEADER, signAssertion } from "../auth/identity-assertion.ts";
+import type { SellerConnector } from "./seller-sessions.ts";
+
+export interface ConnectorLookupOptions {
+  /** connector-svc's base URL (CONNECTOR_URL). */
+  baseUrl: string;
+  /** The gateway-to-service assertion key (INTERNAL_AUTH_SECRET_ID). */
+  secret: string;
+  /** Who is asking: connector-svc answers these two only. */
+  service: "offers-svc" | "mcp-gateway";
+  /** How long an answer is reused (default 5 s); `forget` drops it earlier. */
+  ttlMs?: number;
+}
+
+export interface ConnectorLookup {
+  /** The tenant's connector (role ARN, external ID), or null when it is not connected. */
+  get(tenantId: string): Promise<(SellerConnector & { accountId: string }) | null>;
+  /** Drops the cached answer (ConnectorConnected, ConnectorDisconnected, TenantSoftDeleted). */
+  forget(tenantId: string): void;
+}
+
+/**
+ * How offers-svc and mcp-gateway learn a tenant's connector: connector-svc's internal route, signed
+ * with the caller's own `service` identity, over HTTP, never through a queue (ADR 0006). Answers
+ * are kept for `ttlMs`, so a burst of calls for one tenant costs one lookup; a failed lookup is
+ * an Error (the caller maps it to 503), never "not connected".
+ *
+ * @example
+ * const connectors = connectorLookup({ baseUrl: config.CONNECTOR_URL, secret, service: "offers-svc" });
+ * const connector = await connectors.get(tenantId); // null → 409 CONNECTOR_NOT_CONNECTED
+ * await sessions.withClients(connector, principalForChannel(channel), ({ catalog }) => …);
+ */
+export function connectorLookup(options: ConnectorLookupOptions): ConnectorLookup {
+  const ttlMs = options.ttlMs ?? 5_000;
+  const cache = new Map<string, { at: number; value: Promise<(SellerConnector & { accountId: string }) | null> }>();
+  const fetchOne = async (tenantId: string) => {
+    const path = sellerConnectorPath(tenantId);
+    const res = await fetch(`${options.baseUrl}${path}`, {
+      headers: {
+        [IDENTITY_HEADER]: signAssertion(options.secret, bodyless("GET", path), {
+          identity: { kind: "service", service: options.service },
+        }),
+        accept: "application/json",
+      },
+    });
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return null;
+    }
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      throw new Error(`connector-svc answered ${res.status} to the connector lookup`);
+    }
+    const record = SellerConnectorRecord.parse(await res.json());
+    return { tenantId, roleArn: record.role_arn, externalId: record.external_id, accountId: record.account_id };
+  };
+  return {
+    get(tenantId) {
+      const hit = cache.get(tenantId);
+      if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+      const value = fetchOne(tenantId);
+      const entry = { at: Date.now(), value };
+      cache.set(tenantId, entry);
+      value.catch(() => {
+        if (cache.get(tenantId) === entry) cache.delete(tenantId);
+      });
+      if (cache.size > 10_000) cache.delete(cache.keys().next().value as string);
+      return value;
+    },
+    forget(tenantId) {
+      cache.delete(tenantId);
+    },
+  };
+}
