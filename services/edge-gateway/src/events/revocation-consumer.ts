@@ -22,7 +22,8 @@ export const revocationConsumer = defineStatelessConsumer<Caches>()({
   handlers: {
     "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]),
     // A flag changed through another instance, or mcp-gateway: drop this tenant's cached flags.
-    "FeatureFlagChanged.v1": (event, caches) => caches.invalidate([{ scope: "features", tenant_id: event.data.tenant_id }]),
+    "FeatureFlagChanged.v1": (event, caches) =>
+      caches.invalidate([{ scope: "features", tenant_id: event.data.tenant_id }]),
   },
 });
 
