@@ -13,13 +13,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { ListEntitiesCommand, MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
+import { principalArn } from "@flowstate/seller-sandbox/credentials/principals";
+import { assumeConnector } from "@flowstate/seller-sandbox/testing/clients";
+import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
 import { SignatureV4 } from "@smithy/signature-v4";
 import { deployConnectorStack } from "../deploy/connector-role/deploy.ts";
 import { motoSellerAccount } from "../deploy/connector-role/moto-account.ts";
 import { type Moto, startMoto } from "../deploy/local/moto.ts";
-import { principalArn } from "../services/seller-sandbox/src/credentials/principals.ts";
-import { assumeConnector } from "../services/seller-sandbox/src/testing/clients.ts";
-import { Sha256 } from "../services/seller-sandbox/src/testing/signed-fetch.ts";
 import { measureHttp } from "./lib/load.ts";
 import { startServerProcess } from "./lib/servers.ts";
 import type { BenchRow } from "./lib/types.ts";

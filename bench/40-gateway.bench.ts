@@ -1,20 +1,22 @@
 /**
- * (issue 4) The REST front door's cost: an authenticated tenant route, GET /v1/tenants/{id}, through
- * edge-gateway (cached token verification, revocation check, membership check, keep-alive pool)
- * to identity-svc (assertion check, one PostgreSQL read), both started as `npm start` starts them
- * (`node src/main.ts`, own processes, stdout to /dev/null), against Hono's bare hello world,
- * measured alternately in the same run (5 rounds of 4 s, each after a warm-up that also fills the
- * gateway's caches; the order rotates per round), medians reported. Also: identity-svc alone (a
- * signed assertion, no gateway hop) for calibration, and CPU time per request of each process
- * over the gateway windows: gateway, identity-svc, PostgreSQL (the bench database's backends) and
- * the load generator. The gateway keeps doing every check on every request: the rate limits are
- * raised (one account hammers one tenant) but still counted, nothing is answered from a cache.
- * Targets: >= 15% of bare Hono's rate and p99 < 20 ms at 32 connections.
+ * (issues 4, 15) The REST front door's cost, edge-gateway → identity-svc, both started as `npm start`
+ * starts them (`node src/main.ts`, own processes, stdout to /dev/null), against Hono's bare hello
+ * world, measured alternately in the same run (5 rounds of 4 s, each after a warm-up that also
+ * fills the gateway's caches; the order rotates per round), medians reported. Two workloads:
+ * - one user hammering GET /v1/tenants/{id} of one tenant (the path at its cheapest: every cache
+ *   hot, identity-svc's in-flight read sharing at its best);
+ * - mixed: 2,000 users in 500 tenants (an owner, an admin, two members each, created through the
+ *   gateway's public routes before the rounds), random tenant routes as random users, reads and
+ *   writes 9:1 (writes rename the tenant or set a feature flag, each a transaction with its outbox
+ *   event, published to moto by the relay).
+ * Also: identity-svc alone (a signed assertion, no gateway hop) for calibration, and CPU time per
+ * request of each process over the windows (gateway, identity-svc, PostgreSQL's backends of the bench
+ * database, moto, the load generator). The rate limits are raised (one address and, in the first
+ * workload, one account generate everything) but still counted; nothing is answered from a cache.
+ * Targets, for both workloads: >= 15% of bare Hono's rate and p99 < 20 ms at 32 connections.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { bodyless, IDENTITY_HEADER, MAX_SKEW_MS, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
@@ -25,80 +27,29 @@ import { stackEnvironment } from "../deploy/local/environment.ts";
 import { startMoto } from "../deploy/local/moto.ts";
 import { freePort } from "../deploy/local/ports.ts";
 import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
-import { type LoadResult, measureHttp } from "./lib/load.ts";
+import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
+import { benchBackends, cpuMs, post, startService, sumCpu, waitHealthy } from "./lib/processes.ts";
 import { startServerProcess } from "./lib/servers.ts";
+import { mixedWorkload, populate } from "./lib/tenant-world.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const CONNECTIONS = 32;
 const ROUNDS = 5;
 const DURATION_MS = 4000;
-const root = fileURLToPath(new URL("..", import.meta.url));
+const TENANTS = 500;
+const USERS_PER_TENANT = 4;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const TICK_MS = 10; // USER_HZ is 100 on Linux
+const round1 = (x: number) => Math.round(x * 10) / 10;
 
-/** utime + stime of a process in ms (/proc/<pid>/stat fields 14 and 15). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-/**
- * The PostgreSQL backends serving the bench database (identity-svc's pool), not every postgres
- * process: the server is shared with whatever else runs on the machine (other test suites).
- */
-function benchBackends(url: string): number[] {
-  const u = new URL(url);
-  const sql = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()";
-  const out = execFileSync("psql", [
-    "-h",
-    u.hostname,
-    "-p",
-    u.port || "5432",
-    "-U",
-    u.username || "postgres",
-    "-d",
-    u.pathname.slice(1),
-    "-tAc",
-    sql,
-  ]);
-  return out.toString().split("\n").filter(Boolean).map(Number);
-}
-const sumCpu = (pids: number[]) => pids.reduce((s, p) => s + readCpuSafe(p), 0);
-
-/** BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it exits (NODE_OPTIONS may not carry --cpu-prof). */
-const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-
-function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [...profile, "src/main.ts"], {
-    cwd: `${root}services/${name}`,
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  child.once("exit", (code) => code && process.stderr.write(`bench: ${name} exited with ${code}\n`));
-  return child;
-}
-
-async function waitHealthy(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never became healthy`);
-}
-
-async function post(url: string, body: unknown, token?: string) {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, string>>;
+type Kind = "bare" | "gateway" | "direct" | "mixed";
+type Measured = "gateway" | "mixed";
+interface Cpu {
+  gateway: number;
+  identity: number;
+  postgres: number;
+  moto: number;
+  generator: number;
+  requests: number;
 }
 
 export default async function gatewayBench(): Promise<BenchRow[]> {
@@ -129,17 +80,25 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     DATABASE_URL: databaseUrl,
     AWS_ENDPOINT_URL: moto.endpoint,
     IDENTITY_URL: identityUrl,
-    // One account hammers one tenant here: the per-credential and per-tenant limits would be the bottleneck.
+    // One account hammers one tenant in the first workload, and every sign-up and sign-in of the
+    // mixed set-up comes from one address: the limits would be the bottleneck (they are still counted).
     RATE_LIMIT_CREDENTIAL_PER_SEC: unlimited,
     RATE_LIMIT_CREDENTIAL_BURST: unlimited,
     RATE_LIMIT_TENANT_PER_SEC: unlimited,
     RATE_LIMIT_TENANT_BURST: unlimited,
+    RATE_LIMIT_ANONYMOUS_PER_SEC: unlimited,
+    RATE_LIMIT_ANONYMOUS_BURST: unlimited,
   };
   const identity = startService("identity-svc", { ...env, PORT: String(identityPort) });
   const gateway = startService("edge-gateway", { ...env, PORT: String(gatewayPort) });
   const bare = await startServerProcess(new URL("./lib/servers/bare-hono.ts", import.meta.url));
   try {
     await Promise.all([waitHealthy(identityUrl), waitHealthy(gatewayUrl)]);
+    process.stderr.write(`bench: creating ${TENANTS * USERS_PER_TENANT} users in ${TENANTS} tenants…\n`);
+    const world = await populate(gatewayUrl, TENANTS, USERS_PER_TENANT);
+    process.stderr.write(`bench: set-up took ${world.seconds.total.toFixed(1)} s\n`);
+    const mix = mixedWorkload(world);
+
     const email = `bench-${randomUUID()}@example.test`;
     const password = `pw-${randomUUID()}`;
     await post(`${gatewayUrl}/v1/auth/signup`, { email, password, name: "Bench" });
@@ -167,106 +126,127 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
       ),
     });
 
-    type Kind = "bare" | "gateway" | "direct";
-    const targets: Record<Kind, { url: string; headers: () => Record<string, string> | undefined }> = {
-      bare: { url: `${bare.url}/healthz`, headers: () => undefined },
+    const targets: Record<Kind, { url: string; headers?: () => Record<string, string>; mix?: LoadGroup[] }> = {
+      bare: { url: `${bare.url}/healthz` },
       gateway: { url: `${gatewayUrl}${path}`, headers: () => ({ authorization: `Bearer ${token}` }) },
       direct: { url: `${identityUrl}${path}`, headers: direct },
+      mixed: { url: gatewayUrl, mix },
     };
-    const runs: Record<Kind, LoadResult[]> = { bare: [], gateway: [], direct: [] };
-    const cpu = { gateway: 0, identity: 0, postgres: 0, generator: 0, requests: 0 };
-    const order: Kind[] = ["bare", "gateway", "direct"];
+    const runs: Record<Kind, LoadResult[]> = { bare: [], gateway: [], direct: [], mixed: [] };
+    const zero = (): Cpu => ({ gateway: 0, identity: 0, postgres: 0, moto: 0, generator: 0, requests: 0 });
+    const cpu: Record<Measured, Cpu> = { gateway: zero(), mixed: zero() };
+    const order: Kind[] = ["bare", "gateway", "direct", "mixed"];
+    const pids = { gateway: gateway.pid!, identity: identity.pid!, moto: moto.process.pid! };
     for (let round = 0; round < ROUNDS; round++) {
       // Each round starts with another kind, so no kind always runs right after the same other one.
-      for (const kind of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
-        const { url, headers } = targets[kind];
-        await measureHttp({ url, headers: headers(), connections: CONNECTIONS, durationMs: round === 0 ? 2000 : 500 });
-        if (kind !== "gateway") {
-          runs[kind].push(
-            await measureHttp({ url, headers: headers(), connections: CONNECTIONS, durationMs: DURATION_MS }),
-          );
+      for (const kind of [...order.slice(round % 4), ...order.slice(0, round % 4)]) {
+        const { url, headers, mix } = targets[kind];
+        const load = { url, mix, connections: CONNECTIONS };
+        await measureHttp({ ...load, headers: headers?.(), durationMs: round === 0 ? 3000 : 500 });
+        if (kind !== "gateway" && kind !== "mixed") {
+          runs[kind].push(await measureHttp({ ...load, headers: headers?.(), durationMs: DURATION_MS }));
           continue;
         }
         const pg = benchBackends(databaseUrl);
-        const before = { gateway: cpuMs(gateway.pid!), identity: cpuMs(identity.pid!), postgres: sumCpu(pg) };
-        const r = await measureHttp({ url, headers: headers(), connections: CONNECTIONS, durationMs: DURATION_MS });
-        cpu.gateway += cpuMs(gateway.pid!) - before.gateway;
-        cpu.identity += cpuMs(identity.pid!) - before.identity;
-        cpu.postgres += sumCpu(pg) - before.postgres;
-        cpu.generator += r.generatorCpu * DURATION_MS;
-        cpu.requests += r.requests;
-        runs.gateway.push(r);
+        const before = snapshot(pids, pg);
+        const r = await measureHttp({ ...load, headers: headers?.(), durationMs: DURATION_MS });
+        const after = snapshot(pids, pg);
+        const c = cpu[kind];
+        for (const k of ["gateway", "identity", "postgres", "moto"] as const) c[k] += after[k] - before[k];
+        c.generator += r.generatorCpu * DURATION_MS;
+        c.requests += r.requests;
+        runs[kind].push(r);
       }
     }
     for (const [kind, results] of Object.entries(runs)) {
       const bad = results.reduce((s, r) => s + r.errors + r.non2xx, 0);
       if (bad) throw new Error(`${kind}: ${bad} failed or non-2xx responses`);
     }
-    const rps = (k: Kind) => median(runs[k].map((r) => r.rps));
-    const bareRps = rps("bare");
-    const ratio = rps("gateway") / bareRps;
-    const p99 = median(runs.gateway.map((r) => r.p99Ms));
-    // The best round's rate, against the same median baseline (a single low bare Hono run would flatter it).
-    const best = [...runs.gateway].sort((a, b) => b.rps - a.rps)[0]!;
-    const perRequest = (ms: number) => Math.round(((ms * 1000) / cpu.requests) * 10) / 10;
-    const baseline = { name: "bare Hono hello world", value: Math.round(bareRps) };
-    const name = `edge-gateway -> identity-svc GET /v1/tenants/{id} (${CONNECTIONS} conns, median of ${ROUNDS} x ${DURATION_MS / 1000} s)`;
-    const servers = cpu.gateway + cpu.identity + cpu.postgres;
-    return [
-      {
-        name,
-        value: Math.round(rps("gateway")),
-        unit: "req/s",
-        baseline,
-        ratio,
-        target: ">= 15% of bare Hono",
-        met: ratio >= 0.15,
-      },
-      { name: `${name} p99`, value: Math.round(p99 * 10) / 10, unit: "ms", target: "< 20 ms", met: p99 < 20 },
-      {
-        name: `best round: edge-gateway -> identity-svc (p99 ${best.p99Ms.toFixed(1)} ms)`,
-        value: Math.round(best.rps),
-        unit: "req/s",
-        baseline,
-        ratio: best.rps / bareRps,
-      },
-      {
-        name: "identity-svc alone, signed assertion, no gateway (calibration: 19%)",
-        value: Math.round(rps("direct")),
-        unit: "req/s",
-        baseline,
-        ratio: rps("direct") / bareRps,
-      },
-      { name: "CPU per gateway request: edge-gateway", value: perRequest(cpu.gateway), unit: "µs CPU/req" },
-      { name: "CPU per gateway request: identity-svc", value: perRequest(cpu.identity), unit: "µs CPU/req" },
-      {
-        name: "CPU per gateway request: PostgreSQL (the bench database's backends)",
-        value: perRequest(cpu.postgres),
-        unit: "µs CPU/req",
-      },
-      { name: "CPU per gateway request: all server processes", value: perRequest(servers), unit: "µs CPU/req" },
-      { name: "CPU per gateway request: load generator", value: perRequest(cpu.generator), unit: "µs CPU/req" },
-      {
-        name: "CPU per gateway request: all processes (servers + load generator)",
-        value: perRequest(servers + cpu.generator),
-        unit: "µs CPU/req",
-      },
-    ];
+    return rows(runs, cpu, world.seconds);
   } finally {
-    for (const child of [gateway, identity]) child.kill("SIGTERM");
-    await Promise.all(
-      [gateway, identity].map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : undefined)),
-    );
+    await stopAll([gateway, identity]);
     await bare.stop();
     await moto.stop();
   }
 }
 
-/** A backend may exit during the window; it then counts as 0 (its CPU is lost, a small undercount). */
-function readCpuSafe(pid: number): number {
-  try {
-    return cpuMs(pid);
-  } catch {
-    return 0;
-  }
+function snapshot(pids: { gateway: number; identity: number; moto: number }, pg: number[]) {
+  return { gateway: cpuMs(pids.gateway), identity: cpuMs(pids.identity), moto: cpuMs(pids.moto), postgres: sumCpu(pg) };
+}
+
+async function stopAll(children: ChildProcess[]): Promise<void> {
+  for (const child of children) child.kill("SIGTERM");
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : undefined)));
+}
+
+function rows(runs: Record<Kind, LoadResult[]>, cpu: Record<Measured, Cpu>, setup: { total: number }): BenchRow[] {
+  const rps = (k: Kind) => median(runs[k].map((r) => r.rps));
+  const bareRps = rps("bare");
+  const baseline = { name: "bare Hono hello world", value: Math.round(bareRps) };
+  const p99 = (k: Kind) => median(runs[k].map((r) => r.p99Ms));
+  const group = (name: string) => median(runs.mixed.map((r) => r.groups?.find((g) => g.name === name)?.p99Ms ?? 0));
+  // The best round's rate, against the same median baseline (a single low bare Hono run would flatter it).
+  const best = [...runs.gateway].sort((a, b) => b.rps - a.rps)[0]!;
+  const windows = `${CONNECTIONS} conns, median of ${ROUNDS} x ${DURATION_MS / 1000} s`;
+  const single = `edge-gateway -> identity-svc GET /v1/tenants/{id}, one user (${windows})`;
+  const mixed = `edge-gateway -> identity-svc mixed: ${TENANTS * USERS_PER_TENANT} users in ${TENANTS} tenants, random tenant routes, reads:writes 9:1 (${windows})`;
+  const headline = (name: string, k: Measured): BenchRow[] => [
+    {
+      name,
+      value: Math.round(rps(k)),
+      unit: "req/s",
+      baseline,
+      ratio: rps(k) / bareRps,
+      target: ">= 15% of bare Hono",
+      met: rps(k) / bareRps >= 0.15,
+    },
+    { name: `${name} p99`, value: round1(p99(k)), unit: "ms", target: "< 20 ms", met: p99(k) < 20 },
+  ];
+  const perRequest = (k: Measured, label: string, ms: number): BenchRow => ({
+    name: `CPU per ${k === "gateway" ? "one-user" : "mixed"} request: ${label}`,
+    value: round1((ms * 1000) / cpu[k].requests),
+    unit: "µs CPU/req",
+  });
+  const cpuRows = (k: Measured): BenchRow[] => {
+    const c = cpu[k];
+    const servers = c.gateway + c.identity + c.postgres;
+    return [
+      perRequest(k, "edge-gateway", c.gateway),
+      perRequest(k, "identity-svc", c.identity),
+      perRequest(k, "PostgreSQL (the bench database's backends)", c.postgres),
+      perRequest(k, "all server processes", servers),
+      perRequest(k, "load generator", c.generator),
+      ...(k === "mixed"
+        ? [perRequest(k, "moto (the relay's PutEvents; EventBridge is remote in production)", c.moto)]
+        : []),
+      perRequest(k, "all processes (servers + load generator)", servers + c.generator),
+    ];
+  };
+  return [
+    ...headline(single, "gateway"),
+    {
+      name: `best round: one user (p99 ${best.p99Ms.toFixed(1)} ms)`,
+      value: Math.round(best.rps),
+      unit: "req/s",
+      baseline,
+      ratio: best.rps / bareRps,
+    },
+    {
+      name: "identity-svc alone, signed assertion, no gateway (calibration)",
+      value: Math.round(rps("direct")),
+      unit: "req/s",
+      baseline,
+      ratio: rps("direct") / bareRps,
+    },
+    ...cpuRows("gateway"),
+    ...headline(mixed, "mixed"),
+    { name: "mixed: p99 of the reads", value: round1(group("reads")), unit: "ms" },
+    { name: "mixed: p99 of the writes", value: round1(group("writes")), unit: "ms" },
+    ...cpuRows("mixed"),
+    {
+      name: `mixed set-up: ${TENANTS * USERS_PER_TENANT} sign-ups and sign-ins (Argon2 each), ${TENANTS} tenants, their members added, through the gateway, 8 in flight`,
+      value: round1(setup.total),
+      unit: "s",
+    },
+  ];
 }

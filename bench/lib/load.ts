@@ -11,6 +11,26 @@ export interface LoadOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * A mixed workload instead of one request: each request picks a group by weight, then one of
+   * its requests at random (`url` then gives only the origin). Results are also reported per group.
+   */
+  mix?: LoadGroup[];
+}
+
+/** One kind of request in a mixed workload, e.g. "reads" with weight 9 and "writes" with weight 1. */
+export interface LoadGroup {
+  name: string;
+  weight: number;
+  requests: LoadRequest[];
+}
+
+export interface LoadRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** Bodies to choose from at random per request (so a write can be a real change each time). */
+  bodies?: string[];
 }
 
 export interface LoadResult {
@@ -27,6 +47,8 @@ export interface LoadResult {
    * generator rather than the server may be the limit, and the rps figure understates the server.
    */
   generatorCpu: number;
+  /** With `mix`: requests, p99 and non-2xx answers of each group. */
+  groups?: { name: string; requests: number; p99Ms: number; non2xx: number }[];
 }
 
 const worker = fileURLToPath(new URL("./load-worker.ts", import.meta.url));

@@ -1,0 +1,76 @@
+/**
+ * Helpers of the benches that run services as `npm start` runs them (`node src/main.ts`, own
+ * processes): starting one, waiting for it, calling it, and reading CPU time from /proc.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** utime + stime of a process in ms (/proc/<pid>/stat fields 14 and 15). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** A process may exit during the window (a PostgreSQL backend); it then counts as 0 (a small undercount). */
+export function readCpuSafe(pid: number): number {
+  try {
+    return cpuMs(pid);
+  } catch {
+    return 0;
+  }
+}
+
+export const sumCpu = (pids: number[]) => pids.reduce((s, p) => s + readCpuSafe(p), 0);
+
+/**
+ * The PostgreSQL backends serving the bench database (identity-svc's pool), not every postgres
+ * process: the server is shared with whatever else runs on the machine (other test suites).
+ */
+export function benchBackends(url: string): number[] {
+  const u = new URL(url);
+  const sql = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()";
+  const args = ["-h", u.hostname, "-p", u.port || "5432", "-U", u.username || "postgres", "-d", u.pathname.slice(1)];
+  const out = execFileSync("psql", [...args, "-tAc", sql]);
+  return out.toString().split("\n").filter(Boolean).map(Number);
+}
+
+/** BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it exits (NODE_OPTIONS may not carry --cpu-prof). */
+const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
+/** Starts `services/<name>/src/main.ts` on this Node, stdout to /dev/null (logging costs its write, nothing more). */
+export function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [...profile, "src/main.ts"], {
+    cwd: `${root}services/${name}`,
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  child.once("exit", (code) => code && process.stderr.write(`bench: ${name} exited with ${code}\n`));
+  return child;
+}
+
+export async function waitHealthy(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never became healthy`);
+}
+
+/** POSTs JSON (with a bearer token when given) and returns the JSON answer; throws on a non-2xx. */
+export async function post(url: string, body: unknown, token?: string): Promise<Record<string, string>> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, string>>;
+}
