@@ -17,6 +17,8 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { bodyless, IDENTITY_HEADER, MAX_SKEW_MS, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
@@ -28,7 +30,7 @@ import { startMoto } from "../deploy/local/moto.ts";
 import { freePort } from "../deploy/local/ports.ts";
 import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
 import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
-import { benchBackends, cpuMs, post, startService, sumCpu, waitHealthy } from "./lib/processes.ts";
+import { benchBackends, cpuMs, post, readCpuSafe, startService, waitHealthy } from "./lib/processes.ts";
 import { startServerProcess } from "./lib/servers.ts";
 import { mixedWorkload, populate } from "./lib/tenant-world.ts";
 import type { BenchRow } from "./lib/types.ts";
@@ -36,7 +38,8 @@ import type { BenchRow } from "./lib/types.ts";
 const CONNECTIONS = 32;
 const ROUNDS = 5;
 const DURATION_MS = 4000;
-const TENANTS = 500;
+/** BENCH_MIXED_TENANTS: fewer tenants for a quick look (a profile); the row names the figures used. */
+const TENANTS = Number(process.env.BENCH_MIXED_TENANTS ?? 500);
 const USERS_PER_TENANT = 4;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -96,7 +99,10 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     await Promise.all([waitHealthy(identityUrl), waitHealthy(gatewayUrl)]);
     process.stderr.write(`bench: creating ${TENANTS * USERS_PER_TENANT} users in ${TENANTS} tenants…\n`);
     const world = await populate(gatewayUrl, TENANTS, USERS_PER_TENANT);
-    process.stderr.write(`bench: set-up took ${world.seconds.total.toFixed(1)} s\n`);
+    const { signUp, tenants, signIn, total } = world.seconds;
+    const phases = `sign-up ${signUp.toFixed(0)} s, tenants and members ${tenants.toFixed(0)} s, sign-in ${signIn.toFixed(0)} s`;
+    process.stderr.write(`bench: set-up took ${total.toFixed(1)} s (${phases})\n`);
+    await world.refresh();
     const mix = mixedWorkload(world);
 
     const email = `bench-${randomUUID()}@example.test`;
@@ -137,6 +143,9 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     const cpu: Record<Measured, Cpu> = { gateway: zero(), mixed: zero() };
     const order: Kind[] = ["bare", "gateway", "direct", "mixed"];
     const pids = { gateway: gateway.pid!, identity: identity.pid!, moto: moto.process.pid! };
+    // With BENCH_CPU_PROF, the measured windows go beside the profiles (bench/lib/profile-summary.ts reads them).
+    const windows: { kind: Kind; startUs: number; endUs: number }[] = [];
+    const monotonicUs = () => Number(process.hrtime.bigint() / 1000n); // the clock of V8's profile timestamps
     for (let round = 0; round < ROUNDS; round++) {
       // Each round starts with another kind, so no kind always runs right after the same other one.
       for (const kind of [...order.slice(round % 4), ...order.slice(0, round % 4)]) {
@@ -149,14 +158,23 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
         }
         const pg = benchBackends(databaseUrl);
         const before = snapshot(pids, pg);
+        const startUs = monotonicUs();
         const r = await measureHttp({ ...load, headers: headers?.(), durationMs: DURATION_MS });
+        windows.push({ kind, startUs, endUs: monotonicUs() });
         const after = snapshot(pids, pg);
         const c = cpu[kind];
-        for (const k of ["gateway", "identity", "postgres", "moto"] as const) c[k] += after[k] - before[k];
+        for (const k of ["gateway", "identity", "moto"] as const) c[k] += after[k] - before[k];
+        // Per backend, and only backends alive at both ends: one that exits in the window is lost (an undercount).
+        for (const [pid, ms] of before.postgres)
+          if (after.postgres.has(pid)) c.postgres += after.postgres.get(pid)! - ms;
         c.generator += r.generatorCpu * DURATION_MS;
         c.requests += r.requests;
         runs[kind].push(r);
       }
+    }
+    if (process.env.BENCH_CPU_PROF) {
+      process.stderr.write(`bench: CPU profiles by pid: edge-gateway ${gateway.pid}, identity-svc ${identity.pid}\n`);
+      writeFileSync(join(process.env.BENCH_CPU_PROF, "windows.json"), JSON.stringify(windows));
     }
     for (const [kind, results] of Object.entries(runs)) {
       const bad = results.reduce((s, r) => s + r.errors + r.non2xx, 0);
@@ -171,7 +189,12 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
 }
 
 function snapshot(pids: { gateway: number; identity: number; moto: number }, pg: number[]) {
-  return { gateway: cpuMs(pids.gateway), identity: cpuMs(pids.identity), moto: cpuMs(pids.moto), postgres: sumCpu(pg) };
+  const postgres = new Map<number, number>();
+  for (const pid of pg) {
+    const ms = readCpuSafe(pid);
+    if (ms !== undefined) postgres.set(pid, ms);
+  }
+  return { gateway: cpuMs(pids.gateway), identity: cpuMs(pids.identity), moto: cpuMs(pids.moto), postgres };
 }
 
 async function stopAll(children: ChildProcess[]): Promise<void> {

@@ -15,16 +15,14 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-/** A process may exit during the window (a PostgreSQL backend); it then counts as 0 (a small undercount). */
-export function readCpuSafe(pid: number): number {
+/** {@link cpuMs}, or undefined when the process has exited (a PostgreSQL backend may, mid-window). */
+export function readCpuSafe(pid: number): number | undefined {
   try {
     return cpuMs(pid);
   } catch {
-    return 0;
+    return undefined;
   }
 }
-
-export const sumCpu = (pids: number[]) => pids.reduce((s, p) => s + readCpuSafe(p), 0);
 
 /**
  * The PostgreSQL backends serving the bench database (identity-svc's pool), not every postgres
