@@ -5,10 +5,10 @@
  * fills the gateway's caches; the order rotates per round), medians reported. Two workloads:
  * - one user hammering GET /v1/tenants/{id} of one tenant (the path at its cheapest: every cache
  *   hot, identity-svc's in-flight read sharing at its best);
- * - mixed: 2,000 users in 500 tenants (an owner, an admin, two members each, created through the
- *   gateway's public routes before the rounds), random tenant routes as random users, reads and
- *   writes 9:1 (writes rename the tenant or set a feature flag, each a transaction with its outbox
- *   event, published to moto by the relay).
+ * - mixed: 2,000 users in 500 tenants (an owner, an admin, two members each, created before the
+ *   rounds through the gateway's public routes: sign-up, sign-in, tenant, invitations accepted),
+ *   random tenant routes as random users, reads and writes 9:1 (writes rename the tenant or set a
+ *   feature flag, each a transaction with its outbox event, published to moto by the relay).
  * Also: identity-svc alone (a signed assertion, no gateway hop) for calibration, and CPU time per
  * request of each process over the windows (gateway, identity-svc, PostgreSQL's backends of the bench
  * database, moto, the load generator). The rate limits are raised (one address and, in the first
@@ -267,7 +267,7 @@ function rows(runs: Record<Kind, LoadResult[]>, cpu: Record<Measured, Cpu>, setu
     { name: "mixed: p99 of the writes", value: round1(group("writes")), unit: "ms" },
     ...cpuRows("mixed"),
     {
-      name: `mixed set-up: ${TENANTS * USERS_PER_TENANT} sign-ups and sign-ins (Argon2 each), ${TENANTS} tenants, their members added, through the gateway, 8 in flight`,
+      name: `mixed set-up: ${TENANTS * USERS_PER_TENANT} sign-ups and sign-ins (Argon2 each), ${TENANTS} tenants, invitations sent and accepted, through the gateway, 8 in flight`,
       value: round1(setup.total),
       unit: "s",
     },

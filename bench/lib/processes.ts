@@ -62,12 +62,15 @@ export async function waitHealthy(url: string): Promise<void> {
   throw new Error(`${url} never became healthy`);
 }
 
-/** POSTs JSON (with a bearer token when given) and returns the JSON answer; throws on a non-2xx. */
+/** POSTs JSON, or nothing when `body` is undefined (with a bearer token when given); returns the JSON answer, throws on a non-2xx. */
 export async function post(url: string, body: unknown, token?: string): Promise<Record<string, string>> {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<Record<string, string>>;

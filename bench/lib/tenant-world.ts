@@ -1,6 +1,7 @@
 /**
  * The population of the mixed gateway run: many tenants with a few users each, created through the
- * gateway's public routes exactly as users would (sign-up, sign-in, create a tenant, add members),
+ * gateway's public routes exactly as users would (sign-up, sign-in, create a tenant, invite the
+ * others, who accept),
  * and the mixed workload over them. Sign-up and sign-in each cost an Argon2 hash in identity-svc,
  * so the calls run in parallel with bounded concurrency (identity-svc hashes on libuv's 4 threads;
  * more in flight only queues) rather than one by one.
@@ -14,8 +15,9 @@ export interface WorldUser {
   email: string;
   password: string;
   role: Role;
-  /** Index into the tenants; the owner creates it, the others are added by the owner. */
+  /** Index into the tenants; the owner creates it and invites the others, who accept. */
   tenant: number;
+  invitationId?: string;
   token?: string;
   refreshToken?: string;
 }
@@ -80,8 +82,14 @@ export async function populate(
     await signIn(owner);
     const { id } = await post(`${gatewayUrl}/v1/tenants`, { name: `Bench ${owner.tenant}` }, owner.token);
     tenantIds[owner.tenant] = id!;
-    for (const u of users.slice(owner.tenant * perTenant + 1, (owner.tenant + 1) * perTenant))
-      await post(`${gatewayUrl}/v1/tenants/${id}/members`, { email: u.email, role: u.role }, owner.token);
+    for (const u of users.slice(owner.tenant * perTenant + 1, (owner.tenant + 1) * perTenant)) {
+      const invitation = await post(
+        `${gatewayUrl}/v1/tenants/${id}/members`,
+        { email: u.email, role: u.role },
+        owner.token,
+      );
+      u.invitationId = invitation.invitation_id;
+    }
   });
   const tenantsSeconds = since(tenantsStarted);
 
@@ -89,7 +97,10 @@ export async function populate(
   await eachLimited(
     users.filter((u) => u.role !== "owner"),
     concurrency,
-    signIn,
+    async (u) => {
+      await signIn(u);
+      await post(`${gatewayUrl}/v1/users/me/invitations/${u.invitationId}/accept`, undefined, u.token);
+    },
   );
   return {
     users,
