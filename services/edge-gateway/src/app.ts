@@ -1,4 +1,4 @@
-import type { Invalidation } from "@flowstate/contracts/internal/identity";
+import type { Channel, Invalidation } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes as registry } from "@flowstate/contracts/rest/routes";
 import { assertionSigner } from "@flowstate/shared/auth/assertion-cache";
@@ -9,6 +9,8 @@ import { newRequestId } from "@flowstate/shared/http/request-id";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { createAccessState } from "./auth/access-state.ts";
 import { AccessTokenVerifier } from "./auth/access-token.ts";
+import { authenticate, type CallerIdentity } from "./auth/authenticate.ts";
+import { credentialOf } from "./auth/credential.ts";
 import { identityClient } from "./auth/identity-client.ts";
 import { InvalidationLog } from "./cache/invalidation-log.ts";
 import { applyInvalidations, depKeys, parseInvalidateHeader } from "./cache/invalidations.ts";
@@ -42,6 +44,11 @@ export interface GatewayDeps {
   /** The public route registry; tests may pass a subset or extra routes. */
   routes?: readonly RouteSpec[];
   metrics?: MetricsRegistry;
+  /**
+   * The channel signed into every forwarded assertion: `rest` here; `mcp` when mcp-gateway runs this
+   * pipeline for its tool calls (services pick the seller-session principal from it).
+   */
+  channel?: Channel;
 }
 
 export interface Gateway {
@@ -53,6 +60,12 @@ export interface Gateway {
   invalidate(list: readonly Invalidation[]): void;
   /** Drops every cached session, API key and membership answer. */
   invalidateAll(): void;
+  /**
+   * The caller behind an Authorization header, revocation checked, exactly as a registry route
+   * authenticates it (mcp-gateway answers its transport-level 401 with it); throws the DomainError
+   * the route would answer.
+   */
+  authenticate(authorization: string | undefined): Promise<CallerIdentity>;
   /** Fetches the JWKS now (boot), so the first request does not pay for it. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -140,6 +153,7 @@ export function createApp(deps: GatewayDeps): Gateway {
     state,
     limits,
     sign: assertionSigner(deps.internalSecret),
+    channel: deps.channel ?? "rest",
     hooks,
     onTenantWrite: (tenantId: string) => log.mark([depKeys.tenant(tenantId)]),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -151,6 +165,7 @@ export function createApp(deps: GatewayDeps): Gateway {
     fetch,
     invalidate: (list) => applyInvalidations(log, list),
     invalidateAll: () => log.markAll(),
+    authenticate: (authorization) => authenticate(credentialOf(authorization), tokens, state),
     warmUp: () => keys.refresh(),
     close: () => upstreams.close(),
   };

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { TenantContext } from "@flowstate/contracts/internal/identity";
+import type { Channel, TenantContext } from "@flowstate/contracts/internal/identity";
 import type { AssertionSign } from "@flowstate/shared/auth/assertion-cache";
 import { bodyless, IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { apiKeyNotAllowed } from "@flowstate/shared/auth/tenant-refusal";
@@ -23,6 +23,8 @@ export interface RouteDeps {
   limits: RateLimits;
   /** Signs the `flowstate-identity` assertion (assertionSigner: a bodyless request's header is reused for up to 1 s). */
   sign: AssertionSign;
+  /** Signed into the assertion: which door the caller came through (see GatewayDeps.channel). */
+  channel: Channel;
   hooks: ForwardHooks;
   /** A successful write to this tenant went through (see below). */
   onTenantWrite: (tenantId: string) => void;
@@ -107,7 +109,7 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
       body === null
         ? bodyless(method, call.target)
         : { method, target: call.target, bodySha256: sha256Base64url(body) };
-    extra.push(IDENTITY_HEADER, deps.sign(binding, { identity, tenant, channel: "rest" }));
+    extra.push(IDENTITY_HEADER, deps.sign(binding, { identity, tenant, channel: deps.channel }));
   }
   const headers = upstreamHeaders(req.rawHeaders, extra);
   // Revocations arrive as invalidations; grants (a member added, a role raised) do not, so a
