@@ -1,5 +1,6 @@
 import { connectorConsumer } from "@flowstate/connector-svc/consumers/tenant-soft-deleted";
 import { revocationConsumer } from "@flowstate/edge-gateway/events/revocation-consumer";
+import { mcpRevocationConsumer } from "@flowstate/mcp-gateway/revocations";
 import { connectorEventsConsumer } from "@flowstate/partner-inbound/connector-events";
 import { partnerConsumer } from "@flowstate/partner-svc/consumers/handlers";
 import type { ConsumerDefinition } from "@flowstate/shared/consumer/define-consumer";
@@ -12,6 +13,7 @@ import type { ConsumerDefinition } from "@flowstate/shared/consumer/define-consu
 export const consumers: readonly Pick<ConsumerDefinition<unknown>, "service" | "events">[] = [
   revocationConsumer,
   connectorConsumer(),
+  mcpRevocationConsumer,
   connectorEventsConsumer,
   partnerConsumer,
 ];

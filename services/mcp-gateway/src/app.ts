@@ -1,0 +1,128 @@
+import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
+import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import type { Logger } from "@flowstate/shared/log/logger";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Context } from "hono";
+import { decodeJwt } from "jose";
+import type { Pipeline } from "./pipeline.ts";
+import { buildServer, visibleTools } from "./server.ts";
+import type { Scope } from "./tools/tool.ts";
+
+export interface McpAppOptions {
+  pipeline: Pick<Pipeline, "gateway" | "url">;
+  /** The canonical resource URI (`<public origin>/mcp`): the audience tokens must carry. */
+  resource: string;
+  /** The authorization server (the REST gateway's origin, identity-svc's issuer). */
+  issuer: string;
+  allowedOrigins: readonly string[];
+  logger: Logger;
+  metrics?: MetricsRegistry;
+}
+
+const SCOPES: Scope[] = ["marketplace:read", "marketplace:write", "account"];
+const rpcError = (c: Context, status: 400 | 403 | 404 | 405, message: string, headers: Record<string, string> = {}) =>
+  c.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, status, headers);
+
+/**
+ * mcp-gateway's HTTP layer: Protected Resource Metadata (RFC 9728), and Streamable HTTP at `/mcp`
+ * and `/mcp/tenants/{id}`, stateless (POST only; GET and DELETE 405). Before any JSON-RPC is read:
+ * Origin, the credential (the pipeline's own authentication, revocation included: 401 with
+ * `WWW-Authenticate: Bearer resource_metadata=…`), the tenant of the path (404 unless the caller
+ * may read it), and the scope of a `tools/call` (403 `insufficient_scope`).
+ */
+export function createMcpApp(o: McpAppOptions): ServiceApp {
+  const metadataUrl = `${new URL(o.resource).origin}/.well-known/oauth-protected-resource/mcp`;
+  const challenge = (extra = "") => `Bearer resource_metadata="${metadataUrl}"${extra}`;
+  const prm = {
+    resource: o.resource,
+    authorization_servers: [o.issuer],
+    scopes_supported: SCOPES,
+    bearer_methods_supported: ["header"],
+    resource_name: "Flowstate",
+  };
+  const app = createServiceApp({
+    name: "mcp-gateway",
+    logger: o.logger,
+    metrics: o.metrics,
+    bodyLimitBytes: 256 * 1024,
+  });
+  app.get("/.well-known/oauth-protected-resource/mcp", (c) => c.json(prm));
+  app.get("/.well-known/oauth-protected-resource", (c) => c.json(prm));
+  for (const path of ["/mcp", "/mcp/tenants/:id"]) {
+    app.on(["GET", "DELETE"], path, (c) =>
+      rpcError(c, 405, "Method not allowed: this server is stateless, POST only.", { allow: "POST" }),
+    );
+    app.post(path, async (c) => {
+      const origin = c.req.header("origin");
+      if (origin && origin !== new URL(o.resource).origin && !o.allowedOrigins.includes(origin)) {
+        return rpcError(c, 403, "Origin not allowed");
+      }
+      const authorization = c.req.header("authorization");
+      if (!authorization) return c.json({ error: "invalid_request" }, 401, { "www-authenticate": challenge() });
+      let identity: CallerIdentity;
+      try {
+        identity = await o.pipeline.gateway.authenticate(authorization);
+      } catch (err) {
+        if (!(err instanceof DomainError) || err.kind !== "unauthenticated") throw err;
+        return c.json({ error: "invalid_token", error_description: err.message }, 401, {
+          "www-authenticate": challenge(', error="invalid_token"'),
+        });
+      }
+      const claims = identity.kind === "user" ? decodeJwt(authorization.slice(7)) : undefined;
+      const scopes = new Set<Scope>(
+        identity.kind === "api_key"
+          ? identity.scope === "write"
+            ? ["marketplace:read", "marketplace:write"]
+            : ["marketplace:read"]
+          : (String(claims?.scope ?? "").split(" ") as Scope[]),
+      );
+      const pathTenant = c.req.param("id");
+      let tenantId = identity.kind === "api_key" ? identity.tenant_id : (claims?.tenant_id as string | undefined);
+      if (pathTenant) {
+        const readable =
+          identity.kind === "api_key"
+            ? identity.tenant_id === pathTenant
+            : await fetch(new URL(`/v1/tenants/${encodeURIComponent(pathTenant)}`, o.pipeline.url), {
+                headers: { authorization },
+              }).then(
+                (r) => r.status === 200,
+                () => false,
+              );
+        if (!readable) return rpcError(c, 404, "No such tenant for this credential");
+        tenantId = pathTenant;
+      }
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }, 400);
+      }
+      const call = body as { method?: string; params?: { name?: string } };
+      if (call?.method === "tools/call") {
+        const tool = visibleTools(identity).find((t) => t.name === call.params?.name);
+        if (tool && !scopes.has(tool.scope)) {
+          return rpcError(c, 403, `this tool needs the ${tool.scope} scope`, {
+            "www-authenticate": challenge(`, error="insufficient_scope", scope="${tool.scope}"`),
+          });
+        }
+      }
+      const server = buildServer(
+        { authorization, identity, scopes, tenantId, requestId: c.get("requestId") },
+        o.pipeline.url,
+      );
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await server.connect(transport);
+      try {
+        return await transport.handleRequest(c.req.raw, { parsedBody: body });
+      } finally {
+        void server.close();
+      }
+    });
+  }
+  return app;
+}

@@ -1,0 +1,60 @@
+import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
+import { GetQueueUrlCommand } from "@aws-sdk/client-sqs";
+import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { queueNames } from "@flowstate/shared/config/base";
+import { serve } from "@flowstate/shared/http/serve";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { createMcpApp } from "./app.ts";
+import { readMcpConfig } from "./config.ts";
+import { mcpRevocationConsumer } from "./revocations.ts";
+import { startPipeline } from "./pipeline.ts";
+
+/**
+ * Boot: configuration, the assertion key, the pipeline (the edge gateway's, audience = this
+ * server's resource, channel mcp) on loopback, its AccessRevoked consumer (queue
+ * `<prefix>-<stage>-mcp-gateway`: a sign-out at the REST door reaches these caches too), then the
+ * MCP endpoint.
+ */
+const config = readMcpConfig();
+const logger = createLogger({ service: "mcp-gateway", level: config.gateway.LOG_LEVEL });
+const aws = createAwsClients({ endpoint: config.gateway.AWS_ENDPOINT_URL });
+const secret = (
+  await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: config.gateway.INTERNAL_AUTH_SECRET_ID }))
+).SecretString;
+if (!secret) throw new Error(`secret ${config.gateway.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
+
+const pipeline = await startPipeline({
+  config: config.gateway,
+  resource: config.resource,
+  internalSecret: secret,
+  logger,
+});
+let consumer: StatelessConsumer | undefined;
+if (config.gateway.CONSUME_EVENTS) {
+  const sqs = aws.data("sqs");
+  const { QueueUrl } = await sqs.send(
+    new GetQueueUrlCommand({ QueueName: queueNames(config.gateway, "mcp-gateway").queue }),
+  );
+  consumer = startStatelessConsumer({
+    sqs,
+    queueUrl: QueueUrl!,
+    logger,
+    definition: mcpRevocationConsumer,
+    context: { invalidate: pipeline.gateway.invalidate },
+    onRecovered: () => pipeline.gateway.invalidateAll(),
+  });
+}
+const app = createMcpApp({
+  pipeline,
+  resource: config.resource,
+  issuer: config.gateway.JWT_ISSUER,
+  allowedOrigins: config.allowedOrigins,
+  logger,
+});
+await serve(app, {
+  host: config.gateway.HOST,
+  port: config.gateway.PORT,
+  logger,
+  onShutdown: [() => consumer?.stop(), () => pipeline.close()],
+});

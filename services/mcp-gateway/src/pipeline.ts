@@ -1,0 +1,48 @@
+import { createApp as createGatewayPipeline, type Gateway } from "@flowstate/edge-gateway/app";
+import type { GatewayConfig } from "@flowstate/edge-gateway/config";
+import { serve } from "@flowstate/shared/http/serve";
+import type { Logger } from "@flowstate/shared/log/logger";
+
+export interface Pipeline {
+  gateway: Gateway;
+  /** The loopback URL tool calls are sent to. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The edge gateway's own request pipeline, run inside mcp-gateway for MCP callers: the same
+ * authentication (with the MCP resource as the token audience, so a REST token is refused here and
+ * an MCP token at the REST door), revocation caches, tenant membership and role, feature flags,
+ * rate limits and relay to the owning service, with `channel: "mcp"` in the signed assertion (the
+ * seller session then uses the mcp-execution principal). It listens on loopback only, inside this
+ * process; the caller's token goes no further than here, as at the REST gateway.
+ */
+export async function startPipeline(options: {
+  config: GatewayConfig;
+  resource: string;
+  internalSecret: string;
+  logger: Logger;
+}): Promise<Pipeline> {
+  const gateway = createGatewayPipeline({
+    config: { ...options.config, JWT_AUDIENCE: options.resource },
+    logger: options.logger.child({ component: "pipeline" }),
+    internalSecret: options.internalSecret,
+    channel: "mcp",
+  });
+  const server = await serve(gateway, {
+    host: "127.0.0.1",
+    port: 0,
+    logger: options.logger,
+    handleSignals: false,
+    drainTimeoutMs: 5_000,
+  });
+  return {
+    gateway,
+    url: server.url,
+    async close() {
+      await server.shutdown("mcp-gateway stopping");
+      await gateway.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { callRoute } from "./call-route.ts";
+import { refusal, toolResult } from "./tool-result.ts";
+import { confirmsDeletion, deleteMyAccount } from "./tools/delete-my-account.ts";
+import { tools } from "./tools/index.ts";
+import type { Scope, ToolSpec } from "./tools/tool.ts";
+
+/** Who is calling this one HTTP request, as the HTTP layer (app.ts) established it. */
+export interface Caller {
+  authorization: string;
+  identity: CallerIdentity;
+  scopes: ReadonlySet<Scope>;
+  /** The tenant of the path, of the API key, or chosen at consent; undefined: person tools only. */
+  tenantId: string | undefined;
+  requestId: string;
+}
+
+/** The tools a caller may see: person tools never for an API key (a key is not a person). */
+export const visibleTools = (identity: CallerIdentity): readonly ToolSpec[] =>
+  tools.filter((t) => !(t.person && identity.kind === "api_key"));
+
+/** The 2xx response schema of the tool's route as an output schema, when it is an object. */
+function outputShape(tool: ToolSpec): z.ZodRawShape | undefined {
+  const ok = Object.entries(tool.route.responses).find(([status]) => Number(status) < 300)?.[1];
+  return ok instanceof z.ZodObject ? ok.shape : undefined;
+}
+
+/**
+ * A new McpServer for one HTTP request (stateless: nothing is shared between requests, so one
+ * caller's JSON-RPC ids can never meet another's). Each tool handler maps its arguments to its
+ * REST route and sends it through the pipeline with the caller's credential.
+ */
+export function buildServer(caller: Caller, pipelineUrl: string): McpServer {
+  const server = new McpServer({ name: "flowstate", version: "1.0.0" });
+  for (const tool of visibleTools(caller.identity)) {
+    const output = outputShape(tool);
+    server.registerTool(
+      tool.name,
+      {
+        description: tool.description,
+        inputSchema: z.strictObject(tool.input),
+        ...(output ? { outputSchema: output } : {}),
+        annotations: tool.annotations,
+      },
+      async (args: Record<string, unknown>) => {
+        if (tool === (deleteMyAccount as unknown as ToolSpec) && !confirmsDeletion(String(args.confirm))) {
+          return refusal(
+            "CONFIRMATION_REQUIRED",
+            'Nothing was deleted. To delete your account, call delete_my_account again with confirm: "delete".',
+          );
+        }
+        if (!tool.person && !caller.tenantId) {
+          return refusal(
+            "TENANT_REQUIRED",
+            "This tool acts in a tenant: connect to /mcp/tenants/{tenant_id}, or use a tenant API key.",
+          );
+        }
+        const answer = await callRoute(
+          pipelineUrl,
+          tool,
+          tool.request(args as never, caller.tenantId),
+          caller.authorization,
+          caller.requestId,
+        );
+        return toolResult(answer);
+      },
+    );
+  }
+  return server;
+}

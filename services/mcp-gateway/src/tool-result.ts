@@ -1,0 +1,39 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RouteAnswer } from "./call-route.ts";
+
+/**
+ * A REST answer as a tool result. Success: the JSON as `structuredContent` and as text. A problem
+ * (4xx): `isError` with the stable code, its detail and field errors, all of which our services
+ * write for clients (never upstream or database text). 5xx: a generic message and the request id
+ * only; the cause is in the logs under that id.
+ */
+export function toolResult(answer: RouteAnswer): CallToolResult {
+  if (answer.status < 300) {
+    const value = answer.body ?? {};
+    const structured =
+      typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+  const problem = (answer.body ?? {}) as { code?: string; detail?: string; errors?: unknown; request_id?: string };
+  const requestId = problem.request_id ?? answer.requestId;
+  const error =
+    answer.status >= 500
+      ? {
+          code: problem.code ?? "INTERNAL_ERROR",
+          message: "Flowstate could not complete this call.",
+          request_id: requestId,
+        }
+      : {
+          code: problem.code ?? "REQUEST_REFUSED",
+          message: problem.detail ?? "the request was refused",
+          ...(problem.errors ? { errors: problem.errors } : {}),
+          request_id: requestId,
+        };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(error) }] };
+}
+
+/** A refusal decided here, before any REST call (wrong confirmation, no tenant in scope). */
+export const refusal = (code: string, message: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: "text", text: JSON.stringify({ code, message }) }],
+});

@@ -1,0 +1,181 @@
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TestUser } from "@flowstate/identity-svc/testing/harness";
+import { recordSecret } from "@flowstate/shared/testing/secrets";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { afterAll, beforeAll, describe, it } from "vitest";
+// The headless "browser" of the OAuth acceptance test (posts the sign-in and consent forms).
+import { authorizeInBrowser } from "../../edge-gateway/test/oauth/browser-steps.ts";
+import { startMcpStack } from "./mcp-stack.ts";
+
+class HeadlessProvider implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  info: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = "";
+  readonly redirectUrl = "http://127.0.0.1:41998/callback";
+  constructor(readonly scope: string) {}
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      scope: this.scope,
+      client_name: "mcp-gateway test client",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    recordSecret(tokens.access_token);
+    if (tokens.refresh_token) recordSecret(tokens.refresh_token);
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+let stack: Awaited<ReturnType<typeof startMcpStack>>;
+beforeAll(async () => {
+  stack = await startMcpStack("mcp_gw");
+});
+afterAll(() => stack.close());
+
+/** Signs `user` in through the OAuth flow with the official client; returns a connected client and the provider. */
+async function signIn(user: TestUser, path = "/mcp", scope = "account") {
+  const provider = new HeadlessProvider(scope);
+  const url = new URL(path, stack.resource);
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  await new Client({ name: "t", version: "0" }).connect(first).catch(() => undefined);
+  // The SDK asks for every scope the resource metadata lists; this client wants only `scope`
+  // (a person with no tenant can grant `account` alone: marketplace scopes need a tenant).
+  const url0 = provider.authorizationUrl!;
+  url0.searchParams.set("scope", scope);
+  const back = await authorizeInBrowser(url0, user);
+  await first.finishAuth(back.searchParams.get("code")!);
+  const client = new Client({ name: "mcp-gateway-test", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  return { client, provider, token: provider.saved!.access_token };
+}
+
+const post = (token: string | undefined, body: unknown, path = "/mcp") =>
+  fetch(new URL(path, stack.resource), {
+    method: "POST",
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify(body),
+  });
+
+describe("mcp-gateway", () => {
+  it("answers a caller without a token 401 with the resource metadata, and serves that metadata", async () => {
+    const res = await post(undefined, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    assert.equal(res.status, 401);
+    assert.match(
+      res.headers.get("www-authenticate") ?? "",
+      /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+    );
+    const prm = await (await fetch(new URL("/.well-known/oauth-protected-resource/mcp", stack.resource))).json();
+    assert.equal(prm.resource, stack.resource);
+    assert.deepEqual(prm.authorization_servers, [stack.issuer]);
+    assert.equal((await fetch(stack.resource)).status, 405);
+  });
+
+  it("refuses a REST-audience token and garbage with invalid_token", async () => {
+    const user = await stack.identity.signUp();
+    const rest = user.tokens.access_token;
+    for (const token of [rest, "not-a-token"]) {
+      const res = await post(token, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+      assert.equal(res.status, 401);
+      assert.match(res.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+    }
+  });
+
+  it("lists its tools in a fixed order, matching the reviewed snapshot", async () => {
+    const user = await stack.identity.signUp();
+    const { client } = await signIn(user);
+    const listed = (await client.listTools()).tools;
+    const snapshotFile = join(import.meta.dirname, "tools.snapshot.json");
+    const current = JSON.stringify(listed, null, 2);
+    if (process.env.UPDATE_TOOL_SNAPSHOT) writeFileSync(snapshotFile, `${current}\n`);
+    assert.equal(
+      current,
+      readFileSync(snapshotFile, "utf8").trimEnd(),
+      "the tool list changed: review it, then UPDATE_TOOL_SNAPSHOT=1",
+    );
+    await client.close();
+  });
+
+  it("delete_my_account deletes nothing unless confirm says delete, then deletes and every credential stops working", async () => {
+    const user = await stack.identity.signUp();
+    const { client, token } = await signIn(user);
+    for (const confirm of ["yes", "DELETE please", ""]) {
+      const r = await client.callTool({ name: "delete_my_account", arguments: { confirm } });
+      assert.equal(r.isError, true);
+      assert.match(JSON.stringify(r.content), /CONFIRMATION_REQUIRED/);
+    }
+    const unknownArg = await client.callTool({
+      name: "delete_my_account",
+      arguments: { confirm: "delete", force: true },
+    });
+    assert.equal(unknownArg.isError, true);
+    const done = await client.callTool({ name: "delete_my_account", arguments: { confirm: " DELETE " } });
+    assert.equal(done.isError, undefined, JSON.stringify(done.content));
+    assert.deepEqual((done.structuredContent as { deleted: boolean; sub: string }).sub, user.sub);
+    const after = await post(token, { jsonrpc: "2.0", id: 2, method: "tools/list" });
+    assert.equal(after.status, 401);
+  });
+
+  it("answers the owner of an active tenant OWNS_ACTIVE_TENANTS, as REST does", async () => {
+    const user = await stack.identity.signUp();
+    await stack.identity.createTenant(user);
+    const { client } = await signIn(user);
+    const r = await client.callTool({ name: "delete_my_account", arguments: { confirm: "delete" } });
+    assert.equal(r.isError, true);
+    assert.match(JSON.stringify(r.content), /OWNS_ACTIVE_TENANTS/);
+  });
+
+  it("keeps colliding JSON-RPC ids of two users apart over many concurrent rounds", async () => {
+    const [a, b] = [await stack.identity.signUp(), await stack.identity.signUp()];
+    const [ta, tb] = [(await signIn(a)).token, (await signIn(b)).token];
+    const rounds = 1000;
+    const call = async (token: string, sub: string) => {
+      const res = await post(token, {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "delete_my_account", arguments: { confirm: "no" } },
+      });
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      assert.doesNotMatch(text, new RegExp(sub === a.sub ? b.sub : a.sub));
+      return text;
+    };
+    await Promise.all(Array.from({ length: rounds }, (_, i) => (i % 2 ? call(ta, a.sub) : call(tb, b.sub))));
+  });
+});

@@ -1,0 +1,68 @@
+import { createServer } from "node:net";
+import { createApp as createRestGateway } from "@flowstate/edge-gateway/app";
+import { GatewayConfig } from "@flowstate/edge-gateway/config";
+import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { serve } from "@flowstate/shared/http/serve";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { createMcpApp } from "../src/app.ts";
+import { startPipeline } from "../src/pipeline.ts";
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address();
+      s.close(() => (typeof a === "object" && a ? resolve(a.port) : reject(new Error("no port"))));
+    });
+  });
+
+/**
+ * The deployment MCP clients meet: identity-svc (real PostgreSQL and moto), the REST edge gateway
+ * whose origin is the OAuth issuer, and mcp-gateway (its pipeline and MCP endpoint) whose `/mcp`
+ * is the resource identity-svc issues tokens for.
+ */
+export async function startMcpStack(prefix: string) {
+  const [restPort, mcpPort] = [await freePort(), await freePort()];
+  const issuer = `http://127.0.0.1:${restPort}`;
+  const resource = `http://127.0.0.1:${mcpPort}/mcp`;
+  const identity: Harness = await startHarness({ prefix, issuer, oauthResources: [resource] });
+  const logger = createLogger({ service: "mcp-test" });
+  const quiet = { logger, handleSignals: false, drainTimeoutMs: 1_000, host: "127.0.0.1" } as const;
+  const identityServer = await serve(identity.app, { ...quiet, port: 0 });
+  const many = 100_000;
+  const config = {
+    ...GatewayConfig.parse({ IDENTITY_URL: identityServer.url }),
+    JWT_ISSUER: issuer,
+    RATE_LIMIT_ANONYMOUS_PER_SEC: many,
+    RATE_LIMIT_ANONYMOUS_BURST: many,
+    RATE_LIMIT_CREDENTIAL_PER_SEC: many,
+    RATE_LIMIT_CREDENTIAL_BURST: many,
+    RATE_LIMIT_TENANT_PER_SEC: many,
+    RATE_LIMIT_TENANT_BURST: many,
+  };
+  const rest = createRestGateway({
+    config: { ...config, JWT_AUDIENCE: "flowstate-test" },
+    logger,
+    internalSecret: identity.secret,
+  });
+  const restServer = await serve(rest, { ...quiet, port: restPort });
+  const pipeline = await startPipeline({ config, resource, internalSecret: identity.secret, logger });
+  const mcp = createMcpApp({ pipeline, resource, issuer, allowedOrigins: [], logger });
+  const mcpServer = await serve(mcp, { ...quiet, port: mcpPort });
+  return {
+    identity,
+    issuer,
+    resource,
+    rest,
+    pipeline,
+    async close() {
+      await mcpServer.shutdown("test done");
+      await pipeline.close();
+      await restServer.shutdown("test done");
+      await rest.close();
+      await identityServer.shutdown("test done");
+      await identity.close();
+    },
+  };
+}
