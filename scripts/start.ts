@@ -49,11 +49,21 @@ for (const s of stack.services) {
 }
 
 const gateway = stack.services.find((s) => s.name === "edge-gateway" && s.healthy);
+const mcp = stack.services.find((s) => s.name === "mcp-gateway" && s.healthy);
+// What an MCP client's JSON configuration needs (Claude Desktop, IDEs): the URL; it signs in by
+// OAuth itself, or sends a tenant API key (POST /v1/tenants/{id}/api-keys) as a bearer header.
+const mcpConfig = mcp && [
+  `  MCP                 ${mcp.url}/mcp  (a tenant: ${mcp.url}/mcp/tenants/<tenant id>)`,
+  "  MCP client config   (OAuth sign-in happens in the client; or add an API key header)",
+  `    {"mcpServers": {"flowstate": {"url": "${mcp.url}/mcp"}}}`,
+  `    {"mcpServers": {"flowstate": {"url": "${mcp.url}/mcp", "headers": {"Authorization": "Bearer <API key from POST /v1/tenants/{id}/api-keys>"}}}}`,
+];
 const width = Math.max(14, ...stack.services.map((s) => s.name.length)) + 2;
 const lines = [
   "",
   "Flowstate is up.",
   ...(gateway ? [`  API (edge-gateway)  ${gateway.url}`, `  API docs            ${gateway.url}/docs`] : []),
+  ...(mcpConfig ?? []),
   "",
   "  services:",
   ...stack.services.map((s) => `    ${s.name.padEnd(width)}${s.url}  ${s.healthy ? "healthy" : "FAILED"}`),

@@ -77,11 +77,14 @@ describe("docker-compose.yml", () => {
     assert.deepEqual(actual, expected);
   });
 
-  test("publishes the gateway's port and no other: services, database and emulators stay on the compose network", () => {
+  test("publishes the two doors' ports and no other: services, database and emulators stay on the compose network", () => {
     const published = Object.entries(compose.services)
       .filter(([, service]) => service.ports?.length)
       .map(([name, service]) => [name, service.ports]);
-    assert.deepEqual(published, [["edge-gateway", ["8080:8080"]]]);
+    assert.deepEqual(published, [
+      ["edge-gateway", ["8080:8080"]],
+      ["mcp-gateway", ["8086:8086"]],
+    ]);
   });
 
   test("starts the services only after the bootstrap has created the AWS resources", () => {

@@ -22,7 +22,10 @@ class HeadlessProvider implements OAuthClientProvider {
   saved: OAuthTokens | undefined;
   verifier = "";
   readonly redirectUrl = "http://127.0.0.1:41998/callback";
-  constructor(readonly scope: string) {}
+  readonly scope: string;
+  constructor(scope: string) {
+    this.scope = scope;
+  }
   get clientMetadata(): OAuthClientMetadata {
     return {
       scope: this.scope,
