@@ -1,14 +1,14 @@
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { GetQueueUrlCommand } from "@aws-sdk/client-sqs";
-import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { queueNames } from "@flowstate/shared/config/base";
+import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createMcpApp } from "./app.ts";
 import { readMcpConfig } from "./config.ts";
-import { mcpRevocationConsumer } from "./revocations.ts";
 import { startPipeline } from "./pipeline.ts";
+import { mcpRevocationConsumer } from "./revocations.ts";
 
 /**
  * Boot: configuration, the assertion key, the pipeline (the edge gateway's, audience = this
