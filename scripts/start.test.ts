@@ -12,7 +12,7 @@ const alive = (pid: number) => {
 };
 
 test("npm start brings up every service healthy, prints where it listens, and stops everything on SIGTERM", {
-  timeout: 60_000,
+  timeout: 180_000, // the stack starts in ~40 s on an idle 2-core machine, far slower under load
 }, async () => {
   const stack = await launchStack();
   try {

@@ -179,6 +179,14 @@ describe("mcp-gateway", () => {
       assert.doesNotMatch(text, new RegExp(sub === a.sub ? b.sub : a.sub));
       return text;
     };
-    await Promise.all(Array.from({ length: rounds }, (_, i) => (i % 2 ? call(ta, a.sub) : call(tb, b.sub))));
+    // 1,000 rounds, 64 in flight at any time (both users' calls interleaved, every one with id 7).
+    let next = 0;
+    const lane = async () => {
+      while (next < rounds) {
+        const i = next++;
+        await (i % 2 ? call(ta, a.sub) : call(tb, b.sub));
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, lane));
   });
 });
