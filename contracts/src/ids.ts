@@ -24,8 +24,14 @@ export const InvitationId = prefixed("inv");
  */
 export const RequestId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/, "expected a request id");
 
-/** W3C trace context `traceparent` header value (https://www.w3.org/TR/trace-context/#traceparent-header). */
-export const TraceParent = z.string().regex(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/, "expected a W3C traceparent");
+/**
+ * W3C trace context `traceparent` header value, version 00
+ * (https://www.w3.org/TR/trace-context/#traceparent-header): lower-case hex, and neither the
+ * trace id nor the parent id all zeros (the spec calls those invalid).
+ */
+export const TraceParent = z
+  .string()
+  .regex(/^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/, "expected a W3C traceparent");
 
 export const TenantRole = z.enum(["owner", "admin", "member"]);
 export type TenantRole = z.infer<typeof TenantRole>;

@@ -57,6 +57,8 @@ export interface E2E {
   reached: string[];
   /** Every `flowstate-identity` header identity-svc received, with its request: what an eavesdropper on the hop could capture. */
   assertions: SeenAssertion[];
+  /** The request headers of every call the gateway relayed to identity-svc, by its request id. */
+  relayedHeaders: Map<string, Headers>;
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   signUp(): Promise<Account>;
   signIn(email: string, password: string): Promise<Account & { sub: string }>;
@@ -99,6 +101,7 @@ export async function startE2E(
     });
   }
   const assertions: SeenAssertion[] = [];
+  const relayedHeaders = new Map<string, Headers>();
   const observed = {
     fetch: (request: Request, env?: unknown) => {
       const url = new URL(request.url);
@@ -108,6 +111,7 @@ export async function startE2E(
       // refetch an unknown key id triggers) do not, and are not something it let through.
       if (request.headers.has("x-forwarded-for") && !url.pathname.startsWith("/internal/")) {
         reached.push(`${request.method} ${url.pathname}`);
+        relayedHeaders.set(request.headers.get("x-request-id") ?? "", request.headers);
       }
       return identity.app.fetch(request, env as never);
     },
@@ -192,6 +196,7 @@ export async function startE2E(
     gateway,
     reached,
     assertions,
+    relayedHeaders,
     call,
     signIn,
     async signUp() {

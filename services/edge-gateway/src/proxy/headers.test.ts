@@ -50,4 +50,17 @@ describe("proxy headers", () => {
       ["x-request-id", "req_1"],
     ]);
   });
+
+  it("drops values that are not printable ASCII, and trace headers that are not W3C trace context", () => {
+    const good = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const out = (raw: string[]) => pairs(upstreamHeaders(raw, []));
+    assert.deepEqual(out(["User-Agent", "caf\u00e9", "X-Ok", "fine", "traceparent", "garbage", "tracestate", "a=b"]), [
+      ["x-ok", "fine"],
+    ]);
+    assert.deepEqual(out(["traceparent", good, "tracestate", "a=b", "tracestate", "c=d"]), [
+      ["traceparent", good],
+      ["tracestate", "a=b,c=d"],
+    ]);
+    assert.deepEqual(out(["traceparent", good, "traceparent", good]), [], "two traceparent headers");
+  });
 });

@@ -1,18 +1,7 @@
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
-
-/** RFC 9110 section 7.6.1: meaningful for one connection only, never relayed by a proxy. */
-const HOP_BY_HOP = [
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-];
+import { connectionTokens, HOP_BY_HOP_HEADERS } from "@flowstate/shared/http/hop-by-hop";
+import { acceptableHeaderValue, validTraceparent, validTracestate } from "@flowstate/shared/http/inbound-headers";
 
 /**
  * Request headers that never reach a service: the caller's credentials (the service gets the
@@ -20,7 +9,7 @@ const HOP_BY_HOP = [
  * the gateway's own assertion or invalidation, and what the gateway sets itself.
  */
 const NOT_FORWARDED = new Set([
-  ...HOP_BY_HOP,
+  ...HOP_BY_HOP_HEADERS,
   "host",
   "authorization",
   "cookie",
@@ -30,17 +19,16 @@ const NOT_FORWARDED = new Set([
   "x-request-id",
   "x-forwarded-for",
   "forwarded",
+  // validated and added last (see below)
+  "traceparent",
+  "tracestate",
 ]);
-
-/** Headers the request's `Connection` header declares hop-by-hop (RFC 9110 section 7.6.1). */
-function connectionTokens(value: string | undefined): Set<string> | undefined {
-  if (!value) return undefined;
-  return new Set(value.split(",").map((t) => t.trim().toLowerCase()));
-}
 
 /**
  * Builds the upstream request's headers as undici's flat `[name, value, …]` list from the
- * client's raw header list, in one pass with no intermediate objects.
+ * client's raw header list, in one pass with no intermediate objects. Every forwarded value is
+ * validated first (shared/src/http/inbound-headers.ts): one that fails is dropped, so a malformed
+ * header can neither reach a service's logs or events nor fail the request.
  *
  * @example
  * upstreamHeaders(req.rawHeaders, [IDENTITY_HEADER, assertion, "x-request-id", requestId])
@@ -48,13 +36,25 @@ function connectionTokens(value: string | undefined): Set<string> | undefined {
 export function upstreamHeaders(raw: readonly string[], extra: readonly string[]): string[] {
   const out: string[] = [];
   let connection: Set<string> | undefined;
+  const traceparents: string[] = [];
+  const tracestates: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length === 10 && raw[i]!.toLowerCase() === "connection") connection = connectionTokens(raw[i + 1]);
+    const name = raw[i]!;
+    if (name.length === 10 && name.toLowerCase() === "connection") connection = connectionTokens(raw[i + 1]);
+    else if (name.length === 11 && name.toLowerCase() === "traceparent") traceparents.push(raw[i + 1]!);
+    else if (name.length === 10 && name.toLowerCase() === "tracestate") tracestates.push(raw[i + 1]!);
   }
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     if (NOT_FORWARDED.has(name) || connection?.has(name)) continue;
-    out.push(name, raw[i + 1]!);
+    const value = raw[i + 1]!;
+    if (acceptableHeaderValue(value)) out.push(name, value);
+  }
+  const traceparent = traceparents.length ? validTraceparent(traceparents) : undefined;
+  if (traceparent) {
+    out.push("traceparent", traceparent);
+    const tracestate = validTracestate(tracestates);
+    if (tracestate) out.push("tracestate", tracestate);
   }
   for (const value of extra) out.push(value);
   return out;

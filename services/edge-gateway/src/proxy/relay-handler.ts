@@ -1,24 +1,12 @@
 import type { ServerResponse } from "node:http";
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { HOP_BY_HOP_HEADERS } from "@flowstate/shared/http/hop-by-hop";
 
 /** Answers up to this size are collected and written with the head in one syscall; larger ones stream. */
 const BUFFER_LIMIT = 256 * 1024;
 /** Never relayed: hop-by-hop (RFC 9110 section 7.6.1), the gateway's own headers, and one it sets itself. */
-const NOT_RELAYED = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  INVALIDATE_HEADER,
-  IDENTITY_HEADER,
-  "x-request-id",
-]);
+const NOT_RELAYED = new Set([...HOP_BY_HOP_HEADERS, INVALIDATE_HEADER, IDENTITY_HEADER, "x-request-id"]);
 
 export interface RelayOptions {
   res: ServerResponse;

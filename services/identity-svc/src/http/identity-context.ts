@@ -4,6 +4,7 @@ import { assertionVerifier } from "@flowstate/shared/auth/assertion-cache";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { requestBinding } from "@flowstate/shared/auth/request-binding";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { validTraceparent } from "@flowstate/shared/http/inbound-headers";
 import type { MiddlewareHandler } from "hono";
 import { type Actor, type ServiceContext, withLazyEm } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
@@ -46,7 +47,8 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
         actor,
         tenant,
         requestId: c.get("requestId"),
-        trace: c.req.header("traceparent"),
+        // Validated again here: it goes into every event this call emits (an invalid one is dropped).
+        trace: validTraceparent(c.req.header("traceparent")),
         logger: c.get("logger"),
         deps,
         invalidations: [],
