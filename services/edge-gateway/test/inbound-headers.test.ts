@@ -130,7 +130,10 @@ describe("inbound headers at the gateway", () => {
             // Optional whitespace around a value is not part of it (RFC 9110 section 5.5).
             const text = raw.toString("latin1").replace(/^[ \t]+|[ \t]+$/g, "");
             // Node's parser refuses control characters in a value: a problem+json 400 at the edge.
-            const refusedByParser = /[\x00-\x08\x0a-\x1f\x7f]/.test(text);
+            const refusedByParser = [...text].some((ch) => {
+              const code = ch.charCodeAt(0);
+              return (code < 0x20 && code !== 0x09) || code === 0x7f;
+            });
             if (refusedByParser) {
               assert.equal(res.status, 400, `${name}=${JSON.stringify(text)}: ${res.body}`);
               return;
