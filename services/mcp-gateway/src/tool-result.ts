@@ -2,6 +2,15 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteAnswer } from "./call-route.ts";
 
 /**
+ * Problem extensions our services set from a closed list of values (which principal the seller's
+ * role refused, the AWS error name such as AccessDenied, the step that failed), useful to a model
+ * deciding what to tell the seller. Free text from upstream never goes through.
+ */
+const SAFE_EXTENSIONS = ["principal", "upstream_error", "step"] as const;
+const pick = (o: Record<string, unknown>, keys: readonly string[]) =>
+  Object.fromEntries(keys.filter((k) => typeof o[k] === "string").map((k) => [k, o[k]]));
+
+/**
  * A REST answer as a tool result. Success: the JSON as `structuredContent` and as text. A problem
  * (4xx): `isError` with the stable code, its detail and field errors, all of which our services
  * write for clients (never upstream or database text). 5xx: a generic message and the request id
@@ -14,7 +23,12 @@ export function toolResult(answer: RouteAnswer): CallToolResult {
       typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
   }
-  const problem = (answer.body ?? {}) as { code?: string; detail?: string; errors?: unknown; request_id?: string };
+  const problem = (answer.body ?? {}) as Record<string, unknown> & {
+    code?: string;
+    detail?: string;
+    errors?: unknown;
+    request_id?: string;
+  };
   const requestId = problem.request_id ?? answer.requestId;
   const error =
     answer.status >= 500
@@ -27,6 +41,7 @@ export function toolResult(answer: RouteAnswer): CallToolResult {
           code: problem.code ?? "REQUEST_REFUSED",
           message: problem.detail ?? "the request was refused",
           ...(problem.errors ? { errors: problem.errors } : {}),
+          ...pick(problem, SAFE_EXTENSIONS),
           request_id: requestId,
         };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(error) }] };

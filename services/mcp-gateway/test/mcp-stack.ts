@@ -1,7 +1,10 @@
 import { createServer } from "node:net";
+import { startConnectorService } from "@flowstate/connector-svc/testing/connector-service";
+import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { createApp as createRestGateway } from "@flowstate/edge-gateway/app";
 import { GatewayConfig } from "@flowstate/edge-gateway/config";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createMcpApp } from "../src/app.ts";
@@ -18,9 +21,10 @@ const freePort = (): Promise<number> =>
   });
 
 /**
- * The deployment MCP clients meet: identity-svc (real PostgreSQL and moto), the REST edge gateway
- * whose origin is the OAuth issuer, and mcp-gateway (its pipeline and MCP endpoint) whose `/mcp`
- * is the resource identity-svc issues tokens for.
+ * The deployment MCP clients meet: identity-svc (real PostgreSQL and moto), connector-svc with the
+ * seller sandbox (which enforces trust policies, so the mcp-execution principal is really used),
+ * the REST edge gateway whose origin is the OAuth issuer, and mcp-gateway (its pipeline and MCP
+ * endpoint) whose `/mcp` is the resource identity-svc issues tokens for.
  */
 export async function startMcpStack(prefix: string) {
   const [restPort, mcpPort] = [await freePort(), await freePort()];
@@ -30,9 +34,17 @@ export async function startMcpStack(prefix: string) {
   const logger = createLogger({ service: "mcp-test" });
   const quiet = { logger, handleSignals: false, drainTimeoutMs: 1_000, host: "127.0.0.1" } as const;
   const identityServer = await serve(identity.app, { ...quiet, port: 0 });
+  const sandbox = await startSandbox();
+  const connector = await startConnectorService({
+    prefix: `${prefix}_cn`,
+    secret: identity.secret,
+    marketplaceEndpoint: sandbox.endpoint,
+    settings: { templateUrl: `${issuer}/v1/marketplace/connector-role/template.json` },
+  });
   const many = 100_000;
   const config = {
     ...GatewayConfig.parse({ IDENTITY_URL: identityServer.url }),
+    CONNECTOR_URL: connector.url,
     JWT_ISSUER: issuer,
     RATE_LIMIT_ANONYMOUS_PER_SEC: many,
     RATE_LIMIT_ANONYMOUS_BURST: many,
@@ -55,12 +67,17 @@ export async function startMcpStack(prefix: string) {
     issuer,
     resource,
     rest,
+    /** REST through the edge gateway, as the web app calls it (sign-up, tenants, the same operations). */
+    restCaller: gatewayCaller(issuer),
+    sandbox,
     pipeline,
     async close() {
       await mcpServer.shutdown("test done");
       await pipeline.close();
       await restServer.shutdown("test done");
       await rest.close();
+      await connector.close();
+      await sandbox.stop();
       await identityServer.shutdown("test done");
       await identity.close();
     },

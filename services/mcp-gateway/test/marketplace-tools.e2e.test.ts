@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { type SellerAccountOptions, sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
+import { outboxEvents, type TestUser } from "@flowstate/identity-svc/testing/harness";
+import { recordSecret } from "@flowstate/shared/testing/secrets";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { mcpRevocationConsumer } from "../src/revocations.ts";
+import { startMcpStack } from "./mcp-stack.ts";
+import { signIn } from "./sign-in.ts";
+
+let stack: Awaited<ReturnType<typeof startMcpStack>>;
+beforeAll(async () => {
+  stack = await startMcpStack("mcp_mkt");
+});
+afterAll(() => stack.close());
+
+const ALL = "marketplace:read marketplace:write account";
+const rest = (method: string, path: string, user: TestUser, body?: unknown) =>
+  stack.restCaller.call(method, path, { token: user.tokens.access_token, ...(body ? { body } : {}) });
+
+/** A tenant with the marketplace flag, its owner, and a seller account whose role trusts `trusted`. */
+async function sellerTenant(options: SellerAccountOptions = {}) {
+  const owner = await stack.identity.signUp();
+  const { id: tenantId } = await stack.identity.createTenant(owner);
+  const flag = await rest("PUT", `/v1/tenants/${tenantId}/features`, owner, { marketplace_offers: true });
+  assert.equal(flag.status, 200, flag.text);
+  const seller = await sellerAccount({ call: stack.restCaller.call, sandbox: stack.sandbox }, options, {
+    tenantId,
+    token: owner.tokens.access_token,
+  });
+  return { owner, tenantId, seller, base: `/v1/tenants/${tenantId}/integrations/marketplace` };
+}
+
+const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  client.callTool({ name, arguments: args });
+const ok = (result: Awaited<ReturnType<typeof call>>) => {
+  assert.equal(result.isError, undefined, JSON.stringify(result.content));
+  const text = (result.content as { text: string }[])[0]!.text;
+  assert.deepEqual(JSON.parse(text), result.structuredContent, "the text is the same JSON");
+  return result.structuredContent as Record<string, unknown>;
+};
+const failure = (result: Awaited<ReturnType<typeof call>>) => {
+  assert.equal(result.isError, true);
+  return JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, string>;
+};
+const withoutTime = ({ checked_at: _, ...rest }: Record<string, unknown>) => rest;
+
+describe("mcp-gateway marketplace tools", () => {
+  it("answers every marketplace tool as REST answers the same operation in the same state", async () => {
+    const t = await sellerTenant();
+    const { client } = await signIn(stack, t.owner, `/mcp/tenants/${t.tenantId}`, ALL);
+
+    const before = ok(await call(client, "get_marketplace_connector_status"));
+    assert.deepEqual(before, (await rest("GET", t.base, t.owner)).json);
+    assert.equal(before.connected, false);
+    assert.deepEqual(
+      ok(await call(client, "get_marketplace_onboarding")),
+      (await rest("GET", `${t.base}/onboarding`, t.owner)).json,
+    );
+
+    const connected = ok(await call(client, "connect_marketplace_connector", { role_arn: t.seller.roleArn }));
+    assert.deepEqual(connected, { status: "connected", account_id: t.seller.accountId });
+    assert.deepEqual(connected, (await rest("POST", t.base, t.owner, { role_arn: t.seller.roleArn })).json);
+    assert.deepEqual(
+      ok(await call(client, "get_marketplace_connector_status")),
+      (await rest("GET", t.base, t.owner)).json,
+    );
+
+    const health = ok(await call(client, "check_marketplace_connector_health"));
+    assert.deepEqual(withoutTime(health), withoutTime((await rest("GET", `${t.base}/health`, t.owner)).json));
+
+    const page = ok(await call(client, "list_marketplace_products", { limit: 1 }));
+    assert.deepEqual(page, (await rest("GET", `${t.base}/products?limit=1`, t.owner)).json);
+    if (page.next_cursor) {
+      const cursor = page.next_cursor as string;
+      const next = ok(await call(client, "list_marketplace_products", { limit: 1, cursor }));
+      assert.deepEqual(next, (await rest("GET", `${t.base}/products?limit=1&cursor=${cursor}`, t.owner)).json);
+    }
+    // Strict inputs: an unknown argument or a role of another name is refused before any call.
+    assert.equal((await call(client, "list_marketplace_products", { tenant_id: "tnt_x" })).isError, true);
+    const badArn = await call(client, "connect_marketplace_connector", {
+      role_arn: "arn:aws:iam::123456789012:role/X",
+    });
+    assert.equal(badArn.isError, true);
+
+    assert.deepEqual(ok(await call(client, "disconnect_marketplace_connector")), {});
+    assert.equal((await rest("GET", t.base, t.owner)).json.connected, false);
+    const notConnected = failure(await call(client, "list_marketplace_products"));
+    assert.equal(notConnected.code, (await rest("GET", `${t.base}/products`, t.owner)).json.code);
+    await client.close();
+  });
+
+  it("with a backend-only trust policy, REST works and every MCP call into the seller account is AccessDenied naming mcp-execution", async () => {
+    const t = await sellerTenant({ trusted: ["backend"] });
+    const connected = await rest("POST", t.base, t.owner, { role_arn: t.seller.roleArn });
+    assert.equal(connected.status, 200, connected.text);
+    assert.equal((await rest("GET", `${t.base}/products`, t.owner)).status, 200);
+    const { client } = await signIn(stack, t.owner, `/mcp/tenants/${t.tenantId}`, ALL);
+    // Every tool that acts in the seller account as the caller's channel principal is refused.
+    // (connect verifies the role as the backend principal for both doors, by connector-svc's design.)
+    const refused = failure(await call(client, "list_marketplace_products"));
+    assert.equal(refused.code, "CONNECTOR_ACCESS_DENIED");
+    assert.equal(refused.upstream_error, "AccessDenied");
+    assert.equal(refused.principal, "mcp-execution");
+    assert.match(refused.message, /mcp-execution/);
+    // The health check reports it too: the mcp-execution principal cannot assume the role.
+    const health = ok(await call(client, "check_marketplace_connector_health")) as {
+      principals: { principal: string; can_assume: boolean }[];
+    };
+    assert.equal(health.principals.find((p) => p.principal === "mcp-execution")?.can_assume, false);
+    await client.close();
+  });
+
+  it("takes a tenant API key on /mcp: tenant tools only, a read key refused a write tool, a revoked key refused", async () => {
+    const t = await sellerTenant();
+    const mint = async (scope: "read" | "write") => {
+      const key = await rest("POST", `/v1/tenants/${t.tenantId}/api-keys`, t.owner, { name: "mcp", scope });
+      assert.equal(key.status, 201, key.text);
+      return { id: key.json.key_id as string, secret: recordSecret(key.json.secret as string) };
+    };
+    const [read, write] = [await mint("read"), await mint("write")];
+    const rpc = (key: string, body: unknown, path = "/mcp") =>
+      fetch(new URL(path, stack.resource), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify(body),
+      });
+    const list = await (await rpc(write.secret, { jsonrpc: "2.0", id: 1, method: "tools/list" })).json();
+    const names = list.result.tools.map((tool: { name: string }) => tool.name) as string[];
+    assert.ok(names.includes("list_marketplace_products"));
+    for (const person of ["delete_my_account", "export_my_data", "get_my_export_status"]) {
+      assert.ok(!names.includes(person), person);
+    }
+    const callTool = (name: string, args: unknown = {}) => ({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name, arguments: args },
+    });
+    const status = await (await rpc(read.secret, callTool("get_marketplace_connector_status"))).json();
+    assert.deepEqual(status.result.structuredContent, (await rest("GET", t.base, t.owner)).json);
+    const denied = await rpc(read.secret, callTool("connect_marketplace_connector", { role_arn: t.seller.roleArn }));
+    assert.equal(denied.status, 403);
+    assert.match(denied.headers.get("www-authenticate") ?? "", /error="insufficient_scope", scope="marketplace:write"/);
+    // The key's own tenant path is accepted; another tenant's is 404.
+    const other = await stack.identity.createTenant(t.owner);
+    assert.equal(
+      (await rpc(read.secret, callTool("get_marketplace_connector_status"), `/mcp/tenants/${t.tenantId}`)).status,
+      200,
+    );
+    assert.equal(
+      (await rpc(read.secret, callTool("get_marketplace_connector_status"), `/mcp/tenants/${other.id}`)).status,
+      404,
+    );
+
+    assert.equal((await rest("DELETE", `/v1/tenants/${t.tenantId}/api-keys/${read.id}`, t.owner)).status, 204);
+    // The revocation reached identity-svc through the REST door; its AccessRevoked event reaches
+    // mcp-gateway's consumer (main.ts runs it on its queue): handled here as it is delivered.
+    for (const row of await outboxEvents(stack.identity, "AccessRevoked.v1")) {
+      await mcpRevocationConsumer.handlers["AccessRevoked.v1"]!(row.envelope as never, stack.pipeline.gateway);
+    }
+    const revoked = await rpc(read.secret, callTool("get_marketplace_connector_status"));
+    assert.equal(revoked.status, 401);
+    assert.match(revoked.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+  });
+
+  it("answers a tenant path the user is not a member of 404, as a missing tenant", async () => {
+    const t = await sellerTenant();
+    const stranger = await stack.identity.signUp();
+    const { token } = await signIn(stack, stranger, "/mcp", "account");
+    const res = await fetch(new URL(`/mcp/tenants/${t.tenantId}`, stack.resource), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(res.status, 404);
+  });
+});
