@@ -102,7 +102,7 @@ describe("mcp-gateway marketplace tools", () => {
     assert.equal(refused.code, "CONNECTOR_ACCESS_DENIED");
     assert.equal(refused.upstream_error, "AccessDenied");
     assert.equal(refused.principal, "mcp-execution");
-    assert.match(refused.message, /mcp-execution/);
+    assert.match(refused.message ?? "", /mcp-execution/);
     // The health check reports it too: the mcp-execution principal cannot assume the role.
     const health = ok(await call(client, "check_marketplace_connector_health")) as {
       principals: { principal: string; can_assume: boolean }[];
