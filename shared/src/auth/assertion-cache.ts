@@ -1,3 +1,4 @@
+import { LruCache } from "../cache/lru.ts";
 import {
   type Assertion,
   EMPTY_BODY_SHA256,
@@ -21,14 +22,7 @@ import {
  * is decided before the header is asked for, every time; a changed role is another payload,
  * another header. Requests with a body are signed fresh: their hash rarely repeats, so caching
  * them would only churn the LRU.
- *
- * Map insertion order is the LRU order: a hit is re-inserted, the first key is the oldest.
  */
-const touch = <V>(map: Map<string, V>, key: string, value: V, max: number) => {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value as string);
-};
 
 export type AssertionSign = (binding: RequestBinding, assertion: Assertion, now?: number) => string;
 
@@ -50,7 +44,7 @@ export interface AssertionSignerOptions {
 export function assertionSigner(secret: string, options: AssertionSignerOptions = {}): AssertionSign {
   const reuseMs = options.reuseMs ?? 1000;
   const max = options.max ?? 10_000;
-  const signed = new Map<string, { header: string; issued: number }>();
+  const signed = new LruCache<{ header: string; issued: number }>(max);
   return function sign(binding: RequestBinding, assertion: Assertion, now = Date.now()): string {
     const json = payloadJson(assertion);
     const payload = () => Buffer.from(json).toString("base64url");
@@ -59,14 +53,11 @@ export function assertionSigner(secret: string, options: AssertionSignerOptions 
     // newline occurs neither in a method, nor in a request target, nor in JSON.stringify's output
     // (it escapes control characters), so the key splits one way only.
     const key = `${binding.method}\n${json}\n${binding.target}`;
-    const hit = signed.get(key);
+    const hit = signed.get(key, now);
     // `now >= issued`: a clock that stepped back gets a fresh header rather than one from the future.
-    if (hit !== undefined && now - hit.issued < reuseMs && now >= hit.issued) {
-      touch(signed, key, hit, max);
-      return hit.header;
-    }
+    if (hit !== undefined && now >= hit.issued) return hit.header;
     const header = signPayload(secret, binding, payload(), now);
-    touch(signed, key, { header, issued: now }, max);
+    signed.set(key, { header, issued: now }, now + reuseMs);
     return header;
   };
 }
@@ -95,7 +86,7 @@ export interface VerifiedAssertion {
  */
 export function assertionVerifier(secret: string, options: AssertionVerifierOptions = {}) {
   const max = options.max ?? 10_000;
-  const verified = new Map<string, { binding: RequestBinding; result: VerifiedAssertion }>();
+  const verified = new LruCache<{ binding: RequestBinding; result: VerifiedAssertion }>(max);
   const same = (a: RequestBinding, b: RequestBinding) =>
     a.method === b.method && a.target === b.target && a.bodySha256 === b.bodySha256;
   return function verify(
@@ -104,12 +95,9 @@ export function assertionVerifier(secret: string, options: AssertionVerifierOpti
     now = Date.now(),
   ): VerifiedAssertion | null {
     if (!header) return null;
-    const hit = verified.get(header);
+    const hit = verified.get(header, now);
     if (hit !== undefined && same(hit.binding, binding)) {
-      if (Math.abs(now - hit.result.issued) <= MAX_SKEW_MS) {
-        touch(verified, header, hit, max);
-        return hit.result;
-      }
+      if (Math.abs(now - hit.result.issued) <= MAX_SKEW_MS) return hit.result;
       verified.delete(header);
       return null;
     }
@@ -124,7 +112,7 @@ export function assertionVerifier(secret: string, options: AssertionVerifierOpti
         ...(result.assertion.channel ? { channel: result.assertion.channel } : {}),
       }),
     });
-    touch(verified, header, { binding: { ...binding }, result: frozen }, max);
+    verified.set(header, { binding: { ...binding }, result: frozen }, result.issued + MAX_SKEW_MS + 1);
     return frozen;
   };
 }

@@ -1,4 +1,5 @@
 import type { HealthReport } from "@flowstate/contracts/rest/connector/diagnosis";
+import { LruCache } from "@flowstate/shared/cache/lru";
 
 /**
  * Health answers per tenant, reused for `ttlMs` and shared by concurrent requests, so a page that
@@ -7,22 +8,19 @@ import type { HealthReport } from "@flowstate/contracts/rest/connector/diagnosis
  */
 export class HealthCache {
   readonly #ttlMs: number;
-  readonly #max: number;
-  readonly #entries = new Map<string, { roleArn: string; at: number; report: Promise<HealthReport> }>();
+  readonly #entries: LruCache<{ roleArn: string; report: Promise<HealthReport> }>;
 
   constructor(ttlMs: number, max = 10_000) {
     this.#ttlMs = ttlMs;
-    this.#max = max;
+    this.#entries = new LruCache(max);
   }
 
   get(tenantId: string, roleArn: string, check: () => Promise<HealthReport>, now = Date.now()): Promise<HealthReport> {
-    const hit = this.#entries.get(tenantId);
-    if (hit && hit.roleArn === roleArn && now - hit.at < this.#ttlMs) return hit.report;
+    const hit = this.#entries.get(tenantId, now);
+    if (hit && hit.roleArn === roleArn) return hit.report;
     const report = check();
-    const entry = { roleArn, at: now, report };
-    this.#entries.delete(tenantId);
-    this.#entries.set(tenantId, entry);
-    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
+    const entry = { roleArn, report };
+    this.#entries.set(tenantId, entry, now + this.#ttlMs);
     // A failed check (a bug, not an AWS answer: those are part of the report) is not reused.
     report.catch(() => {
       if (this.#entries.get(tenantId) === entry) this.#entries.delete(tenantId);

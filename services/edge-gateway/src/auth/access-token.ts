@@ -1,6 +1,6 @@
 import { verifyAccessToken } from "@flowstate/shared/auth/access-token";
 import type { JwksKeys } from "@flowstate/shared/auth/jwks-keys";
-import { LruCache } from "../cache/lru.ts";
+import { LruCache } from "@flowstate/shared/cache/lru";
 
 export interface AccessClaims {
   sub: string;

@@ -1,5 +1,5 @@
+import { LruCache } from "@flowstate/shared/cache/lru";
 import type { InvalidationLog } from "./invalidation-log.ts";
-import { LruCache } from "./lru.ts";
 
 export interface CachedLookupOptions<V, C = undefined> {
   log: InvalidationLog;

@@ -1,3 +1,5 @@
+import { LruCache } from "@flowstate/shared/cache/lru";
+
 export interface BucketRule {
   /** Sustained requests per second. */
   ratePerSec: number;
@@ -24,28 +26,25 @@ const ALLOWED: TakeResult = { ok: true };
  */
 export class TokenBuckets {
   readonly rule: BucketRule;
-  readonly #max: number;
-  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+  readonly #buckets: LruCache<{ tokens: number; at: number }>;
 
   constructor(rule: BucketRule, maxKeys: number) {
     if (!(rule.ratePerSec > 0) || !(rule.burst >= 1))
       throw new RangeError("a bucket needs a positive rate and a burst of at least 1");
     this.rule = rule;
-    this.#max = maxKeys;
+    this.#buckets = new LruCache(maxKeys);
   }
 
   take(key: string, now = Date.now()): TakeResult {
     const { ratePerSec, burst } = this.rule;
-    let bucket = this.#buckets.get(key);
+    let bucket = this.#buckets.get(key, now);
     if (bucket === undefined) {
       bucket = { tokens: burst, at: now };
-      if (this.#buckets.size >= this.#max) this.#buckets.delete(this.#buckets.keys().next().value as string);
+      this.#buckets.set(key, bucket); // the least recently used key goes when full
     } else {
-      this.#buckets.delete(key); // re-inserted below: the map's order is the recency order
       bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * ratePerSec);
       bucket.at = now;
     }
-    this.#buckets.set(key, bucket);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return ALLOWED;

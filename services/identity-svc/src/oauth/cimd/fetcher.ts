@@ -1,3 +1,4 @@
+import { LruCache } from "@flowstate/shared/cache/lru";
 import { ClientMetadataDocument } from "./client-document.ts";
 import { CimdError, type FetchLimits, fetchDocument } from "./fetch-document.ts";
 
@@ -40,10 +41,9 @@ function ttlOf(cacheControl: string | undefined, min: number, max: number): numb
  */
 export class ClientMetadataFetcher {
   readonly #limits: FetchLimits;
-  readonly #cacheMax: number;
   readonly #minTtl: number;
   readonly #maxTtl: number;
-  readonly #cache = new Map<string, { doc: ClientMetadataDocument; expiresAt: number }>();
+  readonly #cache: LruCache<ClientMetadataDocument>;
   readonly #inFlight = new Map<string, Promise<ClientMetadataDocument>>();
 
   constructor(options: CimdOptions = {}) {
@@ -53,18 +53,14 @@ export class ClientMetadataFetcher {
       maxBytes: options.maxBytes ?? 5 * 1024,
       timeoutMs: options.timeoutMs ?? 5_000,
     };
-    this.#cacheMax = options.cacheMax ?? 1_000;
+    this.#cache = new LruCache(options.cacheMax ?? 1_000);
     this.#minTtl = options.minTtlMs ?? 60_000;
     this.#maxTtl = options.maxTtlMs ?? 24 * 3600_000;
   }
 
   async get(clientId: string): Promise<ClientMetadataDocument> {
     const cached = this.#cache.get(clientId);
-    if (cached && cached.expiresAt > Date.now()) {
-      this.#cache.delete(clientId);
-      this.#cache.set(clientId, cached); // most recently used last
-      return cached.doc;
-    }
+    if (cached) return cached;
     let pending = this.#inFlight.get(clientId);
     if (!pending) {
       pending = this.#load(clientId).finally(() => this.#inFlight.delete(clientId));
@@ -87,9 +83,7 @@ export class ClientMetadataFetcher {
     if (parsed.data.client_id !== clientId) throw new CimdError("client_id_mismatch");
     const ttl = ttlOf(cacheControl, this.#minTtl, this.#maxTtl);
     if (ttl === 0) return parsed.data;
-    this.#cache.delete(clientId);
-    this.#cache.set(clientId, { doc: parsed.data, expiresAt: Date.now() + ttl });
-    while (this.#cache.size > this.#cacheMax) this.#cache.delete(this.#cache.keys().next().value!);
+    this.#cache.set(clientId, parsed.data, Date.now() + ttl);
     return parsed.data;
   }
 }

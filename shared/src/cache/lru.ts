@@ -1,5 +1,7 @@
 /**
- * A bounded map with per-entry expiry and least-recently-used eviction. A JavaScript Map keeps
+ * The platform's one bounded cache: a map with optional per-entry expiry and least-recently-used
+ * eviction (the gateway's token and access caches, assertion signing and verification, rate-limit
+ * buckets). A JavaScript Map keeps
  * insertion order, so re-inserting on a hit moves the entry to the young end and the first key is
  * always the eviction candidate: O(1) everywhere, no timers. Bounded because every key here comes
  * from a caller (tokens, key hashes): an unbounded map is a memory exhaustion vector.
@@ -31,7 +33,8 @@ export class LruCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V, expiresAt: number): void {
+  /** Stores `value` until `expiresAt` (ms since the epoch; forever by default), evicting the least recently used entry when full. */
+  set(key: string, value: V, expiresAt = Number.POSITIVE_INFINITY): void {
     this.#entries.delete(key);
     this.#entries.set(key, { value, expiresAt });
     if (this.#entries.size > this.max) {
