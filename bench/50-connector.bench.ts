@@ -1,0 +1,271 @@
+/**
+ * (issue 8) connector-svc's cost, with the seller sandbox, identity-svc, connector-svc and
+ * edge-gateway started as `npm start` starts them (own processes, stdout to /dev/null), against
+ * moto with the bootstrap applied and a seller account onboarded through the gateway exactly as a
+ * tenant does (the bundle's CloudFormation parameters, then POST connect). Three rows:
+ *
+ * 1. AssumeRole calls into the seller's account per 1,000 product listings of one tenant, counted
+ *    by connector-svc's own `seller_assume_role_total` from before connect to after the last
+ *    listing (target 1: the session opened by connect's verification serves every listing).
+ * 2. Product listing through the gateway with warm credentials, p50 at one connection, against
+ *    the sandbox's own ListEntities p50 for the same request (signed once with the same kind of
+ *    session credentials, replayed): the difference is Flowstate's overhead (gateway hop,
+ *    assertion, connector row, SDK signing). Target under 2 ms.
+ * 3. Connector status through the gateway against GET /v1/tenants/{id}, 32 connections,
+ *    alternating rounds, medians (target at least 80% of its rate).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { SignatureV4 } from "@smithy/signature-v4";
+import { deployConnectorStack } from "../deploy/connector-role/deploy.ts";
+import { motoSellerAccount } from "../deploy/connector-role/moto-account.ts";
+import { bootstrap } from "../deploy/local/bootstrap.ts";
+import { stackEnvironment } from "../deploy/local/environment.ts";
+import { startMoto } from "../deploy/local/moto.ts";
+import { freePort } from "../deploy/local/ports.ts";
+import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
+import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
+import type { BenchRow } from "./lib/types.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const LISTINGS = 1000;
+const ROUNDS = 3;
+
+function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ["src/main.ts"], {
+    cwd: `${root}services/${name}`,
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  child.once("exit", (code) => code && process.stderr.write(`bench: ${name} exited with ${code}\n`));
+  return child;
+}
+
+async function waitHealthy(url: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never became healthy`);
+}
+
+async function call(method: string, url: string, token?: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>);
+}
+
+async function assumeRoleCalls(connectorUrl: string): Promise<number> {
+  const text = await (await fetch(`${connectorUrl}/metrics`)).text();
+  return Number(/^seller_assume_role_total(?:\{\})? (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+
+/** The same ListEntities connector-svc sends for `?limit=20`, signed once with an assumed session. */
+async function signedListEntities(sandboxUrl: string, roleArn: string, externalId: string) {
+  const sts = new STSClient({ region: "us-east-1", endpoint: sandboxUrl, credentials: DEFAULT_PRINCIPAL_KEYS.backend });
+  const { Credentials: c } = await sts.send(
+    new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: "bench", ExternalId: externalId }),
+  );
+  const credentials = {
+    accessKeyId: c!.AccessKeyId!,
+    secretAccessKey: c!.SecretAccessKey!,
+    sessionToken: c!.SessionToken,
+  };
+  const u = new URL(sandboxUrl);
+  const body = JSON.stringify({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct", MaxResults: 20 });
+  const signer = new SignatureV4({ credentials, region: "us-east-1", service: "aws-marketplace", sha256: Sha256 });
+  const signed = await signer.sign({
+    method: "POST",
+    protocol: u.protocol,
+    hostname: u.hostname,
+    port: Number(u.port),
+    path: "/ListEntities",
+    query: {},
+    headers: { host: u.host, "content-type": "application/json" },
+    body,
+  });
+  return { headers: signed.headers as Record<string, string>, body };
+}
+
+export default async function connectorBench(): Promise<BenchRow[]> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
+  await ensurePostgres(databaseUrl);
+  ensureDatabase(databaseUrl);
+  const moto = await startMoto();
+  const aws = createAwsClients({
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
+  });
+  const prefix = "flowstate";
+  const stage = "dev";
+  const { outputs } = await bootstrap({ aws, prefix, stage, mailFrom: "no-reply@flowstate.local" });
+  const ports = {
+    sandbox: await freePort(),
+    identity: await freePort(),
+    connector: await freePort(),
+    gateway: await freePort(),
+  };
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  const [sandboxUrl, identityUrl, connectorUrl, gatewayUrl] = [
+    ports.sandbox,
+    ports.identity,
+    ports.connector,
+    ports.gateway,
+  ].map(url) as [string, string, string, string];
+  const unlimited = "1000000000";
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AWS_ACCESS_KEY_ID: "testing",
+    AWS_SECRET_ACCESS_KEY: "testing",
+    ...stackEnvironment(outputs, prefix, stage),
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    STAGE: stage,
+    SERVICE_PREFIX: prefix,
+    DATABASE_URL: databaseUrl,
+    AWS_ENDPOINT_URL: moto.endpoint,
+    MARKETPLACE_ENDPOINT_URL: sandboxUrl,
+    IDENTITY_URL: identityUrl,
+    CONNECTOR_URL: connectorUrl,
+    EDGE_GATEWAY_URL: gatewayUrl,
+    PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
+    PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
+    PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
+    PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
+    RATE_LIMIT_CREDENTIAL_PER_SEC: unlimited,
+    RATE_LIMIT_CREDENTIAL_BURST: unlimited,
+    RATE_LIMIT_TENANT_PER_SEC: unlimited,
+    RATE_LIMIT_TENANT_BURST: unlimited,
+  };
+  const children = [
+    startService("seller-sandbox", { ...env, PORT: String(ports.sandbox) }),
+    startService("identity-svc", { ...env, PORT: String(ports.identity) }),
+    startService("connector-svc", { ...env, PORT: String(ports.connector) }),
+  ];
+  try {
+    await Promise.all([sandboxUrl, identityUrl, connectorUrl].map(waitHealthy));
+    children.push(startService("edge-gateway", { ...env, PORT: String(ports.gateway) }));
+    await waitHealthy(gatewayUrl);
+
+    // A tenant onboarded as a seller would: flag on, bundle, stack from its parameters, connect.
+    const email = `bench-${randomUUID()}@example.test`;
+    const password = `pw-${randomUUID()}`;
+    await call("POST", `${gatewayUrl}/v1/auth/signup`, undefined, { email, password, name: "Bench" });
+    const token = (await call("POST", `${gatewayUrl}/v1/auth/signin`, undefined, { email, password }))
+      .access_token as string;
+    const tenantId = (await call("POST", `${gatewayUrl}/v1/tenants`, token, { name: "Bench" })).id as string;
+    const tenant = `${gatewayUrl}/v1/tenants/${tenantId}`;
+    await call("PUT", `${tenant}/features`, token, { marketplace_offers: true });
+    const bundle = (await call("GET", `${tenant}/integrations/marketplace/onboarding`, token)) as {
+      external_id: string;
+      cloudformation: { parameters: { FlowstatePrincipalArns: string } };
+    };
+    const seller = await motoSellerAccount(moto.endpoint);
+    const roleArn = await deployConnectorStack({
+      cloudformation: seller.cloudformation,
+      stackName: "flowstate-marketplace-connector",
+      principalArns: bundle.cloudformation.parameters.FlowstatePrincipalArns.split(","),
+      externalId: bundle.external_id,
+    });
+    const before = await assumeRoleCalls(connectorUrl);
+    await call("POST", `${tenant}/integrations/marketplace`, token, { role_arn: roleArn });
+
+    // 1. AssumeRole per 1,000 listings (8 in flight).
+    const products = `${tenant}/integrations/marketplace/products?limit=20`;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next++ < LISTINGS) await call("GET", products, token);
+      }),
+    );
+    const assumed = (await assumeRoleCalls(connectorUrl)) - before;
+
+    // 2. p50 at one connection: through the gateway vs the sandbox's own ListEntities.
+    const auth = { authorization: `Bearer ${token}` };
+    const direct = await signedListEntities(sandboxUrl, roleArn, bundle.external_id);
+    const gatewayP50: number[] = [];
+    const sandboxP50: number[] = [];
+    const load = (o: Omit<LoadOptions, "durationMs">) => measureHttp({ durationMs: 3000, warmupMs: 1000, ...o });
+    const check = (r: LoadResult, what: string) => {
+      if (r.errors || r.non2xx) throw new Error(`${what}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+      return r;
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      sandboxP50.push(
+        check(
+          await load({ url: `${sandboxUrl}/ListEntities`, connections: 1, method: "POST", ...direct }),
+          "sandbox ListEntities",
+        ).p50Ms,
+      );
+      gatewayP50.push(check(await load({ url: products, connections: 1, headers: auth }), "products").p50Ms);
+    }
+
+    // 3. Status vs GET /v1/tenants/{id}, 32 connections, alternating.
+    const statusRps: number[] = [];
+    const tenantRps: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const pair = [
+        async () =>
+          statusRps.push(
+            check(await load({ url: `${tenant}/integrations/marketplace`, connections: 32, headers: auth }), "status")
+              .rps,
+          ),
+        async () => tenantRps.push(check(await load({ url: tenant, connections: 32, headers: auth }), "tenant").rps),
+      ];
+      for (const run of round % 2 ? pair.reverse() : pair) await run();
+    }
+
+    const overhead = median(gatewayP50) - median(sandboxP50);
+    const status = median(statusRps);
+    const tenantRate = median(tenantRps);
+    return [
+      {
+        name: `connector-svc: AssumeRole calls per ${LISTINGS} product listings of one tenant (connect included)`,
+        value: assumed,
+        unit: "calls",
+        target: "1",
+        met: assumed <= 1,
+      },
+      {
+        name: "GET …/products through the gateway, warm credentials: p50 overhead over the sandbox's ListEntities (1 conn)",
+        value: Math.round(overhead * 100) / 100,
+        unit: "ms",
+        baseline: { name: "sandbox ListEntities p50 (1 conn)", value: median(sandboxP50) },
+        target: "< 2 ms",
+        met: overhead < 2,
+      },
+      {
+        name: "GET …/integrations/marketplace (status) through the gateway (32 conns)",
+        value: Math.round(status),
+        unit: "req/s",
+        baseline: { name: "GET /v1/tenants/{id} through the gateway", value: Math.round(tenantRate) },
+        ratio: status / tenantRate,
+        target: ">= 80% of GET /v1/tenants/{id}",
+        met: status / tenantRate >= 0.8,
+      },
+    ];
+  } finally {
+    for (const c of children) c.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    await moto.stop();
+  }
+}
