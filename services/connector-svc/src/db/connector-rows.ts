@@ -1,3 +1,4 @@
+import { type CoalescedRead, coalescedRead } from "@flowstate/shared/db/coalesced-read";
 import { type PreparedStatement, preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { EntityManager } from "@mikro-orm/postgresql";
 
@@ -12,18 +13,32 @@ export interface ConnectorRow {
 
 const COLUMNS = "tenant_id, external_id_enc, role_arn, account_id, connected_at";
 
-/** Per schema (tests run many), named so each pooled connection plans it once (see prepared-read.ts). */
-const byTenant = new Map<string, PreparedStatement>();
-const statementFor = (schema: string): PreparedStatement => {
-  let s = byTenant.get(schema);
-  if (!s) {
-    s = {
-      name: `connector_by_tenant_${schema}`,
-      text: `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = $1`,
+/**
+ * One reader per schema (tests run many): a named statement over `ANY($1)`, so each pooled
+ * connection plans it once (prepared-read.ts), and concurrent reads share statements once every
+ * connection is busy (coalesced-read.ts): the status read is the hot path (issue 8's bench: at
+ * least 80% of GET /v1/tenants/{id}, which does the same).
+ */
+const readers = new Map<string, CoalescedRead<string, ConnectorRow>>();
+const readerFor = (em: EntityManager, schema: string): CoalescedRead<string, ConnectorRow> => {
+  let reader = readers.get(schema);
+  if (!reader) {
+    const statement: PreparedStatement = {
+      name: `connector_by_tenants_${schema}`,
+      text: `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = ANY($1::text[])`,
     };
-    byTenant.set(schema, s);
+    reader = coalescedRead<string, ConnectorRow>({
+      maxInFlight: 2,
+      maxBatch: 64,
+      run: async (ids) => {
+        const rows = await preparedRead<ConnectorRow>(em, statement, [ids]);
+        const byId = new Map(rows.map((r) => [r.tenant_id, r]));
+        return ids.map((id) => byId.get(id));
+      },
+    });
+    readers.set(schema, reader);
   }
-  return s;
+  return reader;
 };
 
 /** The row, or undefined before the first status read (and after a disconnect). */
@@ -32,7 +47,15 @@ export async function readConnector(
   schema: string,
   tenantId: string,
 ): Promise<ConnectorRow | undefined> {
-  return (await preparedRead<ConnectorRow>(em, statementFor(schema), [tenantId]))[0];
+  // Inside a transaction the read must see the transaction's own writes: its own connection.
+  if (em.isInTransaction()) {
+    const rows = await em.execute<ConnectorRow[]>(
+      `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = ?`,
+      [tenantId],
+    );
+    return rows[0];
+  }
+  return readerFor(em, schema).load(tenantId);
 }
 
 /** The row locked for the rest of the caller's transaction (connect and disconnect serialise on it). */

@@ -1,9 +1,9 @@
 import type { TenantRole } from "@flowstate/contracts/ids";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
+import { type CoalescedRead, coalescedRead } from "@flowstate/shared/db/coalesced-read";
 import { type PreparedStatement, preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { type ServiceContext, table } from "../context.ts";
-import { type CoalescedRead, coalescedRead } from "../db/coalesced-read.ts";
 import type { IdentityDeps } from "../deps.ts";
 
 type Row = { id: string; name: string; created_at: Date; owner_sub: string; role: TenantRole | null };

@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { connectorRoutes } from "@flowstate/contracts/rest/routes";
+import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
+
+/**
+ * Tenant isolation and the feature flag on the marketplace routes: tenant A never reads or uses
+ * tenant B's external ID, connector, products or credentials, whatever route, id or header it
+ * tries; every route answers 403 FEATURE_DISABLED while the flag is off, before connector-svc
+ * is reached. (The authorization matrix covers every caller kind per route.)
+ */
+describe("marketplace routes: isolation and the feature flag", () => {
+  let stack: MarketplaceStack;
+  let a: ConnectedTenant;
+  let b: ConnectedTenant;
+  beforeAll(async () => {
+    stack = await startMarketplaceStack({ prefix: "mkt_security" });
+    [a, b] = [await stack.connectedTenant(), await stack.connectedTenant()];
+  });
+  afterAll(() => stack.close());
+
+  const tenantRoutes = connectorRoutes.filter((r) => r.auth === "tenant");
+  const pathOf = (template: string, tenantId: string) => template.replace("{id}", tenantId);
+
+  it("answers B's token on every route of A exactly as for a missing tenant, and reaches no service", async () => {
+    for (const route of tenantRoutes) {
+      const seen = stack.reached.length;
+      const body = route.method === "POST" ? { role_arn: b.roleArn } : undefined;
+      const res = await stack.call(route.method, pathOf(route.path, a.tenantId), { token: b.owner.token, body });
+      assert.equal(res.status, 404, `${route.id}: ${res.text}`);
+      assert.equal(res.json.code, "NOT_FOUND");
+      assert.doesNotMatch(res.text, new RegExp(`${a.externalId}|${a.seller.accountId}`));
+      assert.equal(stack.reached.length, seen, `${route.id} reached connector-svc`);
+    }
+  });
+
+  it("refuses a header minted for B's tenant on A's path at connector-svc itself (404), never answering A's data", async () => {
+    for (const route of tenantRoutes.filter((r) => r.method === "GET")) {
+      const path = pathOf(route.path, a.tenantId);
+      const res = await fetch(`${stack.connectorUrl}${path}`, {
+        headers: {
+          [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", path), {
+            identity: { kind: "user", sub: b.owner.sub, sid: "ses_0123456789abcdefghij" },
+            tenant: { tenant_id: b.tenantId, role: "owner" },
+            channel: "rest",
+          }),
+        },
+      });
+      const text = await res.text();
+      assert.equal(res.status, 404, `${route.id}: ${text}`);
+      assert.doesNotMatch(text, new RegExp(`${a.externalId}|${a.roleArn}`));
+    }
+  });
+
+  it("never lets B use A's role: connecting B with A's role ARN fails (B's external ID is not in A's trust policy)", async () => {
+    const res = await stack.call("POST", `/v1/tenants/${b.tenantId}/integrations/marketplace`, {
+      token: b.owner.token,
+      body: { role_arn: a.roleArn },
+    });
+    assert.equal(res.status, 422, res.text);
+    assert.equal(res.json.step, "assume_role");
+    const status = await stack.call("GET", `/v1/tenants/${b.tenantId}/integrations/marketplace`, {
+      token: b.owner.token,
+    });
+    assert.equal(status.json.role_arn, b.roleArn, "a failed connect leaves B's connector as it was");
+    const products = await stack.call("GET", `/v1/tenants/${b.tenantId}/integrations/marketplace/products?limit=50`, {
+      token: b.owner.token,
+    });
+    const aProducts = await stack.call("GET", `/v1/tenants/${a.tenantId}/integrations/marketplace/products?limit=50`, {
+      token: a.owner.token,
+    });
+    const ids = (x: { json: { products: { id: string }[] } }) => new Set(x.json.products.map((p) => p.id));
+    assert.equal(
+      [...ids(products)].filter((id) => ids(aProducts).has(id)).length,
+      0,
+      "B sees only its own seller's products",
+    );
+  });
+
+  it("drops a tenant's cached credentials on disconnect; its next connect assumes the role again", async () => {
+    const t = await stack.connectedTenant();
+    const base = `/v1/tenants/${t.tenantId}/integrations/marketplace`;
+    await stack.call("GET", `${base}/products`, { token: t.owner.token });
+    const calls = () => stack.connector.sessions.stats().assumeRoleCalls;
+    const cached = stack.connector.sessions.stats().cached;
+    assert.equal((await stack.call("DELETE", base, { token: t.owner.token })).status, 204);
+    assert.equal(stack.connector.sessions.stats().cached, cached - 1);
+    const products = await stack.call("GET", `${base}/products`, { token: t.owner.token });
+    assert.equal(products.json.code, "CONNECTOR_NOT_CONNECTED");
+    const fresh = await stack.call("GET", base, { token: t.owner.token });
+    await t.seller.trust(fresh.json.external_id);
+    const before = calls();
+    assert.equal((await stack.call("POST", base, { token: t.owner.token, body: { role_arn: t.roleArn } })).status, 200);
+    assert.equal(calls(), before + 1);
+  });
+
+  it("answers 403 FEATURE_DISABLED on every marketplace route while the flag is off, without reaching connector-svc", async () => {
+    const { tenantId, owner } = await stack.tenant({ flag: false });
+    for (const route of tenantRoutes) {
+      const seen = stack.reached.length;
+      const body = route.method === "POST" ? { role_arn: a.roleArn } : undefined;
+      const res = await stack.call(route.method, pathOf(route.path, tenantId), { token: owner.token, body });
+      assert.equal(res.status, 403, `${route.id}: ${res.text}`);
+      assert.equal(res.json.code, "FEATURE_DISABLED");
+      assert.equal(res.json.feature, "marketplace_offers");
+      assert.equal(stack.reached.length, seen);
+    }
+    await stack.call("PUT", `/v1/tenants/${tenantId}/features`, {
+      token: owner.token,
+      body: { marketplace_offers: true },
+    });
+    const on = await stack.call("GET", `/v1/tenants/${tenantId}/integrations/marketplace`, { token: owner.token });
+    assert.equal(on.status, 200, "the change applies to the very next request");
+  });
+});
