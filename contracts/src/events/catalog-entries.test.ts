@@ -72,6 +72,10 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
     reject: { tenant_id, account_id: "1111-2222-3333" },
   },
   "ConnectorDisconnected.v1": { accept: { tenant_id }, reject: {} },
+  "McpToolCalled.v1": {
+    accept: { tool: "list_marketplace_products", tenant_id, sub, outcome: "error", code: "FORBIDDEN", duration_ms: 12 },
+    reject: { tool: "list_marketplace_products", sub, outcome: "ok", duration_ms: 3, arguments: { cursor: "x" } },
+  },
   "PartnerEventReceived.v1": {
     accept: {
       tenant_id,

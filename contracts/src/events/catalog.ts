@@ -102,6 +102,20 @@ export const eventCatalog = {
     changes: z.array(z.object({ change_type: z.string(), error_codes: z.array(z.string()) })),
     principal: MarketplacePrincipal,
   }),
+  // mcp-gateway: one per tool call, published without a database (best effort, see its README)
+  /**
+   * An MCP tool call and how it ended: `ok`, `error` (a refusal or failure of the tool's route, with
+   * its stable `code`) or `denied` (refused at the door: insufficient scope). Never the arguments:
+   * the schema is strict, so a payload carrying them is refused before it is published.
+   */
+  "McpToolCalled.v1": z.strictObject({
+    tool: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
+    tenant_id: TenantId.optional(),
+    sub: Sub,
+    outcome: z.enum(["ok", "error", "denied"]),
+    code: z.string().max(64).optional(),
+    duration_ms: z.number().int().nonnegative(),
+  }),
   // partner-inbound (us-east-1): a Partner Central event's metadata, written back to eu-central-1
   "PartnerEventReceived.v1": PartnerEventMetadata,
 } as const satisfies EventCatalog;

@@ -6,6 +6,7 @@ import type { Logger } from "@flowstate/shared/log/logger";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
 import { decodeJwt } from "jose";
+import type { AuditSink } from "./audit.ts";
 import type { Pipeline } from "./pipeline.ts";
 import { buildServer, visibleTools } from "./server.ts";
 import type { Scope } from "./tools/tool.ts";
@@ -19,6 +20,8 @@ export interface McpAppOptions {
   allowedOrigins: readonly string[];
   logger: Logger;
   metrics?: MetricsRegistry;
+  /** One McpToolCalled event per tool call (audit.ts); absent: none published. */
+  audit?: AuditSink;
 }
 
 const SCOPES: Scope[] = ["marketplace:read", "marketplace:write", "account"];
@@ -103,13 +106,22 @@ export function createMcpApp(o: McpAppOptions): ServiceApp {
       if (call?.method === "tools/call") {
         const tool = visibleTools(identity).find((t) => t.name === call.params?.name);
         if (tool && !scopes.has(tool.scope)) {
+          o.audit?.record({
+            tool: tool.name,
+            identity,
+            tenantId: tool.person ? undefined : tenantId,
+            outcome: "denied",
+            code: "insufficient_scope",
+            durationMs: 0,
+            requestId: c.get("requestId"),
+          });
           return rpcError(c, 403, `this tool needs the ${tool.scope} scope`, {
             "www-authenticate": challenge(`, error="insufficient_scope", scope="${tool.scope}"`),
           });
         }
       }
       const server = buildServer(
-        { authorization, identity, scopes, tenantId, requestId: c.get("requestId") },
+        { authorization, identity, scopes, tenantId, requestId: c.get("requestId"), audit: o.audit },
         o.pipeline.url,
       );
       const transport = new WebStandardStreamableHTTPServerTransport({

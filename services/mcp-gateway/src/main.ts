@@ -3,9 +3,11 @@ import { GetQueueUrlCommand } from "@aws-sdk/client-sqs";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { queueNames } from "@flowstate/shared/config/base";
 import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
+import { createMetrics } from "@flowstate/shared/http/metrics";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createMcpApp } from "./app.ts";
+import { AuditPublisher } from "./audit.ts";
 import { readMcpConfig } from "./config.ts";
 import { startPipeline } from "./pipeline.ts";
 import { mcpRevocationConsumer } from "./revocations.ts";
@@ -45,7 +47,21 @@ if (config.gateway.CONSUME_EVENTS) {
     onRecovered: () => pipeline.gateway.invalidateAll(),
   });
 }
+const metrics = createMetrics();
+const audit = new AuditPublisher({
+  eventBridge: aws.data("eventbridge"),
+  busName: config.gateway.EVENT_BUS_NAME,
+  logger,
+});
+metrics.counter("mcp_audit_published_total", "McpToolCalled events the bus accepted", () => audit.stats.published);
+metrics.counter(
+  "mcp_audit_publish_failures_total",
+  "McpToolCalled events not published (refused by the bus or the call failed)",
+  () => audit.stats.failed,
+);
 const app = createMcpApp({
+  metrics,
+  audit,
   pipeline,
   resource: config.resource,
   issuer: config.gateway.JWT_ISSUER,
@@ -56,5 +72,5 @@ await serve(app, {
   host: config.gateway.HOST,
   port: config.gateway.PORT,
   logger,
-  onShutdown: [() => consumer?.stop(), () => pipeline.close()],
+  onShutdown: [() => consumer?.stop(), () => audit.drain(), () => pipeline.close()],
 });

@@ -1,6 +1,8 @@
 import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { AuditSink } from "./audit.ts";
 import { callRoute } from "./call-route.ts";
 import { refusal, toolResult } from "./tool-result.ts";
 import { confirmsDeletion, deleteMyAccount } from "./tools/delete-my-account.ts";
@@ -15,6 +17,8 @@ export interface Caller {
   /** The tenant of the path, of the API key, or chosen at consent; undefined: person tools only. */
   tenantId: string | undefined;
   requestId: string;
+  /** Where each tool call's audit event goes (audit.ts); none in tests that do not look. */
+  audit?: AuditSink | undefined;
 }
 
 /** The tools a caller may see: person tools never for an API key (a key is not a person). */
@@ -45,28 +49,62 @@ export function buildServer(caller: Caller, pipelineUrl: string): McpServer {
         annotations: tool.annotations,
       },
       async (args: Record<string, unknown>) => {
-        if (tool === (deleteMyAccount as unknown as ToolSpec) && !confirmsDeletion(String(args.confirm))) {
-          return refusal(
-            "CONFIRMATION_REQUIRED",
-            'Nothing was deleted. To delete your account, call delete_my_account again with confirm: "delete".',
-          );
-        }
-        if (!tool.person && !caller.tenantId) {
-          return refusal(
-            "TENANT_REQUIRED",
-            "This tool acts in a tenant: connect to /mcp/tenants/{tenant_id}, or use a tenant API key.",
-          );
-        }
-        const answer = await callRoute(
-          pipelineUrl,
-          tool,
-          tool.request(args as never, caller.tenantId),
-          caller.authorization,
-          caller.requestId,
+        const started = performance.now();
+        // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
+        const result = await runTool(tool, args, caller, pipelineUrl).catch(() =>
+          refusal("INTERNAL_ERROR", `Flowstate could not complete this call (request ${caller.requestId}).`),
         );
-        return toolResult(answer);
+        caller.audit?.record({
+          tool: tool.name,
+          identity: caller.identity,
+          tenantId: tool.person ? undefined : caller.tenantId,
+          outcome: result.isError ? "error" : "ok",
+          code: result.isError ? errorCode(result) : undefined,
+          durationMs: performance.now() - started,
+          requestId: caller.requestId,
+        });
+        return result;
       },
     );
   }
   return server;
+}
+
+/** The stable code of an error result (tool-result.ts writes it first in the text). */
+const errorCode = (result: CallToolResult) => {
+  const first = result.content[0];
+  try {
+    return first?.type === "text" ? (JSON.parse(first.text) as { code?: string }).code : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** One tool call: local refusals first, then the tool's REST route through the pipeline. */
+async function runTool(
+  tool: ToolSpec,
+  args: Record<string, unknown>,
+  caller: Caller,
+  pipelineUrl: string,
+): Promise<CallToolResult> {
+  if (tool === (deleteMyAccount as unknown as ToolSpec) && !confirmsDeletion(String(args.confirm))) {
+    return refusal(
+      "CONFIRMATION_REQUIRED",
+      'Nothing was deleted. To delete your account, call delete_my_account again with confirm: "delete".',
+    );
+  }
+  if (!tool.person && !caller.tenantId) {
+    return refusal(
+      "TENANT_REQUIRED",
+      "This tool acts in a tenant: connect to /mcp/tenants/{tenant_id}, or use a tenant API key.",
+    );
+  }
+  const answer = await callRoute(
+    pipelineUrl,
+    tool,
+    tool.request(args as never, caller.tenantId),
+    caller.authorization,
+    caller.requestId,
+  );
+  return toolResult(answer);
 }

@@ -87,6 +87,16 @@ describe("mcp-gateway marketplace tools", () => {
     assert.equal((await rest("GET", t.base, t.owner)).json.connected, false);
     const notConnected = failure(await call(client, "list_marketplace_products"));
     assert.equal(notConnected.code, (await rest("GET", `${t.base}/products`, t.owner)).json.code);
+
+    // One audit record per tool call that reached a handler (the SDK refuses bad arguments before).
+    const mine = stack.audited.filter((a) => a.tenantId === t.tenantId);
+    assert.ok(mine.length >= 9, String(mine.length));
+    assert.ok(mine.every((a) => a.identity.sub === t.owner.sub && a.durationMs >= 0));
+    assert.deepEqual(
+      mine.filter((a) => a.tool === "connect_marketplace_connector").map((a) => a.outcome),
+      ["ok"],
+    );
+    assert.deepEqual(mine.at(-1), { ...mine.at(-1), outcome: "error", code: "CONNECTOR_NOT_CONNECTED" });
     await client.close();
   });
 
@@ -146,6 +156,14 @@ describe("mcp-gateway marketplace tools", () => {
     const denied = await rpc(read.secret, callTool("connect_marketplace_connector", { role_arn: t.seller.roleArn }));
     assert.equal(denied.status, 403);
     assert.match(denied.headers.get("www-authenticate") ?? "", /error="insufficient_scope", scope="marketplace:write"/);
+    const audit = stack.audited.filter((a) => a.tenantId === t.tenantId && a.identity.kind === "api_key");
+    assert.deepEqual(
+      audit.map((a) => [a.tool, a.outcome]),
+      [
+        ["get_marketplace_connector_status", "ok"],
+        ["connect_marketplace_connector", "denied"],
+      ],
+    );
     // The key's own tenant path is accepted; another tenant's is 404.
     const other = await stack.identity.createTenant(t.owner);
     assert.equal(

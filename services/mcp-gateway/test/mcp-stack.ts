@@ -8,6 +8,7 @@ import { startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createMcpApp } from "../src/app.ts";
+import type { ToolCallRecord } from "../src/audit.ts";
 import { startPipeline } from "../src/pipeline.ts";
 
 const freePort = (): Promise<number> =>
@@ -60,7 +61,10 @@ export async function startMcpStack(prefix: string) {
   });
   const restServer = await serve(rest, { ...quiet, port: restPort });
   const pipeline = await startPipeline({ config, resource, internalSecret: identity.secret, logger });
-  const mcp = createMcpApp({ pipeline, resource, issuer, allowedOrigins: [], logger });
+  // What would be published as McpToolCalled (audit.ts's publisher is tested against the bus on its own).
+  const audited: ToolCallRecord[] = [];
+  const audit = { record: (call: ToolCallRecord) => void audited.push(call) };
+  const mcp = createMcpApp({ pipeline, resource, issuer, allowedOrigins: [], logger, audit });
   const mcpServer = await serve(mcp, { ...quiet, port: mcpPort });
   return {
     identity,
@@ -71,6 +75,7 @@ export async function startMcpStack(prefix: string) {
     restCaller: gatewayCaller(issuer),
     sandbox,
     pipeline,
+    audited,
     async close() {
       await mcpServer.shutdown("test done");
       await pipeline.close();

@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { CreateEventBusCommand } from "@aws-sdk/client-eventbridge";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { describe, it } from "vitest";
+import { AuditPublisher, type ToolCallRecord, toolCallEnvelope } from "./audit.ts";
+
+const eventBridge = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("eventbridge");
+const logger = createLogger({ service: "mcp-gateway-test" });
+const call = (n: number): ToolCallRecord => ({
+  tool: "list_marketplace_products",
+  identity: {
+    kind: "api_key",
+    sub: "usr_0123456789ab",
+    key_id: "key_0123456789ab",
+    tenant_id: "tnt_0123456789ab",
+    scope: "read",
+  },
+  tenantId: "tnt_0123456789ab",
+  outcome: n % 2 ? "ok" : "error",
+  code: n % 2 ? undefined : "CONNECTOR_NOT_CONNECTED",
+  durationMs: n + 0.4,
+  requestId: `req_${randomUUID().replaceAll("-", "").slice(0, 16)}`,
+});
+
+describe("mcp-gateway audit events", () => {
+  it("builds an McpToolCalled envelope with the API key as actor and no arguments", () => {
+    const e = toolCallEnvelope(call(2));
+    assert.equal(e.type, "McpToolCalled");
+    assert.deepEqual(e.actor, { kind: "api_key", key_id: "key_0123456789ab", sub: "usr_0123456789ab" });
+    assert.deepEqual(e.data, {
+      tool: "list_marketplace_products",
+      tenant_id: "tnt_0123456789ab",
+      sub: "usr_0123456789ab",
+      outcome: "error",
+      code: "CONNECTOR_NOT_CONNECTED",
+      duration_ms: 2,
+    });
+  });
+
+  it("publishes in batches of at most 10 without holding the caller, and counts what the bus refuses", async () => {
+    const busName = `mcp-audit-${randomUUID().slice(0, 8)}`;
+    await eventBridge.send(new CreateEventBusCommand({ Name: busName }));
+    const audit = new AuditPublisher({ eventBridge, busName, logger, flushMs: 20 });
+    for (let n = 0; n < 23; n++) audit.record(call(n));
+    await audit.drain();
+    assert.deepEqual(audit.stats, { published: 23, failed: 0 });
+
+    const lost = new AuditPublisher({ eventBridge, busName: `missing-${randomUUID().slice(0, 8)}`, logger });
+    for (let n = 0; n < 3; n++) lost.record(call(n));
+    await lost.drain();
+    assert.deepEqual(lost.stats, { published: 0, failed: 3 });
+  });
+});
