@@ -20,3 +20,13 @@ export const SellerConnectorRecord = z.object({
 export type SellerConnectorRecord = z.infer<typeof SellerConnectorRecord>;
 
 export const sellerConnectorPath = (tenantId: string) => `/internal/v1/tenants/${tenantId}/marketplace-connector`;
+
+/**
+ * GET /internal/v1/marketplace-connectors on connector-svc: every connected tenant's seller account,
+ * ids only (no role ARN, no external ID). partner-inbound rebuilds its account → tenant map from it
+ * (ADR 0003); it is the only caller, and the only route it may call.
+ */
+export const ConnectedAccounts = z.object({
+  connectors: z.array(z.object({ tenant_id: TenantId, account_id: AccountId })),
+});
+export type ConnectedAccounts = z.infer<typeof ConnectedAccounts>;

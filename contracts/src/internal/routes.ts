@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SessionId, Sub, TenantId } from "../ids.ts";
 import { FeatureFlags } from "../rest/identity/tenants.ts";
 import type { RouteShape } from "../rest/route.ts";
-import { SellerConnectorRecord } from "./connector.ts";
+import { ConnectedAccounts, SellerConnectorRecord } from "./connector.ts";
 import { ApiKeyState, ApiKeyVerifyRequest, MembershipState, SessionState } from "./identity.ts";
 
 /**
@@ -74,6 +74,15 @@ export const internalConnectorRoutes = [
     params: z.object({ id: TenantId }),
     problems: ["NOT_FOUND"],
     responses: { 200: SellerConnectorRecord },
+  }),
+  defineInternalRoute({
+    id: "internal.marketplace_connectors.list",
+    method: "GET",
+    path: "/internal/v1/marketplace-connectors",
+    service: connector,
+    // partner-inbound only (connector-svc checks it): account ids for its account → tenant map.
+    caller: "platform",
+    responses: { 200: ConnectedAccounts },
   }),
 ] as const;
 

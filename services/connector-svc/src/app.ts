@@ -3,6 +3,7 @@ import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { ConnectorDeps } from "./deps.ts";
 import { connectorContext } from "./http/connector-context.ts";
 import type { ConnectorApp } from "./http/env.ts";
+import { mountInternalMarketplaceConnectorsList } from "./routes/internal-marketplace-connectors-list.ts";
 import { mountInternalSellerConnectorGet } from "./routes/internal-seller-connector-get.ts";
 import { mountMarketplaceConnectorConnect } from "./routes/marketplace-connector-connect.ts";
 import { mountMarketplaceConnectorDisconnect } from "./routes/marketplace-connector-disconnect.ts";
@@ -43,5 +44,6 @@ export function createApp(
   mountMarketplaceProductsList(app);
   mountMarketplaceConnectorRoleTemplate(app);
   mountInternalSellerConnectorGet(app);
+  mountInternalMarketplaceConnectorsList(app);
   return app;
 }

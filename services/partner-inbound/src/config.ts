@@ -9,11 +9,8 @@ export const PartnerInboundConfig = serviceConfigSchema({
   defaultPort: 8087,
   database: false,
   extra: {
-    /**
-     * connector-svc, whose internal API lists the connected seller accounts. Unset only in a stack
-     * without connector-svc: the map then comes from connector events alone and /readyz stays false.
-     */
-    CONNECTOR_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    /** connector-svc, whose internal API lists the connected seller accounts (the map's rebuild). */
+    CONNECTOR_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
     /** How often the account → tenant map is rebuilt from connector-svc, besides the events. */
     TENANT_MAP_REFRESH_MS: z.coerce.number().int().min(1000).default(300_000),
   },

@@ -1,4 +1,4 @@
-import { ConnectedAccounts } from "@flowstate/contracts/internal/connectors";
+import { ConnectedAccounts } from "@flowstate/contracts/internal/connector";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 
 const PATH = "/internal/v1/marketplace-connectors";

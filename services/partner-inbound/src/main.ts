@@ -36,10 +36,6 @@ const map = new TenantMap(busNames.length, (shards) => writer.schedule(shards));
 let loaded = false;
 let refreshTimer: NodeJS.Timeout | undefined;
 async function refresh(): Promise<void> {
-  if (!config.CONNECTOR_URL) {
-    logger.warn("CONNECTOR_URL is not set: the account map follows connector events only and /readyz stays false");
-    return;
-  }
   try {
     map.replace(await fetchConnectedAccounts(config.CONNECTOR_URL, secret!));
     if (!loaded) logger.info({ accounts: map.size }, "account map loaded from connector-svc");

@@ -9,8 +9,12 @@ import type { ConnectorDeps } from "../deps.ts";
 import type { ConnectorEnv } from "./env.ts";
 
 const PUBLIC = new Set(connectorRoutes.filter((r) => r.auth === "public").map((r) => `${r.method} ${r.path}`));
-/** The platform components that may read a tenant's connector (its external ID) on /internal/v1. */
-const INTERNAL_CALLERS = new Set(["offers-svc", "mcp-gateway"]);
+/**
+ * Which platform component may call which /internal/v1 routes: offers-svc and mcp-gateway read a
+ * tenant's connector (its external ID); partner-inbound only lists connected accounts (ids only).
+ */
+const INTERNAL_CALLERS = new Set(["offers-svc", "mcp-gateway", "partner-inbound"]);
+const ACCOUNTS_ONLY = "/internal/v1/marketplace-connectors";
 
 const unauthenticated = () =>
   new DomainError("unauthenticated", "UNAUTHENTICATED", "this service is reached through the gateway only");
@@ -40,6 +44,8 @@ export function connectorContext(deps: ConnectorDeps): MiddlewareHandler<Connect
       const { identity } = assertion;
       if (internal !== (identity.kind === "service")) throw unauthenticated();
       if (identity.kind === "service" && !INTERNAL_CALLERS.has(identity.service)) throw unauthenticated();
+      if (identity.kind === "service" && (identity.service === "partner-inbound") !== (c.req.path === ACCOUNTS_ONLY))
+        throw unauthenticated();
       if (!internal && assertion.channel === undefined) throw unauthenticated();
       ctx.actor = identity;
       ctx.tenant = assertion.tenant;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
+import { fetchConnectedAccounts } from "@flowstate/partner-inbound/connector-client";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
@@ -56,5 +57,30 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
     }
     // And the gateway does not route /internal at all.
     assert.equal((await stack.call("GET", path, { token: t.owner.token })).status, 404);
+  });
+
+  it("lists connected tenants' seller accounts (ids only) to partner-inbound, and nothing else to it", async () => {
+    const t = await stack.connectedTenant();
+    const accounts = await fetchConnectedAccounts(stack.connectorUrl, stack.secret);
+    assert.ok(accounts.some((a) => a.tenant_id === t.tenantId && a.account_id === t.seller.accountId));
+    assert.doesNotMatch(JSON.stringify(accounts), new RegExp(t.externalId));
+    const secretPath = `/internal/v1/tenants/${t.tenantId}/marketplace-connector`;
+    const asPartner = await fetch(`${stack.connectorUrl}${secretPath}`, {
+      headers: {
+        [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", secretPath), {
+          identity: { kind: "service", service: "partner-inbound" },
+        }),
+      },
+    });
+    assert.equal(asPartner.status, 401);
+    const list = "/internal/v1/marketplace-connectors";
+    const asOffers = await fetch(`${stack.connectorUrl}${list}`, {
+      headers: {
+        [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", list), {
+          identity: { kind: "service", service: "offers-svc" },
+        }),
+      },
+    });
+    assert.equal(asOffers.status, 401);
   });
 });
