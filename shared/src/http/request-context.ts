@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { lazyChild } from "../log/lazy-child.ts";
 import type { Logger } from "../log/logger.ts";
+import { recordRequest } from "./access-log.ts";
 import { bodyLimit } from "./body-limit.ts";
 import { onError } from "./error-handler.ts";
 import type { MetricsRegistry } from "./metrics.ts";
@@ -11,15 +12,11 @@ import type { ServiceEnv } from "./types.ts";
 
 /** Route label for requests no route matched: raw paths would make metric cardinality unbounded. */
 export const UNMATCHED_ROUTE = "(unmatched)";
-/** Probes are logged at debug: at info they would drown the useful lines. */
-const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 
 /**
  * The first middleware of every service app: request id (echoed as `x-request-id`), a child
- * logger bound to it, the body limit, then after the handler one metrics observation and one log
- * line.
- * 5xx lines are errors and carry the cause (`c.error`, set by Hono before onError runs);
- * 4xx are client mistakes, logged at info.
+ * logger bound to it, the body limit, then after the handler the access record (recordRequest:
+ * one metric, one log line; a 5xx's cause is `c.error`, set by Hono before onError runs).
  */
 export function requestContext(
   logger: Logger,
@@ -43,23 +40,15 @@ export function requestContext(
       c.res = onError(c.error, c);
     }
 
-    const seconds = (performance.now() - started) / 1000;
-    const status = c.res.status;
     const route = routeOf(routePath(c));
-    metrics.observeRequest(c.req.method, route, status, seconds);
-
-    const level = status >= 500 ? (c.error ? "error" : "warn") : PROBES.has(route) ? "debug" : "info";
-    if (!logger.isLevelEnabled(level)) return;
-    const line = {
-      request_id: requestId,
+    recordRequest(logger, metrics, {
+      requestId,
       method: c.req.method,
       route,
-      status,
-      duration_ms: Math.round(seconds * 1e4) / 10,
-    };
-    // error: an exception behind a 5xx, logged with its cause; warn: a deliberate 5xx (readiness, draining)
-    if (level === "error") logger.error({ ...line, err: c.error }, "request failed");
-    else logger[level](line, "request");
+      status: c.res.status,
+      started,
+      error: c.error,
+    });
   };
 }
 

@@ -1,10 +1,9 @@
 import { IncomingMessage, type ServerResponse } from "node:http";
-import { PROBLEM_CONTENT_TYPE } from "@flowstate/contracts/errors/problem";
+import { recordRequest, writeProblem } from "@flowstate/shared/http/access-log";
 import type { ServiceApp } from "@flowstate/shared/http/app";
-import { mapError } from "@flowstate/shared/http/error-handler";
 import { HttpProblem } from "@flowstate/shared/http/http-problem";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
-import { problemBody } from "@flowstate/shared/http/problem";
+import { UNMATCHED_ROUTE } from "@flowstate/shared/http/request-context";
 import { requestIdFrom } from "@flowstate/shared/http/request-id";
 import { honoPath } from "@flowstate/shared/http/route-book";
 import type { Logger } from "@flowstate/shared/log/logger";
@@ -27,9 +26,10 @@ export interface GatewayFetchOptions {
  * The gateway's `fetch` for @hono/node-server. Registry routes take a direct path: the Node
  * request is streamed to the service and the answer written onto the Node response, skipping
  * Hono's Request/Response objects and middleware chain; a prototype measured that hop at ~45 µs
- * of CPU per request against ~130 µs through Hono (see README, "Performance"). What the shared
- * requestContext middleware does for other routes is done here the same way: request id, one log
- * line, one metric, problem+json for every refusal (shared mapError/problemBody).
+ * of CPU per request against ~130 µs through Hono (ADR 0007, README "Performance"). What the
+ * shared requestContext middleware does for other routes is done here with the same helpers: the
+ * request id (requestIdFrom), the access record (recordRequest: one log line, one metric) and
+ * problem+json for every refusal (writeProblem, the services' mapError and problemBody).
  *
  * The path is taken from node-server's own Request URL (already normalised: dot segments,
  * unusual characters) and decoded with Hono's getPath, exactly as the service's Hono will see it,
@@ -51,7 +51,7 @@ export function gatewayFetch(options: GatewayFetchOptions) {
     const started = performance.now();
     const header = req.headers["x-request-id"];
     const requestId = requestIdFrom(typeof header === "string" ? header : undefined);
-    let route = "(unmatched)";
+    let route = UNMATCHED_ROUTE;
     let status: number;
     let error: unknown;
     try {
@@ -67,36 +67,11 @@ export function gatewayFetch(options: GatewayFetchOptions) {
       status = await proxyRoute({ ...match, req, res, requestId, path, target }, deps);
     } catch (err) {
       error = err;
-      const { problem, headers } = mapError(err);
-      status = problem.status;
-      if (!res.headersSent) {
-        const body = JSON.stringify(problemBody(problem, requestId));
-        res
-          .writeHead(status, {
-            "content-type": PROBLEM_CONTENT_TYPE,
-            "content-length": Buffer.byteLength(body),
-            "x-request-id": requestId,
-            ...headers,
-          })
-          .end(body);
-      } else res.destroy();
+      status = writeProblem(res, err, requestId);
     }
-    const seconds = (performance.now() - started) / 1000;
-    metrics.observeRequest(req.method!, route, status, seconds);
-    const line = {
-      request_id: requestId,
-      method: req.method,
-      route,
-      status,
-      duration_ms: Math.round(seconds * 1e4) / 10,
-    };
     // A relayed success is logged by the owning service under the same request id (and counted in
     // /metrics here), so the gateway's line is debug; every refusal and failure is its own to report.
-    if (error !== undefined && status >= 500 && !(error instanceof HttpProblem))
-      logger.error({ ...line, err: error }, "request failed");
-    else if (status >= 500) logger.warn(line, "request");
-    else if (status >= 400 || error !== undefined) logger.info(line, "request");
-    else if (logger.isLevelEnabled("debug")) logger.debug(line, "request");
+    recordRequest(logger, metrics, { requestId, method: req.method!, route, status, started, error }, "debug");
     return RESPONSE_ALREADY_SENT;
   }
 
