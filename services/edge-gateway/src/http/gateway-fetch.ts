@@ -26,7 +26,7 @@ export interface GatewayFetchOptions {
  * The gateway's `fetch` for @hono/node-server. Registry routes take a direct path: the Node
  * request is streamed to the service and the answer written onto the Node response, skipping
  * Hono's Request/Response objects and middleware chain; a prototype measured that hop at ~45 µs
- * of CPU per request against ~130 µs through Hono (ADR 0007, README "Performance"). What the
+ * of CPU per request against ~130 µs through Hono (ADR 0008, README "Performance"). What the
  * shared requestContext middleware does for other routes is done here with the same helpers: the
  * request id (requestIdFrom), the access record (recordRequest: one log line, one metric) and
  * problem+json for every refusal (writeProblem, the services' mapError and problemBody).
