@@ -145,6 +145,11 @@ export const problemCodes = {
       "Connecting failed at `step` (assume_role or verify_catalog_read) with AWS's `upstream_error`; `hint` and `diagnosis` say what to change.",
   },
   RATE_LIMITED: { status: 429, meaning: "Too many requests; see `Retry-After`." },
+  SIGN_IN_THROTTLED: {
+    status: 429,
+    meaning:
+      "Too many failed sign-ins for this e-mail address (whether or not it has an account); wait `Retry-After` seconds.",
+  },
   HEADERS_TOO_LARGE: { status: 431, meaning: "The request headers are too large." },
   // 5xx
   INTERNAL_ERROR: { status: 500, meaning: "An internal error; quote `request_id` to support." },

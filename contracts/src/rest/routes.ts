@@ -75,7 +75,7 @@ export const identityRoutes = [
     auth: "public",
     summary: "Sign in: an access token and a refresh token",
     body: SignInRequest,
-    problems: ["INVALID_CREDENTIALS", "ACCOUNT_DISABLED"],
+    problems: ["INVALID_CREDENTIALS", "ACCOUNT_DISABLED", "SIGN_IN_THROTTLED"],
     responses: { 200: TokenResponse },
   }),
   defineRoute({

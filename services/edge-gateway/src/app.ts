@@ -15,6 +15,7 @@ import { identityClient } from "./auth/identity-client.ts";
 import { InvalidationLog } from "./cache/invalidation-log.ts";
 import { applyInvalidations, depKeys, parseInvalidateHeader } from "./cache/invalidations.ts";
 import type { GatewayConfig } from "./config.ts";
+import { trustedProxies } from "./http/client-address.ts";
 import { gatewayFetch } from "./http/gateway-fetch.ts";
 import { mountDocs } from "./openapi/docs-page.ts";
 import { openApiDocument } from "./openapi/document.ts";
@@ -157,6 +158,7 @@ export function createApp(deps: GatewayDeps): Gateway {
     hooks,
     onTenantWrite: (tenantId: string) => log.mark([depKeys.tenant(tenantId)]),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    trustedProxies: config.TRUSTED_PROXIES.length ? trustedProxies(config.TRUSTED_PROXIES) : undefined,
   };
   const fetch = gatewayFetch({ app, table: new RouteTable(routes), deps: routeDeps, logger, metrics });
 

@@ -37,6 +37,20 @@ export const GatewayConfig = serviceConfigSchema({
     TOKEN_CACHE_MAX: int(100_000),
     JWKS_MIN_REFETCH_MS: int(5_000, 0),
     JWKS_REFRESH_MS: int(300_000),
+    /**
+     * Comma-separated addresses or CIDR blocks of the proxies in front of the gateway (the load
+     * balancer's subnets) whose X-Forwarded-For is believed; empty (default): the header is ignored
+     * and the socket's peer is the client.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .default("")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
     UPSTREAM_CONNECTIONS: int(128),
     UPSTREAM_TIMEOUT_MS: int(30_000),
     /** Consume AccessRevoked from `<prefix>-<stage>-edge-gateway`; off only for a single-instance setup without a queue. */

@@ -83,9 +83,9 @@ export async function startE2E(
   prefix: string,
   settings: Partial<GatewaySettings> = {},
   routes?: readonly RouteSpec[],
-  options: { connector?: boolean } = {},
+  options: { connector?: boolean; identity?: Omit<Parameters<typeof startHarness>[0], "prefix"> } = {},
 ): Promise<E2E> {
-  const identity = await startHarness({ prefix });
+  const identity = await startHarness({ prefix, ...options.identity });
   const reached: string[] = [];
   // connector-svc (with a seller sandbox) behind the gateway too, for the marketplace routes.
   let sandbox: RunningSandbox | undefined;

@@ -35,6 +35,12 @@ export const IdentityConfig = serviceConfigSchema({
     KEYSET_RELOAD_SECONDS: z.coerce.number().int().min(5).default(60),
     /** Rotate automatically when the signing key is older than this (0 turns automatic rotation off). */
     KEY_ROTATION_DAYS: z.coerce.number().int().min(0).default(30),
+    /** Sign-in brute force (verbs/sign-in-throttle.ts): failures per e-mail address before the backoff starts. */
+    SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+    /** The first wait once it starts, doubled by each further failure. */
+    SIGN_IN_BACKOFF_BASE_MS: z.coerce.number().int().min(100).default(1000),
+    /** The longest wait. */
+    SIGN_IN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
     /** Where mcp-gateway listens (npm start sets it): its `/mcp` is the default OAuth resource. */
     MCP_GATEWAY_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Comma-separated canonical URIs OAuth tokens may be issued for (RFC 8707); default `<MCP_GATEWAY_URL>/mcp`. */

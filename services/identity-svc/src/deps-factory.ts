@@ -7,6 +7,7 @@ import { type CimdOptions, ClientMetadataFetcher } from "./oauth/cimd/fetcher.ts
 import { canonicalResource } from "./oauth/resource.ts";
 import type { KeyStore } from "./tokens/key-store.ts";
 import { createKeyring } from "./tokens/keyring.ts";
+import { DEFAULT_SIGN_IN_THROTTLE, type SignInThrottleSettings } from "./verbs/sign-in-throttle.ts";
 
 export interface BuildDepsOptions {
   orm: Database;
@@ -23,6 +24,8 @@ export interface BuildDepsOptions {
   /** Resources (RFC 8707) OAuth tokens may be issued for: the MCP server's canonical URI(s). */
   oauthResources?: readonly string[];
   cimd?: CimdOptions;
+  /** Sign-in backoff; defaults: 5 free failures, then 1 s doubling to 15 minutes. */
+  signInThrottle?: Partial<SignInThrottleSettings>;
 }
 
 /** The one way to assemble IdentityDeps, shared by main.ts and the test harness. */
@@ -43,6 +46,7 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
     },
     sessionTtlMs: o.sessionTtlDays * 24 * 3600_000,
     password: { params, dummyHash: await createDummyHash(params) },
+    signInThrottle: { ...DEFAULT_SIGN_IN_THROTTLE, ...o.signInThrottle },
     clock: o.clock ?? (() => new Date()),
     oauth: {
       issuer: o.issuer,

@@ -46,6 +46,11 @@ const deps = await buildDeps({
   accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   sessionTtlDays: config.SESSION_TTL_DAYS,
   keyActivationDelaySeconds: config.KEY_ACTIVATION_DELAY_SECONDS,
+  signInThrottle: {
+    freeFailures: config.SIGN_IN_FREE_FAILURES,
+    baseMs: config.SIGN_IN_BACKOFF_BASE_MS,
+    maxMs: config.SIGN_IN_BACKOFF_MAX_SECONDS * 1000,
+  },
   oauthResources: config.OAUTH_RESOURCES,
   cimd: { allowedAddresses: config.OAUTH_CIMD_ALLOWED_ADDRESSES },
 });

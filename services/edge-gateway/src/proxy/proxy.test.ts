@@ -212,6 +212,41 @@ describe("the gateway's proxy", () => {
     }
   });
 
+  it("believes X-Forwarded-For only from a configured proxy: per-client limits and the address services see", async () => {
+    const settings = { RATE_LIMIT_ANONYMOUS_PER_SEC: 0.1, RATE_LIMIT_ANONYMOUS_BURST: 2 };
+    const send = (url: string, client: string) =>
+      fetch(`${url}/v1/echo/x`, { headers: { "x-forwarded-for": client } }).then((r) => r.status);
+    // Untrusted peer: every invented address shares the peer's one bucket, and is not passed on.
+    const open = await startGateway({ identityUrl: upstream.url, routes, settings });
+    try {
+      const statuses = [];
+      for (const client of ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+        statuses.push(await send(open.url, client));
+      assert.deepEqual(statuses, [200, 200, 429]);
+      assert.equal(upstream.last().headers["x-forwarded-for"], "127.0.0.1");
+    } finally {
+      await open.close();
+    }
+    // Behind a trusted load balancer (here: loopback), each client has its own bucket and services see it.
+    const behind = await startGateway({
+      identityUrl: upstream.url,
+      routes,
+      settings: { ...settings, TRUSTED_PROXIES: ["127.0.0.1"] },
+    });
+    try {
+      const statuses = [];
+      for (const client of ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+        statuses.push(await send(behind.url, client));
+      assert.deepEqual(statuses, [200, 200, 200]);
+      assert.equal(upstream.last().headers["x-forwarded-for"], "198.51.100.3");
+      // A client's own claim further left is not believed: the bucket is the one the proxy vouched for.
+      assert.equal(await send(behind.url, "203.0.113.50, 198.51.100.1"), 200);
+      assert.equal(await send(behind.url, "203.0.113.51, 198.51.100.1"), 429);
+    } finally {
+      await behind.close();
+    }
+  });
+
   it("limits unauthenticated calls per client address with 429 and Retry-After", async () => {
     const limited = await startGateway({
       identityUrl: upstream.url,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { BlockList } from "node:net";
 import type { Channel, TenantContext } from "@flowstate/contracts/internal/identity";
 import type { AssertionSign } from "@flowstate/shared/auth/assertion-cache";
 import { bodyless, IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
@@ -10,6 +11,7 @@ import { authenticate, type CallerIdentity } from "../auth/authenticate.ts";
 import { credentialOf } from "../auth/credential.ts";
 import { requireFeature } from "../auth/feature-gate.ts";
 import { authorizeTenant } from "../auth/tenant-access.ts";
+import { clientAddress } from "../http/client-address.ts";
 import { type ForwardHooks, forward } from "../proxy/forward.ts";
 import { upstreamHeaders } from "../proxy/headers.ts";
 import type { Upstreams } from "../proxy/upstreams.ts";
@@ -29,6 +31,8 @@ export interface RouteDeps {
   /** A successful write to this tenant went through (see below). */
   onTenantWrite: (tenantId: string) => void;
   bodyLimitBytes: number;
+  /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES); none by default. */
+  trustedProxies?: BlockList | undefined;
 }
 
 export interface RouteCall extends RouteMatch {
@@ -65,7 +69,7 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > bodyLimitBytes) throw tooLarge(bodyLimitBytes);
 
-  const address = req.socket.remoteAddress ?? "unknown";
+  const address = clientAddress(req, deps.trustedProxies);
   let identity: CallerIdentity | undefined;
   let tenant: TenantContext | undefined;
   if (route.auth === "public") {

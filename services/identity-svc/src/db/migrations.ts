@@ -153,4 +153,17 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX invitation_open_by_expiry ON invitation (expires_at) WHERE status = 'pending';
     `,
   },
+  {
+    // Sign-in brute force (issue 7): failures counted per address, whether or not it has an account.
+    name: "0005_sign_in_throttle",
+    up: `
+      CREATE TABLE sign_in_throttle (
+        email_key text PRIMARY KEY,
+        failures integer NOT NULL CHECK (failures >= 0),
+        blocked_until timestamptz,
+        last_attempt_at timestamptz NOT NULL
+      );
+      CREATE INDEX sign_in_throttle_last_attempt ON sign_in_throttle (last_attempt_at);
+    `,
+  },
 ];

@@ -1,10 +1,12 @@
 import type { ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { expireInvitations } from "../verbs/expire-invitations.ts";
+import { forgetOldSignInFailures } from "../verbs/sign-in-throttle.ts";
 
 /**
  * identity-svc's periodic chores, per replica (each chore is safe to run on several at once):
- * closing invitations past their seven days. Failures are logged and retried on the next tick.
+ * closing invitations past their seven days, forgetting sign-in failures of addresses quiet for a
+ * day. Failures are logged and retried on the next tick.
  *
  * @example
  * const housekeeping = startHousekeeping(deps, { everyMs: 60_000 });
@@ -24,6 +26,7 @@ export function startHousekeeping(deps: IdentityDeps, options: { everyMs: number
     try {
       // Batches of 100 until none is left, so a backlog after downtime clears in one tick.
       while ((await expireInvitations({ ctx: { ...ctx, em: deps.orm.em.fork() } })) === 100);
+      await forgetOldSignInFailures({ ...ctx, em: deps.orm.em.fork() });
     } catch (err) {
       deps.logger.error({ err }, "housekeeping failed; will retry");
     }

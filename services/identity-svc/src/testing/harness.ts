@@ -17,6 +17,7 @@ import { buildDeps } from "../deps-factory.ts";
 import type { IdentityApp } from "../http/env.ts";
 import type { CimdOptions } from "../oauth/cimd/fetcher.ts";
 import { secretsManagerKeyStore } from "../tokens/key-store.ts";
+import type { SignInThrottleSettings } from "../verbs/sign-in-throttle.ts";
 import { assertionHeaders } from "./assertion.ts";
 
 export interface TestUser {
@@ -72,6 +73,7 @@ export async function startHarness(options: {
   issuer?: string;
   oauthResources?: string[];
   cimd?: CimdOptions;
+  signInThrottle?: Partial<SignInThrottleSettings>;
 }): Promise<Harness> {
   const logger = createLogger({ service: "identity-svc" });
   const db = await openTestDatabase({ prefix: options.prefix, entities, migrations, logger });
@@ -90,6 +92,7 @@ export async function startHarness(options: {
     ...(options.clock ? { clock: options.clock } : {}),
     oauthResources: options.oauthResources ?? [TEST_MCP_RESOURCE],
     ...(options.cimd ? { cimd: options.cimd } : {}),
+    ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),
   });
   const app = createApp(deps, { checkResponses: true });
 

@@ -6,6 +6,7 @@ import { inTransaction, now, type ServiceContext } from "../context.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../crypto/password.ts";
 import { User, UserSession } from "../db/entities.ts";
 import { addRefreshToken, tokenResponse } from "./issue-tokens.ts";
+import { clearSignInFailures, reserveSignInAttempt } from "./sign-in-throttle.ts";
 import { emailKey } from "./sign-up.ts";
 
 /** One answer for an unknown e-mail and a wrong password, so neither is revealed. */
@@ -14,12 +15,16 @@ export const invalidCredentials = () =>
 
 /**
  * Signs in with e-mail and password and opens a session (one refresh-token family). An unknown
- * e-mail is checked against a dummy hash so it costs the same time as a wrong password.
+ * e-mail is checked against a dummy hash so it costs the same time as a wrong password. Attempts
+ * are counted per address first, and refused while it backs off (sign-in-throttle.ts).
  */
 export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignInRequest }): Promise<TokenResponse> {
-  const candidate = await ctx.em.findOne(User, { email_key: emailKey(input.email), status: "active" });
+  const key = emailKey(input.email);
+  await reserveSignInAttempt(ctx, key); // 429 while the address is backing off; counts this attempt
+  const candidate = await ctx.em.findOne(User, { email_key: key, status: "active" });
   const ok = await verifyPassword(input.password, candidate?.password_hash ?? ctx.deps.password.dummyHash);
   if (!candidate || !ok) throw invalidCredentials();
+  await clearSignInFailures(ctx, key);
   // Only someone who knows the password learns that the account is disabled.
   if (candidate.disabled) throw new DomainError("forbidden", "ACCOUNT_DISABLED", "this account is disabled");
   const rehash = needsRehash(candidate.password_hash!, ctx.deps.password.params)

@@ -1,7 +1,9 @@
+import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { inTransaction, now, type ServiceContext, table } from "../../context.ts";
 import { verifyPassword } from "../../crypto/password.ts";
 import { randomSecret, sha256 } from "../../crypto/secret-token.ts";
 import { User } from "../../db/entities.ts";
+import { clearSignInFailures, reserveSignInAttempt } from "../../verbs/sign-in-throttle.ts";
 import { emailKey } from "../../verbs/sign-up.ts";
 import type { AuthorizationRequest } from "../db/entities.ts";
 import type { TenantChoice } from "../pages/consent-page.ts";
@@ -44,14 +46,23 @@ export async function signInInteraction({
   // A stale or forged interaction is refused before any Argon2id work is spent on it.
   await inTransaction(ctx, (em) => openInteraction(ctx, em, input));
   // Out-of-range values cost the same Argon2id work as a wrong password and get the same answer.
+  const key = input.email.length > 0 && input.email.length <= 254 ? emailKey(input.email) : null;
+  // The same per-address backoff as POST /v1/auth/signin: this page is another door for guesses.
+  let throttled: number | null = null;
+  if (key !== null) {
+    try {
+      await reserveSignInAttempt(ctx, key);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== "SIGN_IN_THROTTLED") throw err;
+      throttled = err.retryAfter ?? 1;
+    }
+  }
   const candidate =
-    input.email.length > 0 && input.email.length <= 254
-      ? await ctx.em.findOne(User, { email_key: emailKey(input.email), status: "active" })
-      : null;
-  const ok = await verifyPassword(
-    input.password.slice(0, 256),
-    candidate?.password_hash ?? ctx.deps.password.dummyHash,
-  );
+    key !== null && throttled === null ? await ctx.em.findOne(User, { email_key: key, status: "active" }) : null;
+  const ok =
+    throttled === null &&
+    (await verifyPassword(input.password.slice(0, 256), candidate?.password_hash ?? ctx.deps.password.dummyHash));
+  if (candidate && ok && input.password.length <= 256) await clearSignInFailures(ctx, key!);
 
   return inTransaction(ctx, async (em) => {
     const row = await openInteraction(ctx, em, input);
@@ -63,6 +74,7 @@ export async function signInInteraction({
       email: input.email,
       error,
     });
+    if (throttled !== null) return retry(`Too many failed sign-ins for this address; try again in ${throttled} s.`);
     if (!candidate || !ok || input.password.length > 256) return retry(WRONG);
     const user = await em.findOne(User, { sub: candidate.sub }, { refresh: true });
     if (user?.status !== "active") return retry(WRONG);
