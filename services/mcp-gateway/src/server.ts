@@ -32,6 +32,25 @@ function outputShape(tool: ToolSpec): z.ZodRawShape | undefined {
 }
 
 /**
+ * Each tool's registration, built once per process: a server is built per request, and building
+ * the schemas again each time cost several milliseconds per call (bench/70-mcp.bench.ts).
+ */
+const registrations = new Map(
+  tools.map((tool) => {
+    const output = outputShape(tool);
+    return [
+      tool,
+      {
+        description: tool.description,
+        inputSchema: z.strictObject(tool.input),
+        ...(output ? { outputSchema: z.object(output) } : {}),
+        annotations: tool.annotations,
+      },
+    ] as const;
+  }),
+);
+
+/**
  * A new McpServer for one HTTP request (stateless: nothing is shared between requests, so one
  * caller's JSON-RPC ids can never meet another's). Each tool handler maps its arguments to its
  * REST route and sends it through the pipeline with the caller's credential.
@@ -39,33 +58,23 @@ function outputShape(tool: ToolSpec): z.ZodRawShape | undefined {
 export function buildServer(caller: Caller, pipelineUrl: string): McpServer {
   const server = new McpServer({ name: "flowstate", version: "1.0.0" });
   for (const tool of visibleTools(caller.identity)) {
-    const output = outputShape(tool);
-    server.registerTool(
-      tool.name,
-      {
-        description: tool.description,
-        inputSchema: z.strictObject(tool.input),
-        ...(output ? { outputSchema: output } : {}),
-        annotations: tool.annotations,
-      },
-      async (args: Record<string, unknown>) => {
-        const started = performance.now();
-        // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
-        const result = await runTool(tool, args, caller, pipelineUrl).catch(() =>
-          refusal("INTERNAL_ERROR", `Flowstate could not complete this call (request ${caller.requestId}).`),
-        );
-        caller.audit?.record({
-          tool: tool.name,
-          identity: caller.identity,
-          tenantId: tool.person ? undefined : caller.tenantId,
-          outcome: result.isError ? "error" : "ok",
-          code: result.isError ? errorCode(result) : undefined,
-          durationMs: performance.now() - started,
-          requestId: caller.requestId,
-        });
-        return result;
-      },
-    );
+    server.registerTool(tool.name, registrations.get(tool)!, async (args: Record<string, unknown>) => {
+      const started = performance.now();
+      // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
+      const result = await runTool(tool, args, caller, pipelineUrl).catch(() =>
+        refusal("INTERNAL_ERROR", `Flowstate could not complete this call (request ${caller.requestId}).`),
+      );
+      caller.audit?.record({
+        tool: tool.name,
+        identity: caller.identity,
+        tenantId: tool.person ? undefined : caller.tenantId,
+        outcome: result.isError ? "error" : "ok",
+        code: result.isError ? errorCode(result) : undefined,
+        durationMs: performance.now() - started,
+        requestId: caller.requestId,
+      });
+      return result;
+    });
   }
   return server;
 }

@@ -1,0 +1,207 @@
+/**
+ * (issue 13) mcp-gateway's cost against the REST door for the same operation, in one run: the
+ * stack started as `npm start` starts it (own processes, stdout to /dev/null) against moto with the
+ * bootstrap applied, a tenant connected to a seller account of the sandbox, and one tenant API key
+ * (read) used on both doors. The operation is `get_marketplace_connector_status` over MCP (a
+ * stateless `tools/call` POST to /mcp: new McpServer and transport, the pipeline hop) and
+ * `GET …/integrations/marketplace` at the edge gateway. Not product listing: the sandbox throttles
+ * ListEntities per seller account as AWS does, so at 32 connections both doors would measure the
+ * throttle (and MCP answers a throttled call 200 with isError). Alternating rounds, medians.
+ *
+ * 1. p50 at one connection, MCP vs REST (target MCP at most 1.5× REST).
+ * 2. Calls per second at 32 connections, MCP vs REST.
+ */
+import { randomUUID } from "node:crypto";
+import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { deployConnectorStack } from "../deploy/connector-role/deploy.ts";
+import { motoSellerAccount } from "../deploy/connector-role/moto-account.ts";
+import { bootstrap } from "../deploy/local/bootstrap.ts";
+import { stackEnvironment } from "../deploy/local/environment.ts";
+import { startMoto } from "../deploy/local/moto.ts";
+import { freePort } from "../deploy/local/ports.ts";
+import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
+import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
+import { startService, waitHealthy } from "./lib/processes.ts";
+import type { BenchRow } from "./lib/types.ts";
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ROUNDS = 3;
+
+async function call(method: string, url: string, token?: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+export default async function mcpBench(): Promise<BenchRow[]> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
+  await ensurePostgres(databaseUrl);
+  ensureDatabase(databaseUrl);
+  const moto = await startMoto();
+  const aws = createAwsClients({
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
+  });
+  const prefix = "flowstate";
+  const stage = "dev";
+  const { outputs } = await bootstrap({ aws, prefix, stage, mailFrom: "no-reply@flowstate.local" });
+  const names = ["seller-sandbox", "identity-svc", "connector-svc", "edge-gateway", "mcp-gateway"] as const;
+  const ports = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await freePort()]))) as Record<
+    (typeof names)[number],
+    number
+  >;
+  const url = (n: (typeof names)[number]) => `http://127.0.0.1:${ports[n]}`;
+  const unlimited = "1000000000";
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AWS_ACCESS_KEY_ID: "testing",
+    AWS_SECRET_ACCESS_KEY: "testing",
+    ...stackEnvironment(outputs, prefix, stage),
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    STAGE: stage,
+    SERVICE_PREFIX: prefix,
+    DATABASE_URL: databaseUrl,
+    AWS_ENDPOINT_URL: moto.endpoint,
+    MARKETPLACE_ENDPOINT_URL: url("seller-sandbox"),
+    IDENTITY_URL: url("identity-svc"),
+    CONNECTOR_URL: url("connector-svc"),
+    EDGE_GATEWAY_URL: url("edge-gateway"),
+    JWT_ISSUER: url("edge-gateway"),
+    PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
+    PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
+    PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
+    PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
+    RATE_LIMIT_CREDENTIAL_PER_SEC: unlimited,
+    RATE_LIMIT_CREDENTIAL_BURST: unlimited,
+    RATE_LIMIT_TENANT_PER_SEC: unlimited,
+    RATE_LIMIT_TENANT_BURST: unlimited,
+    RATE_LIMIT_ANONYMOUS_PER_SEC: unlimited,
+    RATE_LIMIT_ANONYMOUS_BURST: unlimited,
+  };
+  const children = names.slice(0, 3).map((n) => startService(n, { ...env, PORT: String(ports[n]) }));
+  try {
+    await Promise.all(names.slice(0, 3).map((n) => waitHealthy(url(n))));
+    for (const n of names.slice(3)) children.push(startService(n, { ...env, PORT: String(ports[n]) }));
+    await Promise.all(names.slice(3).map((n) => waitHealthy(url(n))));
+
+    // A tenant onboarded as a seller would, and a read key for both doors.
+    const gateway = url("edge-gateway");
+    const email = `bench-${randomUUID()}@example.test`;
+    const password = `pw-${randomUUID()}`;
+    await call("POST", `${gateway}/v1/auth/signup`, undefined, { email, password, name: "Bench" });
+    const token = (await call("POST", `${gateway}/v1/auth/signin`, undefined, { email, password }))
+      .access_token as string;
+    const tenantId = (await call("POST", `${gateway}/v1/tenants`, token, { name: "Bench" })).id as string;
+    const tenant = `${gateway}/v1/tenants/${tenantId}`;
+    await call("PUT", `${tenant}/features`, token, { marketplace_offers: true });
+    const bundle = (await call("GET", `${tenant}/integrations/marketplace/onboarding`, token)) as {
+      external_id: string;
+      cloudformation: { parameters: { FlowstatePrincipalArns: string } };
+    };
+    const seller = await motoSellerAccount(moto.endpoint);
+    const roleArn = await deployConnectorStack({
+      cloudformation: seller.cloudformation,
+      stackName: "flowstate-marketplace-connector",
+      principalArns: bundle.cloudformation.parameters.FlowstatePrincipalArns.split(","),
+      externalId: bundle.external_id,
+    });
+    await call("POST", `${tenant}/integrations/marketplace`, token, { role_arn: roleArn });
+    const key = (await call("POST", `${tenant}/api-keys`, token, { name: "bench", scope: "read" })).secret as string;
+
+    const auth = { authorization: `Bearer ${key}` };
+    const rest: Omit<LoadOptions, "connections" | "durationMs"> = {
+      url: `${tenant}/integrations/marketplace`,
+      headers: auth,
+    };
+    const mcp: Omit<LoadOptions, "connections" | "durationMs"> = {
+      url: `${url("mcp-gateway")}/mcp`,
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_marketplace_connector_status", arguments: {} },
+      }),
+    };
+    // The MCP answer is 200 even for a tool error: check a real result before and after the load.
+    const probeMcp = async () => {
+      const probe = await fetch(mcp.url, { method: "POST", headers: mcp.headers!, body: mcp.body! });
+      const answer = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
+      if (!answer.result?.structuredContent || answer.result.isError) {
+        throw new Error(`MCP probe: ${JSON.stringify(answer).slice(0, 300)}`);
+      }
+    };
+    await probeMcp();
+    const restProbe = await fetch(rest.url, { headers: auth });
+    if (!restProbe.ok) throw new Error(`REST probe: ${restProbe.status} ${(await restProbe.text()).slice(0, 300)}`);
+    const load = (o: Omit<LoadOptions, "durationMs">) => measureHttp({ durationMs: 3000, warmupMs: 1000, ...o });
+    const check = async (r: LoadResult, what: string) => {
+      if (r.errors || r.non2xx) {
+        const statuses: Record<number, number> = {};
+        for (let i = 0; i < 200; i++) {
+          const res = await fetch(rest.url, { headers: auth });
+          await res.arrayBuffer();
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        }
+        process.stderr.write(`REST statuses over 200 calls: ${JSON.stringify(statuses)}\n`);
+        const now = await fetch(rest.url, { headers: auth });
+        throw new Error(
+          `${what}: ${r.errors} errors, ${r.non2xx} non-2xx (REST now ${now.status} ${await now.text()})`,
+        );
+      }
+      return r;
+    };
+    const p50 = { mcp: [] as number[], rest: [] as number[] };
+    const rps = { mcp: [] as number[], rest: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const pair = [
+        async () => {
+          p50.mcp.push((await check(await load({ ...mcp, connections: 1 }), "mcp p50")).p50Ms);
+          rps.mcp.push((await check(await load({ ...mcp, connections: 32 }), "mcp 32")).rps);
+        },
+        async () => {
+          p50.rest.push((await check(await load({ ...rest, connections: 1 }), "rest p50")).p50Ms);
+          rps.rest.push((await check(await load({ ...rest, connections: 32 }), "rest 32")).rps);
+        },
+      ];
+      for (const run of round % 2 ? pair.reverse() : pair) await run();
+    }
+    await probeMcp();
+    const [mcpP50, restP50, mcpRps, restRps] = [median(p50.mcp), median(p50.rest), median(rps.mcp), median(rps.rest)];
+    return [
+      {
+        name: "mcp-gateway: tools/call get_marketplace_connector_status p50 (1 conn, API key)",
+        value: Math.round(mcpP50 * 100) / 100,
+        unit: "ms",
+        baseline: {
+          name: "GET …/integrations/marketplace at the edge gateway p50",
+          value: Math.round(restP50 * 100) / 100,
+        },
+        ratio: mcpP50 / restP50,
+        target: "<= 1.5× REST",
+        met: mcpP50 / restP50 <= 1.5,
+      },
+      {
+        name: "mcp-gateway: tools/call get_marketplace_connector_status (32 conns)",
+        value: Math.round(mcpRps),
+        unit: "calls/s",
+        baseline: { name: "GET …/integrations/marketplace at the edge gateway (32 conns)", value: Math.round(restRps) },
+        ratio: mcpRps / restRps,
+      },
+    ];
+  } finally {
+    for (const c of children) c.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    await moto.stop();
+  }
+}
