@@ -1,36 +1,55 @@
 import assert from "node:assert/strict";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { describe, it } from "vitest";
-import { existingEm, type ServiceContext, withLazyEm } from "./context.ts";
+import { ServiceContext } from "./context.ts";
+import type { IdentityDeps } from "./deps.ts";
 
-const base = () =>
-  ({ actor: { kind: "anonymous" } as const, requestId: "req_test0001", invalidations: [] }) as unknown as Omit<
-    ServiceContext,
-    "em"
-  >;
+/** Deps whose ORM counts forks; a context needs nothing else of them to start. */
+function depsCounting() {
+  const em = { isInTransaction: () => false } as unknown as EntityManager;
+  const counter = { forks: 0 };
+  const deps = {
+    orm: {
+      em: {
+        fork: () => {
+          counter.forks++;
+          return em;
+        },
+      },
+    },
+    logger: {},
+  } as unknown as IdentityDeps;
+  return { deps, em, counter };
+}
 
-describe("a request context's unit of work", () => {
+describe("a service context's unit of work", () => {
   it("is forked on first use only, once", () => {
-    let forks = 0;
-    const em = { isInTransaction: () => false } as unknown as EntityManager;
-    const ctx = withLazyEm(base(), () => {
-      forks++;
-      return em;
-    });
-    assert.equal(existingEm(ctx), undefined, "peeking does not fork");
-    assert.equal(forks, 0);
+    const { deps, em, counter } = depsCounting();
+    const ctx = new ServiceContext(deps, { actor: { kind: "anonymous" } });
+    assert.equal(ctx.existingEm(), undefined, "peeking does not fork");
+    assert.equal(counter.forks, 0);
     assert.equal(ctx.em, em);
     assert.equal(ctx.em, em);
-    assert.equal(forks, 1);
-    assert.equal(existingEm(ctx), em);
+    assert.equal(counter.forks, 1);
+    assert.equal(ctx.existingEm(), em);
   });
 
-  it("can be replaced, and a context built without one answers its own em", () => {
+  it("runs the same call in another unit of work, sharing its invalidations", () => {
+    const { deps, counter } = depsCounting();
+    const ctx = new ServiceContext(deps, { actor: { kind: "system" }, requestId: "req_test0001" });
     const other = {} as EntityManager;
-    const ctx = withLazyEm(base(), () => assert.fail("must not fork"));
-    ctx.em = other;
-    assert.equal(existingEm(ctx), other);
-    const plain = { ...base(), em: other } as ServiceContext;
-    assert.equal(existingEm(plain), other);
+    const inner = ctx.withEm(other);
+    assert.equal(inner.em, other);
+    assert.equal(counter.forks, 0);
+    assert.deepEqual([inner.actor, inner.requestId], [ctx.actor, "req_test0001"]);
+    inner.invalidations.push({ scope: "account", sub: "usr_0123456789ab" });
+    assert.equal(ctx.invalidations.length, 1);
+  });
+
+  it("gives a job or a test a fresh request id and the service's logger", () => {
+    const { deps } = depsCounting();
+    const ctx = new ServiceContext(deps, { actor: { kind: "system" } });
+    assert.match(ctx.requestId, /^req_/);
+    assert.equal(ctx.logger, deps.logger);
   });
 });

@@ -1,6 +1,7 @@
 import type { EventKey, eventCatalog } from "@flowstate/contracts/events/catalog";
 import type { EventActor } from "@flowstate/contracts/events/envelope";
 import type { Invalidation, TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
+import { newRequestId } from "@flowstate/shared/http/request-id";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { enqueueEvent } from "@flowstate/shared/outbox/enqueue-event";
 import { anonymousActor, eventActorOf, systemActor } from "@flowstate/shared/outbox/event-actor";
@@ -12,82 +13,71 @@ import { requireLiveCredential } from "./verbs/live-credential.ts";
 /** Who is calling: a gateway-verified identity, nobody (public routes), or the service itself. */
 export type Actor = VerifiedIdentity | { kind: "anonymous" } | { kind: "system" };
 
-/**
- * What a verb needs about the call it serves. Built per request by the HTTP layer (or per message by
- * a consumer, or by a test); verbs never read globals. `invalidations` collects the caches the
- * gateway must drop; the HTTP layer turns them into the `flowstate-invalidate` answer header.
- */
-export interface ServiceContext {
-  em: EntityManager;
+/** What the caller of a verb supplies; the rest of a ServiceContext comes from the deps. */
+export interface CallInfo {
   actor: Actor;
   /** The tenant context the gateway resolved for `/v1/tenants/{id}/**`, when present. */
   tenant?: TenantContext | undefined;
-  requestId: string;
+  /** The request's id; a job or test gets a fresh `req_…` one. */
+  requestId?: string | undefined;
+  /** The request's W3C traceparent, already validated (shared/src/http/inbound-headers.ts). */
   trace?: string | undefined;
-  logger: Logger;
-  deps: IdentityDeps;
-  invalidations: Invalidation[];
+  /** The request's logger (bound to its id); the service's logger otherwise. */
+  logger?: Logger | undefined;
 }
 
 /**
- * A ServiceContext whose `em` is forked from `fork()` on first use rather than up front. A MikroORM
- * fork costs ~5 µs of CPU (it copies configuration and services per fork; ~6% of identity-svc's
- * CPU under the 40-gateway bench), and the hottest read, GET /v1/tenants/{id}, never touches a
- * unit of work (it goes through the shared coalesced reader). A class with a prototype getter, not
- * Object.defineProperty on each context: that measured ~1% of all samples by itself. Do not
- * spread one (`{ ...ctx }` drops a prototype getter); pass it as is.
+ * What a verb needs about the call it serves, the same class for HTTP requests, jobs, consumers
+ * and tests (`new ServiceContext(deps, { actor })`); verbs never read globals. `invalidations`
+ * collects the caches the gateway must drop; the HTTP layer turns them into the
+ * `flowstate-invalidate` answer header.
+ *
+ * `em` is forked from the ORM on first use rather than up front. A MikroORM fork costs ~5 µs of CPU
+ * (it copies configuration and services per fork; ~6% of identity-svc's CPU under the 40-gateway
+ * bench), and the hottest read, GET /v1/tenants/{id}, never touches a unit of work (it goes
+ * through the shared coalesced reader). A prototype getter, not Object.defineProperty on each
+ * context: that measured ~1% of all samples by itself. Do not spread one (`{ ...ctx }` drops the
+ * getter): use `withEm` to run a verb inside another unit of work.
  */
-class LazyEmContext implements ServiceContext {
+export class ServiceContext {
   #em: EntityManager | undefined;
-  readonly #fork: () => EntityManager;
-  actor: Actor;
-  tenant: TenantContext | undefined;
-  requestId: string;
-  trace: string | undefined;
-  logger: Logger;
-  deps: IdentityDeps;
-  invalidations: Invalidation[];
+  readonly deps: IdentityDeps;
+  readonly actor: Actor;
+  readonly tenant: TenantContext | undefined;
+  readonly requestId: string;
+  readonly trace: string | undefined;
+  readonly logger: Logger;
+  readonly invalidations: Invalidation[];
 
-  constructor(base: Omit<ServiceContext, "em">, fork: () => EntityManager) {
-    this.#fork = fork;
-    this.actor = base.actor;
-    this.tenant = base.tenant;
-    this.requestId = base.requestId;
-    this.trace = base.trace;
-    this.logger = base.logger;
-    this.deps = base.deps;
-    this.invalidations = base.invalidations;
+  constructor(deps: IdentityDeps, call: CallInfo, em?: EntityManager, invalidations: Invalidation[] = []) {
+    this.deps = deps;
+    this.actor = call.actor;
+    this.tenant = call.tenant;
+    this.requestId = call.requestId ?? newRequestId();
+    this.trace = call.trace;
+    this.logger = call.logger ?? deps.logger;
+    this.#em = em;
+    this.invalidations = invalidations;
   }
 
   get em(): EntityManager {
-    this.#em ??= this.#fork();
+    this.#em ??= this.deps.orm.em.fork();
     return this.#em;
   }
 
-  set em(value: EntityManager) {
-    this.#em = value;
+  /** The same call in the unit of work `em` (a test or a larger verb composing verbs in one transaction). */
+  withEm(em: EntityManager): ServiceContext {
+    return new ServiceContext(this.deps, this, em, this.invalidations);
   }
 
-  peekEm(): EntityManager | undefined {
+  /**
+   * `em` when it exists already, without forking one; undefined means no unit of work was
+   * started for this call, so it is certainly not in a transaction.
+   */
+  existingEm(): EntityManager | undefined {
     return this.#em;
   }
 }
-
-/**
- * `base` as a ServiceContext whose `em` is forked on first use (see LazyEmContext).
- *
- * @example
- * const ctx = withLazyEm({ actor, requestId, logger, deps, invalidations: [] }, () => deps.orm.em.fork());
- */
-export const withLazyEm = (base: Omit<ServiceContext, "em">, fork: () => EntityManager): ServiceContext =>
-  new LazyEmContext(base, fork);
-
-/**
- * `ctx.em` when it exists already, without forking one; undefined means no unit of work was
- * started for this call, so it is certainly not in a transaction.
- */
-export const existingEm = (ctx: ServiceContext): EntityManager | undefined =>
-  ctx instanceof LazyEmContext ? ctx.peekEm() : ctx.em;
 
 /**
  * Runs `fn` in a transaction, joining the caller's if `ctx.em` is already in one (a test or a

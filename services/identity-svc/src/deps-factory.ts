@@ -2,6 +2,7 @@ import type { Database } from "@flowstate/shared/db/open-database";
 import { schemaOf } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { type Argon2Params, createDummyHash, DEFAULT_ARGON2 } from "./crypto/password.ts";
+import { tenantReads } from "./db/tenant-reads.ts";
 import type { IdentityDeps } from "./deps.ts";
 import { type CimdOptions, ClientMetadataFetcher } from "./oauth/cimd/fetcher.ts";
 import { canonicalResource } from "./oauth/resource.ts";
@@ -31,9 +32,11 @@ export interface BuildDepsOptions {
 /** The one way to assemble IdentityDeps, shared by main.ts and the test harness. */
 export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
   const params = o.argon2 ?? DEFAULT_ARGON2;
+  const schema = schemaOf(o.orm);
   return {
     orm: o.orm,
-    schema: schemaOf(o.orm),
+    schema,
+    tenantReads: tenantReads(o.orm, schema),
     logger: o.logger,
     internalAuthSecret: o.internalAuthSecret,
     keyStore: o.keyStore,

@@ -1,6 +1,7 @@
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { Argon2Params } from "./crypto/password.ts";
+import type { TenantReads } from "./db/tenant-reads.ts";
 import type { OAuthSettings } from "./oauth/settings.ts";
 import type { AccessTokenConfig } from "./tokens/access-token.ts";
 import type { RotationTiming } from "./tokens/key-set.ts";
@@ -13,6 +14,8 @@ export interface IdentityDeps {
   orm: Database;
   /** The ORM's schema, for hand-written SQL. */
   schema: string;
+  /** The tenant read path's prepared statements and coalescing reader (db/tenant-reads.ts). */
+  tenantReads: TenantReads;
   logger: Logger;
   /** HMAC key of the gateway's identity assertions (INTERNAL_AUTH_SECRET_ID). */
   internalAuthSecret: string;

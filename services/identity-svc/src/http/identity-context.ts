@@ -6,7 +6,7 @@ import { requestBinding } from "@flowstate/shared/auth/request-binding";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { validTraceparent } from "@flowstate/shared/http/inbound-headers";
 import type { MiddlewareHandler } from "hono";
-import { type Actor, type ServiceContext, withLazyEm } from "../context.ts";
+import { type Actor, ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
 import type { IdentityEnv } from "./env.ts";
 
@@ -42,19 +42,14 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
       actor = assertion.identity;
       tenant = assertion.tenant;
     }
-    const ctx = withLazyEm(
-      {
-        actor,
-        tenant,
-        requestId: c.get("requestId"),
-        // Validated again here: it goes into every event this call emits (an invalid one is dropped).
-        trace: validTraceparent(c.req.header("traceparent")),
-        logger: c.get("logger"),
-        deps,
-        invalidations: [],
-      },
-      () => deps.orm.em.fork(),
-    );
+    const ctx = new ServiceContext(deps, {
+      actor,
+      tenant,
+      requestId: c.get("requestId"),
+      // Validated again here: it goes into every event this call emits (an invalid one is dropped).
+      trace: validTraceparent(c.req.header("traceparent")),
+      logger: c.get("logger"),
+    });
     c.set("ctx", ctx);
     try {
       await next();

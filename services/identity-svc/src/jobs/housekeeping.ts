@@ -1,4 +1,4 @@
-import type { ServiceContext } from "../context.ts";
+import { ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { expireInvitations } from "../verbs/expire-invitations.ts";
 import { forgetOldSignInFailures } from "../verbs/sign-in-throttle.ts";
@@ -15,18 +15,11 @@ import { forgetOldSignInFailures } from "../verbs/sign-in-throttle.ts";
 export function startHousekeeping(deps: IdentityDeps, options: { everyMs: number }): { stop(): void } {
   let busy = false; // a slow database must not stack ticks
   const tick = async () => {
-    const ctx: ServiceContext = {
-      em: deps.orm.em.fork(),
-      actor: { kind: "system" },
-      requestId: `housekeeping-${Date.now()}`,
-      logger: deps.logger,
-      deps,
-      invalidations: [],
-    };
     try {
       // Batches of 100 until none is left, so a backlog after downtime clears in one tick.
-      while ((await expireInvitations({ ctx: { ...ctx, em: deps.orm.em.fork() } })) === 100);
-      await forgetOldSignInFailures({ ...ctx, em: deps.orm.em.fork() });
+      const system = () => new ServiceContext(deps, { actor: { kind: "system" } });
+      while ((await expireInvitations({ ctx: system() })) === 100);
+      await forgetOldSignInFailures(system());
     } catch (err) {
       deps.logger.error({ err }, "housekeeping failed; will retry");
     }

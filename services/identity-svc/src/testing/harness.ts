@@ -9,7 +9,7 @@ import { createLogger } from "@flowstate/shared/log/logger";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { decodeJwt } from "jose";
 import { createApp } from "../app.ts";
-import type { ServiceContext } from "../context.ts";
+import { ServiceContext } from "../context.ts";
 import { entities } from "../db/entities.ts";
 import { migrations } from "../db/migrations.ts";
 import type { IdentityDeps } from "../deps.ts";
@@ -175,7 +175,7 @@ export async function startHarness(options: {
       return { kind: "api_key", sub: by.sub, key_id: key.key_id, tenant_id: tenantId, scope };
     },
     ctx(actor) {
-      return { em: deps.orm.em.fork(), actor, requestId: `req_${randomUUID()}`, logger, deps, invalidations: [] };
+      return new ServiceContext(deps, { actor });
     },
     close: () => db.close(),
   };

@@ -1,4 +1,4 @@
-import type { ServiceContext } from "../context.ts";
+import { ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { rotateSigningKey } from "../verbs/rotate-signing-key.ts";
 
@@ -18,14 +18,7 @@ export function startKeyMaintenance(
     try {
       await deps.keyring.reload();
       if (options.rotateAfterMs > 0) {
-        const ctx: ServiceContext = {
-          em: deps.orm.em.fork(),
-          actor: { kind: "system" },
-          requestId: "key-maintenance",
-          logger: deps.logger,
-          deps,
-          invalidations: [],
-        };
+        const ctx = new ServiceContext(deps, { actor: { kind: "system" } });
         await rotateSigningKey({ ctx, ifOlderThanMs: options.rotateAfterMs });
       }
     } catch (err) {

@@ -106,7 +106,7 @@ describe("account deletion racing the acceptance of an ownership transfer", () =
 
     let acceptance: Promise<unknown> | undefined;
     await h.db.orm.em.fork().transactional(async (em) => {
-      const ctx = { ...h.ctx(heir.identity), em: em as EntityManager };
+      const ctx = h.ctx(heir.identity).withEm(em as EntityManager);
       await deleteAccount({ ctx, sub: heir.sub }); // checked and written, not yet committed
       acceptance = acceptInvitation({ ctx: h.ctx(heir.identity), invitationId });
       acceptance.catch(() => {});
@@ -127,7 +127,7 @@ describe("account deletion racing the acceptance of an ownership transfer", () =
 
     let deletion: Promise<unknown> | undefined;
     await h.db.orm.em.fork().transactional(async (em) => {
-      const ctx = { ...h.ctx(heir.identity), em: em as EntityManager };
+      const ctx = h.ctx(heir.identity).withEm(em as EntityManager);
       await acceptInvitation({ ctx, invitationId }); // not yet committed
       deletion = deleteAccount({ ctx: h.ctx(heir.identity), sub: heir.sub });
       deletion.catch(() => {});

@@ -2,7 +2,7 @@ import { decideTenantAccess, type TenantNeed } from "@flowstate/contracts/auth/t
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { tenantRefusal } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
-import { existingEm, type ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../context.ts";
 import { tenantView } from "./tenant-view.ts";
 
 /** tenants.get in the registry: any member, or an API key of the tenant (read scope is enough). */
@@ -19,7 +19,7 @@ export async function getTenant({ ctx, tenantId }: { ctx: ServiceContext; tenant
     throw new DomainError("unauthenticated", "UNAUTHENTICATED", "sign in first");
   }
   if (a.kind === "api_key" && a.tenant_id !== tenantId) throw notFound("tenant");
-  const view = await tenantView(ctx, existingEm(ctx), tenantId, a.sub);
+  const view = await tenantView(ctx, ctx.existingEm(), tenantId, a.sub);
   if (!view) throw notFound("tenant");
   const decision = decideTenantAccess(
     NEED,
