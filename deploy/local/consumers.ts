@@ -1,6 +1,7 @@
 import { connectorConsumer } from "@flowstate/connector-svc/consumers/tenant-soft-deleted";
 import { revocationConsumer } from "@flowstate/edge-gateway/events/revocation-consumer";
 import { mcpRevocationConsumer } from "@flowstate/mcp-gateway/revocations";
+import { offersConsumer } from "@flowstate/offers-svc/consumers/handlers";
 import { connectorEventsConsumer } from "@flowstate/partner-inbound/connector-events";
 import { partnerConsumer } from "@flowstate/partner-svc/consumers/handlers";
 import type { ConsumerDefinition } from "@flowstate/shared/consumer/define-consumer";
@@ -16,4 +17,5 @@ export const consumers: readonly Pick<ConsumerDefinition<unknown>, "service" | "
   mcpRevocationConsumer,
   connectorEventsConsumer,
   partnerConsumer,
+  offersConsumer,
 ];

@@ -11,8 +11,15 @@ export const CONTRACT_VARIABLES = [...Object.keys(baseEnv), "PORT"].sort();
 
 /** Variables a particular service needs beyond the shared ones. */
 export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
-  "edge-gateway": ["IDENTITY_URL", "CONNECTOR_URL"],
+  "edge-gateway": ["IDENTITY_URL", "CONNECTOR_URL", "OFFERS_URL"],
   "identity-svc": ["SIGNING_KEYS_SECRET_ID"],
+  "offers-svc": [
+    "CONNECTOR_URL",
+    "PRINCIPAL_BACKEND_ACCESS_KEY_ID",
+    "PRINCIPAL_BACKEND_SECRET_ACCESS_KEY",
+    "PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID",
+    "PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY",
+  ],
   "connector-svc": [
     "DATA_KMS_KEY_ID",
     "FLOWSTATE_ACCOUNT_ID",

@@ -42,6 +42,7 @@ import {
   UpdateNotificationPreferencesRequest,
   UpdateProfileRequest,
 } from "./identity/users.ts";
+import { offersRoutes } from "./offers/routes.ts";
 import { PartnerEngagementList, PartnerListQuery, PartnerOpportunityList } from "./partner/sync-state.ts";
 import { defineRoute, type RouteSpec } from "./route.ts";
 
@@ -625,7 +626,13 @@ export const connectorRoutes = [
 ] as const satisfies readonly RouteSpec[];
 
 /** The whole public surface. Other services add their arrays here. */
-export const routes: readonly RouteSpec[] = [...identityRoutes, ...partnerRoutes, ...oauthRoutes, ...connectorRoutes];
+export const routes: readonly RouteSpec[] = [
+  ...identityRoutes,
+  ...partnerRoutes,
+  ...oauthRoutes,
+  ...connectorRoutes,
+  ...offersRoutes,
+];
 
 /** Looks a route up by id, for tests and tools that name routes. */
 export const routeById = (id: string): RouteSpec | undefined => routes.find((r) => r.id === id);

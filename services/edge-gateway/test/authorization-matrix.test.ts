@@ -49,6 +49,21 @@ interface World {
   credentials: Record<Caller, string | undefined>;
   /** The tenant's seller account (CloudFormation stack deployed, connected), when connector-svc runs. */
   seller?: SellerAccount;
+  /** What the offers routes act on, when offers-svc runs (see `offerTargets`). */
+  offers?: OfferTargets;
+}
+
+/**
+ * Offers of the tenant's seller account, a different one for each caller that may change it: a
+ * change set locks its offer until it ends (AWS's ResourceInUseException, 409), so two allowed
+ * callers releasing one offer back to back would race. The seed's five plus one created here.
+ */
+interface OfferTargets {
+  productId: string;
+  changeSetId: string;
+  release: Partial<Record<Caller, string>>;
+  expire: Partial<Record<Caller, string>>;
+  readable: string;
 }
 
 /** How to call a route so that it succeeds for an allowed caller: path, body, and fresh targets where the call destroys something. */
@@ -135,7 +150,76 @@ const cases: Record<string, Case> = {
   "marketplace.connector.onboarding": async (w) => ({ path: `${M(w)}/onboarding` }),
   "marketplace.connector.health": connected("/health"),
   "marketplace.products.list": connected("/products"),
+  "offers.list": connected("/offers"),
+  "offers.get": async (w, _caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}/offers/${w.offers!.readable}` };
+  },
+  "offers.create": async (w, _caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}/offers`, body: offerBody(w.offers!.productId) };
+  },
+  "offers.clone": async (w, _caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}/offers/${w.offers!.readable}/clone`, body: { buyer_accounts: ["777788889999"] } };
+  },
+  "offers.release": async (w, caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}/offers/${w.offers!.release[caller] ?? w.offers!.readable}/release` };
+  },
+  "offers.expire": async (w, caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}/offers/${w.offers!.expire[caller] ?? w.offers!.readable}/expire` };
+  },
+  "offers.changes.get": async (w, _caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}/changes/${w.offers!.changeSetId}` };
+  },
+  "agreements.list": connected("/agreements"),
+  "seller.currencies.get": connected("/seller/currencies"),
 };
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const offerBody = (productId: string) => ({
+  product_id: productId,
+  name: "Matrix offer",
+  description: "An offer the authorization matrix creates",
+  buyer_accounts: ["444455556666"],
+  pricing: { model: "contract", currency: "USD", price: "0.00", dimensions: [{ key: "BasicService" }] },
+  legal_terms: { eula: { type: "standard" } },
+  validity: { duration: "P12M" },
+  availability_end_date: day(30),
+});
+
+/** One offer created through the gateway (a change set to read) and the seed's offers, shared out. */
+async function offerTargets(e2e: E2E, tenantId: string, token: string, seller: SellerAccount): Promise<OfferTargets> {
+  type Seeded = { id: string; state: string; private: boolean; expired: boolean };
+  const account = (await (await fetch(seller.control)).json()) as {
+    products: { id: string; visibility: string }[];
+    offers: Seeded[];
+  };
+  const productId = account.products.find((p) => p.visibility === "Public")!.id;
+  const M = `/v1/tenants/${tenantId}/integrations/marketplace`;
+  const created = await e2e.call("POST", `${M}/offers`, { token, body: offerBody(productId) });
+  assert.equal(created.status, 202, created.text);
+  const changeSetId = created.json.change_set_id as string;
+  let change = created.json;
+  for (let i = 0; i < 200 && !["succeeded", "failed"].includes(change.status); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    change = (await e2e.call("GET", `${M}/changes/${changeSetId}`, { token })).json;
+  }
+  assert.equal(change.status, "succeeded", JSON.stringify(change));
+  const find = (f: (o: Seeded) => boolean) => account.offers.find(f)!.id;
+  const [publicA, publicB] = account.offers.filter((o) => !o.private).map((o) => o.id);
+  const privateReleased = find((o) => o.private && o.state === "Released" && !o.expired);
+  return {
+    productId,
+    changeSetId,
+    readable: privateReleased,
+    release: { admin: find((o) => o.state === "Draft"), owner: change.offer_id, "write API key": publicA },
+    expire: { admin: privateReleased, owner: find((o) => o.expired), "write API key": publicB },
+  };
+}
 
 /** The one expected status of a cell; `success` is the route's documented success status. */
 function expected(route: RouteSpec, caller: Caller): number {
@@ -218,6 +302,7 @@ async function buildWorld(e2e: E2E): Promise<World> {
     });
     assert.equal(connect.status, 200, connect.text);
   }
+  const offers = e2e.offers && seller ? await offerTargets(e2e, tenantId, owner.token, seller) : undefined;
 
   // Warm the gateway's caches with the credentials about to be revoked, so the matrix proves invalidation, not a cold cache.
   assert.equal((await e2e.call("GET", `/v1/tenants/${tenantId}`, { token: revoked.secret })).status, 200);
@@ -249,6 +334,7 @@ async function buildWorld(e2e: E2E): Promise<World> {
     target,
     liveKeyId: read.id,
     ...(seller ? { seller } : {}),
+    ...(offers ? { offers } : {}),
     credentials: {
       anonymous: undefined,
       "malformed token": "not-a-token",
@@ -290,7 +376,7 @@ const CALLERS = [
 describe("the authorization matrix of every tenant route", () => {
   let w: World;
   beforeAll(async () => {
-    w = await buildWorld(await startE2E("gw_matrix", {}, undefined, { connector: true }));
+    w = await buildWorld(await startE2E("gw_matrix", {}, undefined, { connector: true, offers: true }));
   });
   afterAll(() => w.e2e.close());
 

@@ -3,6 +3,7 @@ import { type RunningConnector, startConnectorService } from "@flowstate/connect
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { type RunningOffers, startOffersService } from "@flowstate/offers-svc/testing/offers-service";
 import { startPartnerSvc } from "@flowstate/partner-svc/testing/harness";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
@@ -66,6 +67,8 @@ export interface E2E {
   addMember(by: Account, tenantId: string, user: Account, role: "admin" | "member"): Promise<void>;
   /** connector-svc and its seller sandbox, when started with `{ connector: true }`. */
   connector?: RunningConnector;
+  /** offers-svc, when started with `{ connector: true, offers: true }`. */
+  offers?: RunningOffers;
   sandbox?: RunningSandbox;
   /** A token signed with identity-svc's real key, with claims or lifetime of the test's choosing. */
   forgeWithRealKey(claims: Record<string, unknown>, iat: number, exp: number): Promise<string>;
@@ -83,7 +86,11 @@ export async function startE2E(
   prefix: string,
   settings: Partial<GatewaySettings> = {},
   routes?: readonly RouteSpec[],
-  options: { connector?: boolean; identity?: Omit<Parameters<typeof startHarness>[0], "prefix"> } = {},
+  options: {
+    connector?: boolean;
+    offers?: boolean;
+    identity?: Omit<Parameters<typeof startHarness>[0], "prefix">;
+  } = {},
 ): Promise<E2E> {
   const identity = await startHarness({ prefix, ...options.identity });
   const reached: string[] = [];
@@ -96,6 +103,17 @@ export async function startE2E(
     connector = await startConnectorService({
       prefix: `${prefix}_cn`,
       secret: identity.secret,
+      marketplaceEndpoint: sandbox.endpoint,
+      reached,
+    });
+  }
+  // offers-svc behind the gateway too (it needs connector-svc for the tenant's connector).
+  let offers: RunningOffers | undefined;
+  if (options.offers && connector && sandbox) {
+    offers = await startOffersService({
+      prefix: `${prefix}_of`,
+      secret: identity.secret,
+      connectorUrl: connector.url,
       marketplaceEndpoint: sandbox.endpoint,
       reached,
     });
@@ -140,6 +158,7 @@ export async function startE2E(
       RATE_LIMIT_TENANT_BURST: many,
       PARTNER_URL: partner.url,
       ...(connector ? { CONNECTOR_URL: connector.url } : {}),
+      ...(offers ? { OFFERS_URL: offers.url } : {}),
       ...settings,
     },
   });
@@ -228,11 +247,13 @@ export async function startE2E(
       return recordSecret(token);
     },
     ...(connector && sandbox ? { connector, sandbox } : {}),
+    ...(offers ? { offers } : {}),
     async close() {
       await gateway.close();
       await identityServer.shutdown("test done");
       await partner.close();
       await identity.close();
+      await offers?.close();
       await connector?.close();
       await sandbox?.stop();
     },

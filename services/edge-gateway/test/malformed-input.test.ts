@@ -71,7 +71,7 @@ describe("malformed input to every route", () => {
   const tokenFor = (route: RouteSpec) => (route.auth === "public" ? undefined : owner.token);
 
   beforeAll(async () => {
-    e2e = await startE2E("gw_malformed", { BODY_LIMIT_BYTES: LIMIT }, undefined, { connector: true });
+    e2e = await startE2E("gw_malformed", { BODY_LIMIT_BYTES: LIMIT }, undefined, { connector: true, offers: true });
     owner = await e2e.signUp();
     const member = await e2e.signUp();
     const tenant = await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Fuzz" } });
@@ -98,6 +98,8 @@ describe("malformed input to every route", () => {
       key_id: key.json.key_id,
       invitation_id: invitation.json.invitation_id,
       client_ref: "cli_0000000000notgranted",
+      offer_id: "offer-doesnotexist1",
+      change_set_id: "doesnotexist0000000000000",
     };
   });
   afterAll(() => e2e.close());

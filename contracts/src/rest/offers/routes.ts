@@ -13,8 +13,10 @@ import { ChangeHandle, ListOffersQuery, Offer, OfferList } from "./offers.ts";
  */
 const offers = "offers-svc" as const;
 const M = "/v1/tenants/{id}/integrations/marketplace";
-const read = { service: offers, auth: "tenant", minRole: "member", apiKey: "read" } as const;
-const write = { service: offers, auth: "tenant", minRole: "admin", apiKey: "write" } as const;
+// Every offers route needs the tenant's `marketplace_offers` flag (the gateway answers 403 FEATURE_DISABLED).
+const common = { service: offers, auth: "tenant", feature: "marketplace_offers" } as const;
+const read = { ...common, minRole: "member", apiKey: "read" } as const;
+const write = { ...common, minRole: "admin", apiKey: "write" } as const;
 
 /** What any call into the seller's account can answer (connector missing or refused, AWS refusing). */
 const seller = ["CONNECTOR_NOT_CONNECTED", "CONNECTOR_ACCESS_DENIED", "MARKETPLACE_VALIDATION_FAILED"] as const;

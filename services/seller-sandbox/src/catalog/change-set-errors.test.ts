@@ -153,6 +153,18 @@ describe("StartChangeSet refuses bad requests synchronously with AWS's errors", 
     // The same request with its members in another order (another client's serializer) is the same request.
     const reordered = changes.map((c) => Object.fromEntries(Object.entries(c).reverse()) as typeof c);
     assert.equal((await start(reordered, { ClientRequestToken: token })).ChangeSetId, first.ChangeSetId);
+    // Arriving together while the role's policies are being read (authorization awaits the
+    // emulator), they still start one change set.
+    await fetch(`${seller.endpoint}/_sandbox/iam/flush`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    const together = crypto.randomUUID();
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, () => start(privateOfferChanges(productId), { ClientRequestToken: together })),
+    );
+    assert.equal(new Set(burst.map((b) => b.ChangeSetId)).size, 1);
     const other = await rejection(
       start(privateOfferChanges(productId, { name: "Other" }), { ClientRequestToken: token }),
     );

@@ -1,0 +1,195 @@
+/**
+ * (issue 9) offers-svc on the whole local stack, started exactly as `npm start` starts it
+ * (launchStack: moto, the bootstrap, the seller sandbox and every service in its own process),
+ * with one tenant onboarded the way a seller does it (flag on, the onboarding bundle's
+ * CloudFormation template deployed into a seller account of the emulator, POST connect).
+ *
+ * - Offer listing: GET .../offers through edge-gateway → offers-svc → the seller's ListEntities,
+ *   against the same ListEntities request (as offers-svc sends it) signed with the tenant's
+ *   assumed-role credentials straight to the sandbox, one connection each (latency, not
+ *   throughput), alternating over 3 rounds. The row is the p50 difference; target under 3 ms.
+ * - Change-set polls: 10 change sets submitted through the gateway while the seller's account
+ *   takes 4 s per change-set step (AWS takes minutes), then each one's DescribeChangeSet count
+ *   (offer_change.polls) against its life from submission to the poll that saw it end. The row is
+ *   the highest polls per 2 s of life over the 10; target at most 1.
+ */
+import { execFileSync } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
+import { assumeConnector } from "@flowstate/seller-sandbox/testing/clients";
+import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
+import { SignatureV4 } from "@smithy/signature-v4";
+import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
+import { launchStack } from "../deploy/local/stack-process.ts";
+import { measureHttp } from "./lib/load.ts";
+import type { BenchRow } from "./lib/types.ts";
+
+const ROUNDS = 3;
+const DURATION_MS = 3000;
+const CHANGE_SETS = 10;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<Record<string, unknown>> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+  if (init.body) headers.set("content-type", "application/json");
+  const res = await fetch(url, { ...init, headers });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${url}: ${res.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+export default async function offersBench(): Promise<BenchRow[]> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
+  await ensurePostgres(databaseUrl);
+  ensureDatabase(databaseUrl);
+  const many = "1000000000";
+  const stack = await launchStack(
+    {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: "warn",
+      // One account hammers one tenant here: the limits would be the bottleneck, not the path.
+      RATE_LIMIT_CREDENTIAL_PER_SEC: many,
+      RATE_LIMIT_CREDENTIAL_BURST: many,
+      RATE_LIMIT_TENANT_PER_SEC: many,
+      RATE_LIMIT_TENANT_BURST: many,
+    },
+    90_000,
+  );
+  try {
+    const gw = stack.services["edge-gateway"]!.url;
+    const sandbox = stack.services["seller-sandbox"]!.url;
+    process.env.AWS_ENDPOINT_URL = stack.awsEndpoint;
+
+    const email = `bench-${Date.now()}@example.test`;
+    const password = `pw-${crypto.randomUUID()}`;
+    await json(`${gw}/v1/auth/signup`, { method: "POST", body: JSON.stringify({ email, password, name: "Bench" }) });
+    const token = (await json(`${gw}/v1/auth/signin`, { method: "POST", body: JSON.stringify({ email, password }) }))
+      .access_token as string;
+    const tenantId = (
+      await json(`${gw}/v1/tenants`, { method: "POST", token, body: JSON.stringify({ name: "Bench" }) })
+    ).id as string;
+    await json(`${gw}/v1/tenants/${tenantId}/features`, {
+      method: "PUT",
+      token,
+      body: JSON.stringify({ marketplace_offers: true }),
+    });
+    const caller = {
+      sandbox: { endpoint: sandbox },
+      call: async (method: string, path: string, o: { token?: string } = {}) => {
+        const res = await fetch(`${gw}${path}`, { method, headers: { authorization: `Bearer ${o.token}` } });
+        const text = await res.text();
+        return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+      },
+    };
+    const seller = await sellerAccount(caller, {}, { tenantId, token });
+    const M = `${gw}/v1/tenants/${tenantId}/integrations/marketplace`;
+    await json(`${gw}/v1/tenants/${tenantId}/integrations/marketplace`, {
+      method: "POST",
+      token,
+      body: JSON.stringify({ role_arn: seller.roleArn }),
+    });
+
+    // Offer listing: the gateway path against the sandbox's own ListEntities, alternating.
+    const credentials = await assumeConnector(sandbox, "backend", seller.roleArn, seller.externalId);
+    const listInput = {
+      Catalog: "AWSMarketplace",
+      EntityType: "Offer",
+      EntityTypeSort: { OfferSort: { SortBy: "LastModifiedDate", SortOrder: "DESCENDING" } },
+      MaxResults: 20,
+    };
+    const body = JSON.stringify(listInput);
+    const u = new URL(sandbox);
+    const signer = new SignatureV4({ credentials, region: "us-east-1", service: "aws-marketplace", sha256: Sha256 });
+    const signed = await signer.sign({
+      method: "POST",
+      protocol: u.protocol,
+      hostname: u.hostname,
+      port: Number(u.port),
+      path: "/ListEntities",
+      query: {},
+      headers: { host: u.host, "content-type": "application/json" },
+      body,
+    });
+    const direct = { headers: signed.headers as Record<string, string>, body };
+    const viaGateway = { url: `${M}/offers?limit=20`, headers: { authorization: `Bearer ${token}` }, connections: 1 };
+    const viaSandbox = { url: `${sandbox}/ListEntities`, method: "POST", ...direct, connections: 1 };
+    await measureHttp({ ...viaGateway, durationMs: 1500 });
+    await measureHttp({ ...viaSandbox, durationMs: 1500 });
+    const g: number[] = [];
+    const s: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const a = await measureHttp({ ...viaGateway, durationMs: DURATION_MS });
+      const b = await measureHttp({ ...viaSandbox, durationMs: DURATION_MS });
+      if (a.errors || a.non2xx || b.errors || b.non2xx) throw new Error("offer listing: errors or non-2xx answers");
+      process.stderr.write(
+        `  offers via gateway p50 ${a.p50Ms.toFixed(2)} ms, ListEntities p50 ${b.p50Ms.toFixed(2)} ms\n`,
+      );
+      g.push(a.p50Ms);
+      s.push(b.p50Ms);
+    }
+    const overhead = median(g) - median(s);
+
+    // Change-set polls over each change set's life, with AWS's steps slowed to 4 s.
+    await json(`${seller.control}/timing`, { method: "PUT", body: JSON.stringify({ changeSetStepMs: 4000 }) });
+    const products = (await json(seller.control)).products as { id: string; visibility: string }[];
+    const productId = products.find((p) => p.visibility === "Public")!.id;
+    const ids: string[] = [];
+    for (let i = 0; i < CHANGE_SETS; i++) {
+      const handle = await json(`${M}/offers`, {
+        method: "POST",
+        token,
+        body: JSON.stringify({
+          product_id: productId,
+          name: `Bench offer ${i}`,
+          description: "Bench",
+          buyer_accounts: ["444455556666"],
+          pricing: { model: "contract", currency: "USD", price: "0.00", dimensions: [{ key: "BasicService" }] },
+          legal_terms: { eula: { type: "standard" } },
+          validity: { duration: "P12M" },
+          availability_end_date: day(30),
+        }),
+      });
+      ids.push(handle.change_set_id as string);
+    }
+    for (const id of ids) {
+      for (;;) {
+        const change = await json(`${M}/changes/${id}`, { token });
+        if (["succeeded", "failed", "cancelled"].includes(change.status as string)) break;
+        await sleep(500);
+      }
+    }
+    const sql = `SELECT polls, extract(epoch FROM last_polled_at - submitted_at) AS life FROM offers.offer_change WHERE tenant_id = '${tenantId}'`;
+    const rows = execFileSync("psql", [databaseUrl, "-tAc", sql, "-F", " "])
+      .toString()
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" ").map(Number) as [number, number]);
+    const perTwoSeconds = rows.map(([polls, life]) => polls / (life / 2));
+    const worst = Math.max(...perTwoSeconds);
+    const meanPolls = rows.reduce((n, [p]) => n + p, 0) / rows.length;
+    const meanLife = rows.reduce((n, [, l]) => n + l, 0) / rows.length;
+    return [
+      {
+        name: "offers-svc: GET .../offers through the gateway, p50 overhead over the sandbox's ListEntities (1 conn)",
+        value: Math.round(overhead * 100) / 100,
+        unit: "ms",
+        baseline: { name: "ListEntities p50 (ms)", value: Math.round(median(s) * 100) / 100 },
+        ratio: median(g) / median(s),
+        target: "< 3 ms",
+        met: overhead < 3,
+      },
+      {
+        name: `offers-svc: DescribeChangeSet polls per 2 s of a change set's life (worst of ${rows.length}; mean ${meanPolls.toFixed(1)} polls over ${meanLife.toFixed(1)} s)`,
+        value: Math.round(worst * 100) / 100,
+        unit: "polls/2 s",
+        target: "<= 1",
+        met: worst <= 1,
+      },
+    ];
+  } finally {
+    await stack.stop();
+  }
+}

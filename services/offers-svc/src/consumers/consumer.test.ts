@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import type { DomainEvent } from "@flowstate/contracts/events/catalog";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
+import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
+import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
+import { newEventId } from "@flowstate/shared/outbox/event-id";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { answer, connectedTenant, type Harness, startHarness } from "../testing/harness.ts";
+import { marketplace } from "../testing/offer-fixtures.ts";
+import { offersConsumer } from "./handlers.ts";
+
+const sqs = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("sqs");
+let h: Harness;
+let q: TestQueue;
+let consumer: StatelessConsumer;
+beforeAll(async () => {
+  h = await startHarness({ prefix: "offers_consumer" });
+  q = await createTestQueue(sqs, { prefix: "offers", visibilityTimeout: 2 });
+  consumer = startStatelessConsumer({
+    sqs,
+    queueUrl: q.queueUrl,
+    logger: h.deps.logger,
+    definition: offersConsumer,
+    context: h.deps,
+    waitTimeSeconds: 1,
+  });
+});
+afterAll(async () => {
+  await consumer.stop();
+  await q.delete();
+  await h.close();
+});
+
+const event = <K extends "ConnectorDisconnected.v1" | "TenantSoftDeleted.v1">(type: K, tenantId: string) =>
+  ({
+    id: newEventId(),
+    type: type.split(".")[0],
+    version: 1,
+    source: type === "TenantSoftDeleted.v1" ? "flowstate.identity" : "flowstate.connector",
+    occurred_at: new Date().toISOString(),
+    tenant_id: tenantId,
+    actor: { kind: "user", sub: "usr_0123456789ab" },
+    data:
+      type === "TenantSoftDeleted.v1"
+        ? { tenant_id: tenantId, deleted_by: "usr_0123456789ab" }
+        : { tenant_id: tenantId },
+  }) as unknown as DomainEvent;
+
+describe("offers-svc's consumer", () => {
+  it("drops a tenant's sessions and cached currencies on disconnect and soft delete, each event delivered twice (harmless)", async () => {
+    const [a, b] = [await connectedTenant(h), await connectedTenant(h)];
+    for (const { t } of [a, b]) {
+      await answer(await h.call("GET", marketplace(t.id, "seller/currencies"), { as: t.member, role: "member" }), 200);
+      assert.ok(h.deps.currencies.get(t.id));
+    }
+    const before = h.sellers.sessionCount();
+    const events = [event("ConnectorDisconnected.v1", a.t.id), event("TenantSoftDeleted.v1", b.t.id)];
+    await sendBodies(
+      sqs,
+      q.queueUrl,
+      [...events, ...events].map((e) => JSON.stringify(e)),
+    );
+    await waitFor(() => consumer.stats().applied >= 4, 20_000, "four deliveries");
+    assert.equal(consumer.stats().rejected, 0);
+    assert.equal(h.deps.currencies.get(a.t.id), undefined);
+    assert.equal(h.deps.currencies.get(b.t.id), undefined);
+    assert.equal(h.sellers.sessionCount(), before - 2);
+  });
+});

@@ -1,0 +1,58 @@
+import type { Migration } from "@flowstate/shared/db/migrate";
+
+/**
+ * offers' schema. Unqualified names: the runner sets search_path to the service schema. Never
+ * edit a shipped migration; append a new one.
+ */
+export const migrations: readonly Migration[] = [
+  {
+    name: "0001_offer_change",
+    up: `
+      -- One submitted change set (create, clone, release or expire), from the moment it is about to
+      -- be sent to AWS until AWS reports a terminal status. The tracker works from this table only,
+      -- so a restart resumes every change set in flight.
+      CREATE TABLE offer_change (
+        id text PRIMARY KEY,
+        tenant_id text NOT NULL,
+        action text NOT NULL CHECK (action IN ('create', 'clone', 'release', 'expire')),
+        -- release, expire: the offer changed; clone: the original.
+        offer_id text,
+        -- create, clone: the offer the change set created (known once it succeeded).
+        result_offer_id text,
+        idempotency_key text,
+        -- sha256 of the validated request: the same key with another request is refused.
+        request_hash text NOT NULL,
+        -- AWS's ClientRequestToken: derived from the idempotency key, so a retry or a concurrent
+        -- duplicate that reaches AWS gets the same change set back.
+        client_token text NOT NULL UNIQUE,
+        -- The StartChangeSet input (ChangeSetName, ChangeSet), kept to resubmit after a crash.
+        request jsonb NOT NULL,
+        change_set_id text UNIQUE,
+        -- submitting: not yet acknowledged by AWS; rejected: AWS refused it synchronously (kept for
+        -- its idempotency key); then AWS's status, lower-cased.
+        status text NOT NULL CHECK (status IN ('submitting', 'rejected', 'preparing', 'applying', 'succeeded', 'failed', 'cancelled')),
+        failure_code text,
+        -- Per change: {change_type, offer_id, errors: [{code, message}]}, from the terminal DescribeChangeSet.
+        changes jsonb,
+        -- The envelope actor of its events: {kind: "user", sub} or {kind: "api_key", key_id, sub}.
+        actor jsonb NOT NULL,
+        -- The request that submitted it: its events carry it, tying them to logs and answers.
+        request_id text,
+        -- The Flowstate principal that reaches the seller's account (backend, mcp-execution).
+        principal text NOT NULL,
+        trace text,
+        submitted_at timestamptz NOT NULL DEFAULT now(),
+        completed_at timestamptz,
+        -- Not before this instant may anyone poll (or resubmit) it: claiming a row moves it forward
+        -- by at least 2 s in the same statement, which is how no change set is polled more often.
+        next_poll_at timestamptz NOT NULL,
+        last_polled_at timestamptz,
+        polls integer NOT NULL DEFAULT 0,
+        poll_errors integer NOT NULL DEFAULT 0,
+        UNIQUE (tenant_id, idempotency_key)
+      );
+      CREATE INDEX offer_change_due ON offer_change (next_poll_at)
+        WHERE status IN ('submitting', 'preparing', 'applying');
+    `,
+  },
+];

@@ -1,0 +1,19 @@
+import type { Database } from "@flowstate/shared/db/open-database";
+import type { Logger } from "@flowstate/shared/log/logger";
+import type { SellerAccess } from "./marketplace/seller-access.ts";
+import type { CurrencyCache } from "./verbs/seller-currencies.ts";
+
+/** Everything offers-svc runs on, built once at boot (main.ts) or by a test (testing/harness.ts). */
+export interface OffersDeps {
+  orm: Database;
+  /** The ORM's schema, for hand-written SQL. */
+  schema: string;
+  logger: Logger;
+  /** HMAC key of the gateway's identity assertions (INTERNAL_AUTH_SECRET_ID). */
+  internalAuthSecret: string;
+  sellers: SellerAccess;
+  currencies: CurrencyCache;
+  /** Tells the change-set tracker that a change set was submitted (it polls sooner than its idle tick). */
+  wakeTracker: () => void;
+  clock: () => Date;
+}

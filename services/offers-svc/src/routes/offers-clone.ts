@@ -1,0 +1,17 @@
+import { offersRoutes } from "@flowstate/contracts/rest/offers/routes";
+import { routeIn } from "@flowstate/contracts/rest/route";
+import { mountRoute } from "@flowstate/shared/http/mount-route";
+import type { OffersApp } from "../http/env.ts";
+import { accepted, begin, idempotencyKeyOf } from "../http/route-helpers.ts";
+import { cloneOffer } from "../verbs/clone-offer.ts";
+
+const route = routeIn(offersRoutes, "offers.clone");
+
+export function mountOffersClone(app: OffersApp): void {
+  mountRoute(app, route, async ({ params, body }, c) => {
+    const ctx = begin(c, route, params);
+    return accepted(
+      await cloneOffer({ ctx, offerId: params.offer_id, input: body, idempotencyKey: idempotencyKeyOf(c) }),
+    );
+  });
+}

@@ -1,0 +1,111 @@
+import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
+import { serve } from "@flowstate/shared/http/serve";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { createApp } from "../app.ts";
+import { OffersConfig } from "../config.ts";
+import { migrations } from "../db/migrations.ts";
+import type { OffersDeps } from "../deps.ts";
+import { buildDeps } from "../deps-factory.ts";
+import { startTracker, type Tracker } from "../tracker/tracker.ts";
+
+export interface RunningOffers {
+  url: string;
+  deps: OffersDeps;
+  db: TestDatabase;
+  /** Stops this instance (HTTP, tracker, sessions) and starts a new one on the same schema and port. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * offers-svc as main.ts wires it (connector lookup to connector-svc, seller sessions on the
+ * sandbox with the sandbox's principal keys, the tracker), on an ephemeral port and a throwaway
+ * schema, for tests that put it behind the gateway (`startMarketplaceStack({ services })`,
+ * edge-gateway's e2e stack). `reached` collects `METHOD /path` of what a gateway relayed to it.
+ *
+ * @example
+ * const offers = await startOffersService({ prefix: "e2e", secret, connectorUrl, marketplaceEndpoint: sandbox.endpoint });
+ */
+export async function startOffersService(options: {
+  prefix: string;
+  secret: string;
+  connectorUrl: string;
+  marketplaceEndpoint: string;
+  reached?: string[];
+  env?: Record<string, string>;
+  logTo?: NodeJS.WritableStream;
+}): Promise<RunningOffers> {
+  const logger = createLogger({
+    service: "offers-svc",
+    ...(options.logTo ? { destination: options.logTo as never, level: "debug" } : {}),
+  });
+  const db = await openTestDatabase({ prefix: options.prefix, migrations, logger });
+  const config = OffersConfig.parse({
+    DATABASE_URL: db.url,
+    CONNECTOR_URL: options.connectorUrl,
+    CONNECTOR_CACHE_SECONDS: "1",
+    TRACKER_IDLE_MS: "100",
+    PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
+    PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
+    PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
+    PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
+    ...options.env,
+  });
+  const aws = createAwsClients({
+    endpoint: process.env.AWS_ENDPOINT_URL,
+    marketplaceEndpoint: options.marketplaceEndpoint,
+  });
+  let port = 0;
+  const start = async () => {
+    let tracker: Tracker | undefined;
+    const deps = buildDeps({
+      config,
+      orm: db.orm,
+      logger,
+      aws,
+      internalAuthSecret: options.secret,
+      wakeTracker: () => tracker?.wake(),
+    });
+    const app = createApp(deps, { checkResponses: true });
+    tracker = startTracker(deps, { idleMs: config.TRACKER_IDLE_MS });
+    const server = await serve(
+      {
+        fetch: (request: Request, env?: unknown) => {
+          if (request.headers.has("x-forwarded-for"))
+            options.reached?.push(`${request.method} ${new URL(request.url).pathname}`);
+          return app.fetch(request, env as never);
+        },
+      },
+      { host: "127.0.0.1", port, logger, handleSignals: false, drainTimeoutMs: 1_000 },
+    );
+    port = server.port;
+    return {
+      deps,
+      url: server.url,
+      async stop() {
+        await server.shutdown("test done");
+        await tracker?.stop();
+        deps.close();
+      },
+    };
+  };
+  let current = await start();
+  const running: RunningOffers = {
+    url: current.url,
+    get deps() {
+      return current.deps;
+    },
+    db,
+    async restart() {
+      await current.stop();
+      current = await start();
+    },
+    async close() {
+      await current.stop();
+      await db.close();
+    },
+  };
+  return running;
+}

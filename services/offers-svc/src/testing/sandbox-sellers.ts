@@ -1,0 +1,64 @@
+import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { type ConnectorRole, connectorRole } from "@flowstate/seller-sandbox/testing/connector-role";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import type { Logger } from "@flowstate/shared/log/logger";
+import { createSellerSessions, type SellerConnector } from "@flowstate/shared/marketplace/seller-sessions";
+import { type ConnectorDirectory, type SellerAccess, sellerAccess } from "../marketplace/seller-access.ts";
+
+export interface ConnectOptions {
+  version?: "current" | "legacy";
+  /** The Flowstate principals the role trusts (default both). */
+  trusted?: ("backend" | "mcp-execution")[];
+}
+
+export interface ConnectedSeller {
+  role: ConnectorRole;
+  /** The account's control plane on the sandbox (`/_sandbox/accounts/<id>`). */
+  control: string;
+}
+
+/**
+ * Seller access for service-level tests: the real seller-session module (shared/src/marketplace)
+ * on the sandbox's STS with the sandbox's principal keys, and a connector directory that holds the
+ * tenants a test connected, each with a seller account of its own in the emulator (the project's
+ * CloudFormation template deployed).
+ */
+export function sandboxSellers(
+  endpoint: string,
+  logger: Logger,
+): SellerAccess & {
+  connect(tenantId: string, options: ConnectOptions): Promise<ConnectedSeller>;
+  disconnect(tenantId: string): void;
+  /** Cached seller sessions (tenant × principal) in this process. */
+  sessionCount(): number;
+  close(): void;
+} {
+  const sessions = createSellerSessions({
+    aws: createAwsClients({ marketplaceEndpoint: endpoint }),
+    principals: DEFAULT_PRINCIPAL_KEYS,
+    logger,
+  });
+  const connectors = new Map<string, SellerConnector>();
+  const directory: ConnectorDirectory = {
+    get: async (tenantId) => {
+      const c = connectors.get(tenantId);
+      return c ? { ...c, accountId: c.roleArn.split(":")[4] ?? "" } : null;
+    },
+    forget: () => {},
+  };
+  const access = sellerAccess(sessions, directory);
+  return {
+    ...access,
+    async connect(tenantId, options) {
+      const role = await connectorRole(options);
+      connectors.set(tenantId, { tenantId, roleArn: role.roleArn, externalId: role.externalId });
+      return { role, control: `${endpoint}/_sandbox/accounts/${role.accountId}` };
+    },
+    disconnect(tenantId) {
+      connectors.delete(tenantId);
+      access.drop(tenantId);
+    },
+    sessionCount: () => sessions.stats().cached,
+    close: () => sessions.close(),
+  };
+}

@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { CreateOfferRequest } from "@flowstate/contracts/rest/offers/offer-requests";
+import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { createOfferChanges } from "../marketplace/change-sets.ts";
+import { answer, connectedTenant, type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
+import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
+import { startTracker } from "./tracker.ts";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ prefix: "offers_tracker" });
+});
+afterAll(() => h.close());
+
+const slow = (control: string, changeSetStepMs: number) =>
+  fetch(`${control}/timing`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ changeSetStepMs }),
+  });
+
+type Row = { change_set_id: string; status: string; polls: number; submitted_at: Date; completed_at: Date };
+const rows = async (tenantId: string) =>
+  h.db.orm.em
+    .fork()
+    .execute<Row[]>(
+      `SELECT change_set_id, status, polls, submitted_at, completed_at FROM "${h.db.schema}".offer_change WHERE tenant_id = ?`,
+      [tenantId],
+    );
+
+describe("the change-set tracker", () => {
+  it("resumes after a restart: every change set in flight ends once, with exactly one event each", async () => {
+    const { t, productId, seller } = await connectedTenant(h);
+    await slow(seller.control, 1500);
+    const handles = await Promise.all(
+      ["One", "Two", "Three"].map(async (name) =>
+        answer<ChangeHandle>(
+          await h.call("POST", marketplace(t.id, "offers"), { as: t.admin, body: offerRequest(productId, { name }) }),
+          202,
+        ),
+      ),
+    );
+    // The service goes down with all three in flight, and comes back after AWS finished them.
+    await h.tracker.stop();
+    assert.ok((await rows(t.id)).every((r) => r.status === "preparing"));
+    await new Promise((r) => setTimeout(r, 3500));
+    await h.restartTracker();
+    for (const handle of handles) assert.equal((await h.waitForChange(t, handle.change_set_id)).status, "succeeded");
+    const succeeded = (await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).map(
+      (e) => e.envelope.data["change_set_id"],
+    );
+    assert.deepEqual(succeeded.sort(), handles.map((x) => x.change_set_id).sort());
+  });
+
+  it("never polls a change set more than once per 2 s, even with two trackers on one database", async () => {
+    const { t, productId, seller } = await connectedTenant(h);
+    await slow(seller.control, 2500);
+    const second = startTracker(h.deps, { idleMs: 20 });
+    try {
+      const handles = await Promise.all(
+        ["A", "B"].map(async (name) =>
+          answer<ChangeHandle>(
+            await h.call("POST", marketplace(t.id, "offers"), { as: t.admin, body: offerRequest(productId, { name }) }),
+            202,
+          ),
+        ),
+      );
+      for (const handle of handles) await h.waitForChange(t, handle.change_set_id, 30_000);
+    } finally {
+      await second.stop();
+    }
+    for (const r of await rows(t.id)) {
+      const lifeSeconds = (new Date(r.completed_at).getTime() - new Date(r.submitted_at).getTime()) / 1000;
+      assert.ok(r.polls >= 2, `${r.change_set_id} was polled ${r.polls} times`);
+      assert.ok(r.polls <= Math.floor(lifeSeconds / 2), `${r.polls} polls in ${lifeSeconds} s`);
+    }
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).length, 2);
+  });
+
+  it("resubmits a change set whose submission was cut off (same token), then tracks it", async () => {
+    const { t, productId, seller } = await connectedTenant(h);
+    const request = CreateOfferRequest.parse(offerRequest(productId, { name: "Cut off" }));
+    // What submit-change writes before StartChangeSet, left behind by a process that died there.
+    await h.db.orm.em.fork().execute(
+      `INSERT INTO "${h.db.schema}".offer_change
+         (id, tenant_id, action, request_hash, client_token, request, status, actor, request_id, principal, next_poll_at)
+       VALUES (?, ?, 'create', 'h', ?, ?, 'submitting', ?, 'req_cutoff_000001', 'backend', now())`,
+      [
+        `chg_${randomUUID().replaceAll("-", "").slice(0, 20)}`,
+        t.id,
+        randomUUID(),
+        JSON.stringify({ ChangeSetName: "Flowstate create cut off", ChangeSet: createOfferChanges(request) }),
+        JSON.stringify({ kind: "user", sub: t.admin.sub }),
+      ],
+    );
+    h.tracker.wake();
+    const deadline = Date.now() + 15_000;
+    let done: Row | undefined;
+    while (Date.now() < deadline && !done) {
+      done = (await rows(t.id)).find((r) => r.status === "succeeded");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(done, "the cut-off change set never succeeded");
+    const account = (await (await fetch(seller.control)).json()) as { offers: { name?: string }[] };
+    assert.equal(account.offers.filter((o) => o.name === "Cut off").length, 1);
+    const [requested] = await outboxEvents(h, t.id, "OfferChangeRequested.v1");
+    assert.equal(requested?.envelope.request_id, "req_cutoff_000001");
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).length, 1);
+  });
+});

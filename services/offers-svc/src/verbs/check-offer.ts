@@ -1,0 +1,67 @@
+import { DescribeEntityCommand } from "@aws-sdk/client-marketplace-catalog";
+import type { CreateOfferRequest } from "@flowstate/contracts/rest/offers/offer-requests";
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import type { ServiceContext } from "../context.ts";
+import { CATALOG, callSeller, fieldErrors } from "./call-seller.ts";
+import { getSellerCurrencies } from "./seller-currencies.ts";
+
+type Issue = { path: (string | number)[]; message: string };
+
+/** The product's dimension keys, or undefined when the id is not a SaaS product of this seller. */
+async function productDimensions(ctx: ServiceContext, productId: string): Promise<string[] | undefined> {
+  try {
+    const out = await callSeller(ctx, "product", ({ catalog }) =>
+      catalog.send(new DescribeEntityCommand({ Catalog: CATALOG, EntityId: productId })),
+    );
+    if (!out.EntityType?.startsWith("SaaSProduct@")) return undefined;
+    const dims = (out.DetailsDocument as { Dimensions?: { Key?: unknown }[] } | undefined)?.Dimensions ?? [];
+    return dims.map((d) => d.Key).filter((k): k is string => typeof k === "string");
+  } catch (err) {
+    if (err instanceof DomainError && err.code === "NOT_FOUND") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * What can only be checked against the seller's account, before anything is submitted: the
+ * product exists and has the dimensions the pricing names (400 with field errors), and the
+ * currency is one the seller is paid out in (422 CURRENCY_NOT_ALLOWED with the allowed ones;
+ * 422 CURRENCIES_UNDETERMINED, with the reason, when a legacy role cannot tell).
+ */
+export async function checkOfferAgainstSeller(ctx: ServiceContext, offer: CreateOfferRequest): Promise<void> {
+  const [dimensions, currencies] = await Promise.all([
+    productDimensions(ctx, offer.product_id),
+    getSellerCurrencies({ ctx }),
+  ]);
+  const issues: Issue[] = [];
+  if (!dimensions)
+    issues.push({ path: ["product_id"], message: "no SaaS product with this id in the seller's account" });
+  else {
+    const keys =
+      offer.pricing.model === "contract"
+        ? offer.pricing.dimensions.map((d) => d.key)
+        : offer.pricing.rates.map((r) => r.dimension_key);
+    const field = offer.pricing.model === "contract" ? ["dimensions", "key"] : ["rates", "dimension_key"];
+    keys.forEach((key, i) => {
+      if (!dimensions.includes(key))
+        issues.push({
+          path: ["pricing", field[0] as string, i, field[1] as string],
+          message: `the product has no dimension ${key} (it has ${dimensions.join(", ") || "none"})`,
+        });
+    });
+  }
+  if (issues.length) throw fieldErrors(issues);
+  if (!currencies.determined) {
+    throw new DomainError("unprocessable", "CURRENCIES_UNDETERMINED", currencies.reason, {
+      extensions: { reason_code: currencies.reason_code, health: currencies.health },
+    });
+  }
+  if (!currencies.currencies.includes(offer.pricing.currency)) {
+    throw new DomainError(
+      "unprocessable",
+      "CURRENCY_NOT_ALLOWED",
+      `the seller cannot be paid out in ${offer.pricing.currency}; offers may use ${currencies.currencies.join(", ") || "no currency yet"}`,
+      { extensions: { field: "pricing.currency", allowed_currencies: currencies.currencies } },
+    );
+  }
+}

@@ -1,0 +1,17 @@
+import type { CreateOfferRequest } from "@flowstate/contracts/rest/offers/offer-requests";
+import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
+import type { ServiceContext } from "../context.ts";
+import { createOfferChanges } from "../marketplace/change-sets.ts";
+import { checkOfferAgainstSeller } from "./check-offer.ts";
+import { submitChange } from "./submit-change.ts";
+
+/** A private offer in one change set (released in the same one when `release` is true). */
+export async function createOffer(args: {
+  ctx: ServiceContext;
+  input: CreateOfferRequest;
+  idempotencyKey?: string | undefined;
+}): Promise<ChangeHandle> {
+  const { ctx, input, idempotencyKey } = args;
+  await checkOfferAgainstSeller(ctx, input);
+  return submitChange(ctx, { action: "create", input, changes: createOfferChanges(input), idempotencyKey });
+}

@@ -1,0 +1,131 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { type Change, StartChangeSetCommand } from "@aws-sdk/client-marketplace-catalog";
+import type { OfferAction } from "@flowstate/contracts/rest/offers/changes";
+import { marketplacePath } from "@flowstate/contracts/rest/offers/common";
+import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { eventActorOf } from "@flowstate/shared/outbox/event-actor";
+import { newEm, type ServiceContext, table } from "../context.ts";
+import { CATALOG, callSeller } from "./call-seller.ts";
+import { recordAcknowledged } from "./record-acknowledged.ts";
+
+export interface ChangeRequest {
+  action: OfferAction;
+  /** release, expire: the offer changed; clone: the original. */
+  offerId?: string | undefined;
+  /** The validated request (defaults applied): what an idempotent retry must repeat exactly. */
+  input: unknown;
+  changes: Change[];
+  idempotencyKey?: string | undefined;
+}
+
+export interface StoredRequest {
+  ChangeSetName: string;
+  ChangeSet: Change[];
+}
+
+type Row = { id: string; request_hash: string; change_set_id: string | null; status: string; client_token: string };
+
+const hash = (value: string) => createHash("sha256").update(value).digest("hex");
+
+const reused = () =>
+  new DomainError(
+    "unprocessable",
+    "IDEMPOTENCY_KEY_REUSED",
+    "this Idempotency-Key was already used for a different request; use a new key for a new request",
+  );
+
+export const handleOf = (tenantId: string, changeSetId: string, status: string): ChangeHandle => ({
+  change_set_id: changeSetId,
+  status: status as ChangeHandle["status"],
+  location: marketplacePath(tenantId, `changes/${changeSetId}`),
+});
+
+/**
+ * Submits one change set and starts tracking it, idempotently per Idempotency-Key:
+ *
+ * 1. the intent is recorded first (`submitting`, with the StartChangeSet input and AWS's
+ *    ClientRequestToken); the same key with another request is 422, with the same request it
+ *    continues that row (a retry, or a concurrent duplicate);
+ * 2. StartChangeSet with that token: AWS answers the same change set to every duplicate;
+ * 3. the change-set id is recorded and OfferChangeRequested enqueued in one transaction, by
+ *    whichever duplicate flips the row first, so the event is emitted once.
+ *
+ * AWS refusing the request synchronously (or not answering) marks the intent `rejected` (or
+ * removes it, without a key) and the caller gets the mapped error; the same key then submits again. A crash between 2 and 3 leaves a `submitting` row that the
+ * tracker resubmits with the same token once its lease passed (tracker/resubmit.ts).
+ */
+export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Promise<ChangeHandle> {
+  const { deps, tenantId } = ctx;
+  const requestHash = hash(JSON.stringify({ action: req.action, offer: req.offerId ?? null, input: req.input }));
+  // ClientRequestToken: 1..36 printable characters (StartChangeSet model).
+  const token = req.idempotencyKey ? hash(`${tenantId}\n${req.idempotencyKey}`).slice(0, 36) : randomUUID();
+  const request: StoredRequest = {
+    ChangeSetName: `Flowstate ${req.action} ${randomBytes(4).toString("hex")}`,
+    ChangeSet: req.changes,
+  };
+  const em = newEm(ctx);
+  const inserted = await em.execute<(Row & { request: StoredRequest })[]>(
+    `INSERT INTO ${table(deps, "offer_change")}
+       (id, tenant_id, action, offer_id, idempotency_key, request_hash, client_token, request, status, actor, request_id,
+        principal, trace, next_poll_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitting', ?, ?, ?, ?, now() + interval '30 seconds')
+     ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
+     RETURNING id, request_hash, change_set_id, status, client_token, request`,
+    [
+      `chg_${randomBytes(10).toString("hex")}`,
+      tenantId,
+      req.action,
+      req.offerId ?? null,
+      req.idempotencyKey ?? null,
+      requestHash,
+      token,
+      JSON.stringify(request),
+      JSON.stringify(eventActorOf(ctx.caller)),
+      ctx.requestId,
+      ctx.principal,
+      ctx.trace ?? null,
+    ],
+  );
+  let row = inserted[0];
+  // Every duplicate sends the stored form (as jsonb returns it), so AWS sees byte-identical requests.
+  let stored = row?.request ?? request;
+  if (!row) {
+    const [existing] = await em.execute<(Row & { request: StoredRequest })[]>(
+      `SELECT id, request_hash, change_set_id, status, client_token, request FROM ${table(deps, "offer_change")}
+        WHERE tenant_id = ? AND idempotency_key = ?`,
+      [tenantId, req.idempotencyKey],
+    );
+    if (!existing) throw new Error("idempotency row vanished between insert and select");
+    if (existing.request_hash !== requestHash) throw reused();
+    if (existing.change_set_id) return handleOf(tenantId, existing.change_set_id, existing.status);
+    // AWS refused it last time (or has not answered yet): submit the first request again, same token.
+    await em.execute(
+      `UPDATE ${table(deps, "offer_change")} SET status = 'submitting' WHERE id = ? AND status = 'rejected'`,
+      [existing.id],
+    );
+    row = existing;
+    stored = existing.request;
+  }
+  const id = row.id;
+  let changeSetId: string;
+  try {
+    const out = await callSeller(ctx, "offer", ({ catalog }) =>
+      catalog.send(new StartChangeSetCommand({ Catalog: CATALOG, ClientRequestToken: row.client_token, ...stored })),
+    );
+    changeSetId = out.ChangeSetId ?? "";
+  } catch (err) {
+    // Without a key nobody can come back for this row; with one, a retry (or a concurrent
+    // duplicate that AWS did accept) finds it `rejected` and carries on.
+    await em.execute(
+      req.idempotencyKey
+        ? `UPDATE ${table(deps, "offer_change")} SET status = 'rejected' WHERE id = ? AND status = 'submitting'`
+        : `DELETE FROM ${table(deps, "offer_change")} WHERE id = ? AND change_set_id IS NULL`,
+      [id],
+    );
+    throw err;
+  }
+  const status = await recordAcknowledged(deps, id, changeSetId);
+  deps.wakeTracker();
+  return handleOf(tenantId, changeSetId, status);
+}
