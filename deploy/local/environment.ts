@@ -1,6 +1,5 @@
-import { baseEnv } from "@flowstate/shared/config/base";
+import { baseEnv, derivedNames } from "@flowstate/shared/config/base";
 import type { StackOutputs } from "./bootstrap.ts";
-import { stackNames } from "./definition.ts";
 
 /**
  * The runtime environment contract as scripts/start.ts and docker-compose.yml hand it to each
@@ -60,11 +59,11 @@ export function urlVariable(service: string): string {
 
 /** What the bootstrap created, as variables (names a service may also derive on its own). */
 export function stackEnvironment(outputs: StackOutputs, prefix: string, stage: string): Record<string, string> {
-  const names = stackNames({ prefix, stage });
+  const names = derivedNames({ SERVICE_PREFIX: prefix, STAGE: stage });
   return {
     EVENT_BUS_NAME: outputs.busName,
     INTERNAL_AUTH_SECRET_ID: names.internalAuthSecretId,
-    SIGNING_KEYS_SECRET_ID: `${prefix}/${stage}/identity/signing-keys`,
+    SIGNING_KEYS_SECRET_ID: names.signingKeysSecretId,
     DATA_KMS_KEY_ID: outputs.keyAlias,
     EXPORTS_BUCKET: outputs.buckets.exports,
     AUDIT_ARCHIVE_BUCKET: outputs.buckets.auditArchive,

@@ -1,4 +1,4 @@
-import { booleanVar, serviceConfigSchema } from "@flowstate/shared/config/base";
+import { accessTokenEnv, booleanVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
 const int = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
@@ -19,8 +19,7 @@ export const GatewayConfig = serviceConfigSchema({
     PRIVACY_URL: serviceUrl.optional(),
     AUDIT_URL: serviceUrl.optional(),
     PARTNER_URL: serviceUrl.optional(),
-    JWT_ISSUER: z.string().min(1).default("https://identity.flowstate.local"),
-    JWT_AUDIENCE: z.string().min(1).default("flowstate-api"),
+    ...accessTokenEnv,
     BODY_LIMIT_BYTES: int(1024 * 1024),
     RATE_LIMIT_CREDENTIAL_PER_SEC: rate(50),
     RATE_LIMIT_CREDENTIAL_BURST: int(100),

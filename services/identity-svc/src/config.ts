@@ -1,4 +1,4 @@
-import { serviceConfigSchema } from "@flowstate/shared/config/base";
+import { accessTokenEnv, derivedNames, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
 /**
@@ -20,8 +20,7 @@ export const IdentityConfig = serviceConfigSchema({
      * gateway's public origin (https in production; npm start sets the local gateway's URL), since
      * MCP clients fetch `<issuer>/.well-known/oauth-authorization-server` and compare `issuer`.
      */
-    JWT_ISSUER: z.string().min(1).default("https://identity.flowstate.local"),
-    JWT_AUDIENCE: z.string().min(1).default("flowstate-api"),
+    ...accessTokenEnv,
     /** The issue caps access tokens at 15 minutes. */
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(900).default(900),
     /** Absolute lifetime of a session (refresh-token family). */
@@ -53,7 +52,7 @@ export const IdentityConfig = serviceConfigSchema({
   },
 }).transform((env) => ({
   ...env,
-  SIGNING_KEYS_SECRET_ID: env.SIGNING_KEYS_SECRET_ID ?? `${env.SERVICE_PREFIX}/${env.STAGE}/identity/signing-keys`,
+  SIGNING_KEYS_SECRET_ID: env.SIGNING_KEYS_SECRET_ID ?? derivedNames(env).signingKeysSecretId,
   OAUTH_RESOURCES: list(
     env.OAUTH_RESOURCES ?? (env.MCP_GATEWAY_URL ? `${env.MCP_GATEWAY_URL.replace(/\/$/, "")}/mcp` : ""),
   ),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { z } from "zod";
-import { booleanVar, queueNames, serviceConfigSchema, withDerivedDefaults } from "./base.ts";
+import { booleanVar, derivedNames, queueNames, serviceConfigSchema, withDerivedDefaults } from "./base.ts";
 import { checkConfig } from "./parse-config.ts";
 
 describe("serviceConfigSchema", () => {
@@ -80,5 +80,15 @@ describe("booleanVar", () => {
     }
     assert.deepEqual(checkConfig(Flag, {}), { ok: true, value: { FLAG: true } });
     for (const raw of ["yes", "off", "tru"]) assert.equal(checkConfig(Flag, { FLAG: raw }).ok, false, raw);
+  });
+});
+
+describe("derivedNames", () => {
+  it("derives every prefix-and-stage name in one place", () => {
+    assert.deepEqual(derivedNames({ SERVICE_PREFIX: "fs", STAGE: "prod" }), {
+      eventBus: "fs-prod-domain",
+      internalAuthSecretId: "fs/prod/internal-auth-key",
+      signingKeysSecretId: "fs/prod/identity/signing-keys",
+    });
   });
 });

@@ -43,16 +43,39 @@ type Named = {
   INTERNAL_AUTH_SECRET_ID?: string | undefined;
 };
 
+/**
+ * Every resource name derived from the prefix and stage, derived here only: the services' config
+ * defaults, the bootstrap and `npm start`'s environment all read them from this function.
+ *
+ * @example
+ * derivedNames({ SERVICE_PREFIX: "flowstate", STAGE: "dev" }).signingKeysSecretId // "flowstate/dev/identity/signing-keys"
+ */
+export const derivedNames = (env: { SERVICE_PREFIX: string; STAGE: string }) => ({
+  eventBus: `${env.SERVICE_PREFIX}-${env.STAGE}-domain`,
+  internalAuthSecretId: `${env.SERVICE_PREFIX}/${env.STAGE}/internal-auth-key`,
+  signingKeysSecretId: `${env.SERVICE_PREFIX}/${env.STAGE}/identity/signing-keys`,
+});
+
 /** Fills the defaults that depend on other variables: `<prefix>-<stage>-domain`, `<prefix>/<stage>/internal-auth-key`. */
 export function withDerivedDefaults<T extends Named>(
   env: T,
 ): T & { EVENT_BUS_NAME: string; INTERNAL_AUTH_SECRET_ID: string } {
+  const names = derivedNames(env);
   return {
     ...env,
-    EVENT_BUS_NAME: env.EVENT_BUS_NAME ?? `${env.SERVICE_PREFIX}-${env.STAGE}-domain`,
-    INTERNAL_AUTH_SECRET_ID: env.INTERNAL_AUTH_SECRET_ID ?? `${env.SERVICE_PREFIX}/${env.STAGE}/internal-auth-key`,
+    EVENT_BUS_NAME: env.EVENT_BUS_NAME ?? names.eventBus,
+    INTERNAL_AUTH_SECRET_ID: env.INTERNAL_AUTH_SECRET_ID ?? names.internalAuthSecretId,
   };
 }
+
+/**
+ * The access-token issuer and audience: identity-svc signs with them and every verifier (the
+ * gateways) checks them, so their defaults are defined once.
+ */
+export const accessTokenEnv = {
+  JWT_ISSUER: z.string().min(1).default("https://identity.flowstate.local"),
+  JWT_AUDIENCE: z.string().min(1).default("flowstate-api"),
+};
 
 /** A consumer's queue and DLQ names: `<prefix>-<stage>-<service>` and `…-dlq` (resolve URLs with GetQueueUrl). */
 export const queueNames = (env: { SERVICE_PREFIX: string; STAGE: string }, service: string) => {
