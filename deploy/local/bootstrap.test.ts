@@ -3,11 +3,14 @@ import { randomBytes } from "node:crypto";
 import { DescribeRuleCommand, ListTargetsByRuleCommand, PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { DescribeKeyCommand } from "@aws-sdk/client-kms";
 import {
+  DeleteObjectCommand,
   GetBucketEncryptionCommand,
   GetBucketLifecycleConfigurationCommand,
   GetBucketVersioningCommand,
+  GetObjectCommand,
   GetObjectLockConfigurationCommand,
   GetPublicAccessBlockCommand,
+  PutObjectCommand,
 } from "@aws-sdk/client-s3";
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { GetEmailIdentityCommand } from "@aws-sdk/client-sesv2";
@@ -69,6 +72,23 @@ describe("the local stack bootstrap", () => {
       BlockPublicPolicy: true,
       RestrictPublicBuckets: true,
     });
+  });
+
+  test("the exports bucket takes and serves an SSE-KMS object over the emulator's plain HTTP (no TLS-only policy there)", async () => {
+    const s3 = aws.data("s3");
+    const Bucket = outputs.buckets.exports;
+    await s3.send(
+      new PutObjectCommand({
+        Bucket,
+        Key: "probe.zip",
+        Body: "x",
+        ServerSideEncryption: "aws:kms",
+        SSEKMSKeyId: outputs.keyAlias,
+      }),
+    );
+    const got = await s3.send(new GetObjectCommand({ Bucket, Key: "probe.zip" }));
+    assert.equal(await got.Body?.transformToString(), "x");
+    await s3.send(new DeleteObjectCommand({ Bucket, Key: "probe.zip" }));
   });
 
   test("the audit archive has Object Lock with a COMPLIANCE default retention of 2555 days", async () => {

@@ -4,6 +4,7 @@ import { mcpRevocationConsumer } from "@flowstate/mcp-gateway/revocations";
 import { offersConsumer } from "@flowstate/offers-svc/consumers/handlers";
 import { connectorEventsConsumer } from "@flowstate/partner-inbound/connector-events";
 import { partnerConsumer } from "@flowstate/partner-svc/consumers/handlers";
+import { privacySubscription } from "@flowstate/privacy-svc/consumers/handlers";
 import type { ConsumerDefinition } from "@flowstate/shared/consumer/define-consumer";
 
 /**
@@ -18,4 +19,5 @@ export const consumers: readonly Pick<ConsumerDefinition<unknown>, "service" | "
   connectorEventsConsumer,
   partnerConsumer,
   offersConsumer,
+  privacySubscription,
 ];

@@ -28,6 +28,8 @@ export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
     "PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID",
     "PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY",
   ],
+  // IDENTITY_URL: identity-svc answers for part of the personal-data export.
+  "privacy-svc": ["IDENTITY_URL", "EXPORTS_BUCKET", "DATA_KMS_KEY_ID", "MAIL_FROM"],
 };
 
 /** Default local ports (preamble); a service not listed here gets a free port. */

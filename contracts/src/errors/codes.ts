@@ -117,6 +117,10 @@ export const problemCodes = {
   },
   // 410
   INVITATION_EXPIRED: { status: 410, meaning: "The invitation is past its seven days; ask for a new one." },
+  EXPORT_EXPIRED: {
+    status: 410,
+    meaning: "The export's file was deleted 7 days after it was written (no URL any more); request a new export.",
+  },
   // 413, 415, 422, 429, 431
   PAYLOAD_TOO_LARGE: { status: 413, meaning: "The request body is larger than the service accepts." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: "The body must be `application/json`." },
@@ -149,6 +153,11 @@ export const problemCodes = {
     status: 429,
     meaning:
       "Too many failed sign-ins for this e-mail address (whether or not it has an account); wait `Retry-After` seconds.",
+  },
+  EXPORT_RATE_LIMITED: {
+    status: 429,
+    meaning:
+      "One successful export per 24 hours: ask again after `Retry-After`; `job_id` names the export to download meanwhile.",
   },
   HEADERS_TOO_LARGE: { status: 431, meaning: "The request headers are too large." },
   // 5xx

@@ -67,6 +67,10 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
     accept: { job_id: "exp_0123456789ab", sub, expires_at: at },
     reject: { job_id: "exp_0123456789ab", sub },
   },
+  "ExportFailed.v1": {
+    accept: { job_id: "exp_0123456789ab", sub, reason: "participant_unavailable" },
+    reject: { job_id: "exp_0123456789ab", sub, reason: "identity-svc timed out at 10.0.0.3" },
+  },
   "ConnectorConnected.v1": {
     accept: { tenant_id, account_id: "111122223333" },
     reject: { tenant_id, account_id: "1111-2222-3333" },

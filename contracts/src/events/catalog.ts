@@ -67,6 +67,8 @@ export const eventCatalog = {
   // privacy-svc
   "ExportRequested.v1": z.object({ job_id: ExportJobId, sub: Sub }),
   "ExportCompleted.v1": z.object({ job_id: ExportJobId, sub: Sub, expires_at: z.iso.datetime({ offset: true }) }),
+  /** `reason`: a stable code (participant_unavailable, account_deleted, timed_out, internal), never text. */
+  "ExportFailed.v1": z.object({ job_id: ExportJobId, sub: Sub, reason: z.string().regex(/^[a-z_]+$/) }),
   // connector-svc
   "ConnectorConnected.v1": z.object({ tenant_id: TenantId, account_id: z.string().regex(/^\d{12}$/) }),
   "ConnectorDisconnected.v1": z.object({ tenant_id: TenantId }),

@@ -19,12 +19,13 @@ export const VerifiedIdentity = z.discriminatedUnion("kind", [
   }),
   /**
    * A platform component calling on its own behalf, before any caller is known (the gateway's
-   * `/internal/v1` lookups: verifying an API key, checking a session). Services accept it only on
-   * `/internal/v1` routes; on a public route it is refused (401) like a missing assertion.
+   * `/internal/v1` lookups: verifying an API key, checking a session; privacy-svc gathering a
+   * user's personal data for an export). Services accept it only on `/internal/v1` routes; on a
+   * public route it is refused (401) like a missing assertion.
    */
   z.object({
     kind: z.literal("service"),
-    service: z.enum(["edge-gateway", "mcp-gateway", "offers-svc", "partner-inbound"]),
+    service: z.enum(["edge-gateway", "mcp-gateway", "offers-svc", "partner-inbound", "privacy-svc"]),
   }),
 ]);
 export type VerifiedIdentity = z.infer<typeof VerifiedIdentity>;

@@ -4,6 +4,7 @@ import { FeatureFlags } from "../rest/identity/tenants.ts";
 import type { RouteShape } from "../rest/route.ts";
 import { ConnectedAccounts, SellerConnectorRecord } from "./connector.ts";
 import { ApiKeyState, ApiKeyVerifyRequest, MembershipState, SessionState } from "./identity.ts";
+import { categoriesOf, NDJSON, PartLine } from "./personal-data.ts";
 
 /**
  * Routes services serve to other platform components only (under `/internal/v1`, never routed by
@@ -11,7 +12,7 @@ import { ApiKeyState, ApiKeyVerifyRequest, MembershipState, SessionState } from 
  * them the same way (`mountRoute`) and the route-contract test covers them too.
  */
 export const defineInternalRoute = <
-  const R extends RouteShape & { caller: "edge-gateway" | "mcp-gateway" | "offers-svc" | "platform" },
+  const R extends RouteShape & { caller: "edge-gateway" | "mcp-gateway" | "offers-svc" | "platform" | "privacy-svc" },
 >(
   route: R,
 ): R => route;
@@ -58,6 +59,18 @@ export const internalIdentityRoutes = [
     params: z.object({ id: TenantId }),
     problems: ["NOT_FOUND"],
     responses: { 200: FeatureFlags },
+  }),
+  defineInternalRoute({
+    id: "internal.personal_data.get",
+    method: "GET",
+    path: "/internal/v1/users/{sub}/personal-data/{category}",
+    service: identity,
+    caller: "privacy-svc",
+    params: z.object({ sub: Sub, category: z.enum(categoriesOf("identity-svc")) }),
+    problems: ["FORBIDDEN"],
+    // NDJSON: one PartLine per line, `{"record": …}` then `{"end": {"count": n}}` (personal-data.ts).
+    responses: { 200: PartLine },
+    streams: NDJSON,
   }),
 ] as const;
 

@@ -30,6 +30,12 @@ export interface RouteShape {
    * handler throws a code its route does not declare.
    */
   problems?: readonly ProblemCode[];
+  /**
+   * The 200 answer is streamed in this media type (e.g. `application/x-ndjson`, one line per item)
+   * instead of one JSON body; the handler returns `{ status: 200, stream }`. What each line holds is
+   * the route's own documentation (the personal-data routes: contracts/src/internal/personal-data.ts).
+   */
+  streams?: string;
 }
 
 /**

@@ -44,6 +44,7 @@ import {
 } from "./identity/users.ts";
 import { offersRoutes } from "./offers/routes.ts";
 import { PartnerEngagementList, PartnerListQuery, PartnerOpportunityList } from "./partner/sync-state.ts";
+import { ExportJob, ExportJobPath, ExportStarted } from "./privacy/exports.ts";
 import { defineRoute, type RouteSpec } from "./route.ts";
 
 /**
@@ -625,6 +626,36 @@ export const connectorRoutes = [
   }),
 ] as const satisfies readonly RouteSpec[];
 
+const privacy = "privacy-svc" as const;
+
+export const privacyRoutes = [
+  defineRoute({
+    id: "users.me.export.create",
+    method: "POST",
+    path: "/v1/users/me/export",
+    service: privacy,
+    auth: "user",
+    summary:
+      "Start an export of your personal data (202 with Location; while one is queued or running, that one; " +
+      "429 EXPORT_RATE_LIMITED within 24 hours of the last successful one)",
+    problems: ["EXPORT_RATE_LIMITED"],
+    responses: { 202: ExportStarted },
+  }),
+  defineRoute({
+    id: "users.me.export.get",
+    method: "GET",
+    path: "/v1/users/me/export/{job_id}",
+    service: privacy,
+    auth: "user",
+    summary:
+      "An export job's status; while ready, a fresh short-lived download URL on every call " +
+      "(410 EXPORT_EXPIRED from 7 days after the file was written)",
+    params: ExportJobPath,
+    problems: ["EXPORT_EXPIRED"],
+    responses: { 200: ExportJob },
+  }),
+] as const satisfies readonly RouteSpec[];
+
 /** The whole public surface. Other services add their arrays here. */
 export const routes: readonly RouteSpec[] = [
   ...identityRoutes,
@@ -632,6 +663,7 @@ export const routes: readonly RouteSpec[] = [
   ...oauthRoutes,
   ...connectorRoutes,
   ...offersRoutes,
+  ...privacyRoutes,
 ];
 
 /** Looks a route up by id, for tests and tools that name routes. */

@@ -97,14 +97,20 @@ export async function ensureBucket(ctx: ApplyContext, def: BucketDefinition, key
     () => s3.send(new PutBucketEncryptionCommand({ Bucket, ServerSideEncryptionConfiguration: { Rules: encryption } })),
   );
 
-  const policy = tlsOnlyPolicy(Bucket);
-  await converge(
-    ctx,
-    `set TLS-only policy on ${Bucket}`,
-    async () => (await s3.send(new GetBucketPolicyCommand({ Bucket }))).Policy,
-    policy,
-    () => s3.send(new PutBucketPolicyCommand({ Bucket, Policy: JSON.stringify(policy) })),
-  );
+  // The emulators (moto under npm start, LocalStack under compose) are reached over plain HTTP, and
+  // moto 5.2 evaluates aws:SecureTransport: with the TLS-only policy every object write and every
+  // presigned download was refused (403), so the exports bucket could hold nothing locally. The
+  // policy is applied wherever the endpoint speaks TLS, which real AWS always does.
+  if (!(await plainHttpEndpoint(s3))) {
+    const policy = tlsOnlyPolicy(Bucket);
+    await converge(
+      ctx,
+      `set TLS-only policy on ${Bucket}`,
+      async () => (await s3.send(new GetBucketPolicyCommand({ Bucket }))).Policy,
+      policy,
+      () => s3.send(new PutBucketPolicyCommand({ Bucket, Policy: JSON.stringify(policy) })),
+    );
+  }
 
   // An unversioned bucket that was once versioned can only be suspended, never turned back off.
   const versioning = def.versioned ? "Enabled" : "Suspended";
@@ -154,6 +160,11 @@ export async function ensureBucket(ctx: ApplyContext, def: BucketDefinition, key
       () => s3.send(new PutObjectLockConfigurationCommand({ Bucket, ObjectLockConfiguration: lock })),
     );
   }
+}
+
+/** Whether the client talks to a configured endpoint over plain HTTP (a local emulator); never on real AWS. */
+async function plainHttpEndpoint(s3: { config: { endpoint?: () => Promise<{ protocol: string }> } }) {
+  return s3.config.endpoint ? (await s3.config.endpoint()).protocol === "http:" : false;
 }
 
 /** Refuses every request that does not arrive over TLS (AWS Security Hub S3.5). */

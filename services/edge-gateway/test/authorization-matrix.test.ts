@@ -478,12 +478,18 @@ const userCases: Record<string, (w: World) => Promise<{ token: string; path?: st
     await oauth.tokens(w.member, client, "http://127.0.0.1/callback", { scope: "account" });
     return { token: w.member.token, path: `/v1/users/me/authorized-clients/${client}` };
   },
+  "users.me.export.create": async (w) => ({ token: w.member.token }),
+  "users.me.export.get": async (w) => {
+    const started = await w.e2e.call("POST", "/v1/users/me/export", { token: w.admin.token });
+    assert.equal(started.status, 202, started.text);
+    return { token: w.admin.token, path: `/v1/users/me/export/${started.json.job_id}` };
+  },
 };
 
 describe("the authorization matrix of every signed-in-user route", () => {
   let w: World;
   beforeAll(async () => {
-    w = await buildWorld(await startE2E("gw_matrix_user"));
+    w = await buildWorld(await startE2E("gw_matrix_user", {}, undefined, { privacy: {} }));
   });
   afterAll(() => w.e2e.close());
 
@@ -519,7 +525,7 @@ describe("the authorization matrix of every signed-in-user route", () => {
           body: valid.body,
         });
         if (res.status !== want) wrong.push(`${caller}: expected ${want}, got ${res.status} ${res.text.slice(0, 200)}`);
-        if (w.e2e.reached.length !== seen) wrong.push(`${caller}: reached identity-svc`);
+        if (w.e2e.reached.length !== seen) wrong.push(`${caller}: reached ${w.e2e.reached.slice(seen).join(", ")}`);
       }
       const ok = await w.e2e.call(route.method, valid.path ?? route.path, valid);
       const success = Number(Object.keys(route.responses).find((s) => Number(s) < 300));

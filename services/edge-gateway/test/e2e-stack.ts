@@ -5,6 +5,7 @@ import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { type RunningOffers, startOffersService } from "@flowstate/offers-svc/testing/offers-service";
 import { startPartnerSvc } from "@flowstate/partner-svc/testing/harness";
+import { type PrivacyHarness, startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { serve } from "@flowstate/shared/http/serve";
@@ -65,6 +66,9 @@ export interface E2E {
   signIn(email: string, password: string): Promise<Account & { sub: string }>;
   /** `by` invites `user` to the tenant and `user` accepts, both through the gateway: a member with `role`. */
   addMember(by: Account, tenantId: string, user: Account, role: "admin" | "member"): Promise<void>;
+  /** privacy-svc, when started with `{ privacy: {…} }`; it gathers from identityUrl. */
+  privacy?: PrivacyHarness;
+  privacyUrl?: string;
   /** connector-svc and its seller sandbox, when started with `{ connector: true }`. */
   connector?: RunningConnector;
   /** offers-svc, when started with `{ connector: true, offers: true }`. */
@@ -90,6 +94,7 @@ export async function startE2E(
     connector?: boolean;
     offers?: boolean;
     identity?: Omit<Parameters<typeof startHarness>[0], "prefix">;
+    privacy?: Omit<Parameters<typeof startPrivacyHarness>[0], "prefix" | "secret">;
   } = {},
 ): Promise<E2E> {
   const identity = await startHarness({ prefix, ...options.identity });
@@ -120,27 +125,41 @@ export async function startE2E(
   }
   const assertions: SeenAssertion[] = [];
   const relayedHeaders = new Map<string, Headers>();
-  const observed = {
+  const observe = (app: { fetch: (r: Request, env?: never) => Response | Promise<Response> }) => ({
     fetch: (request: Request, env?: unknown) => {
       const url = new URL(request.url);
       const header = request.headers.get(IDENTITY_HEADER);
       if (header) assertions.push({ method: request.method, target: url.pathname + url.search, header });
       // Relayed calls carry the caller's address; the gateway's own lookups (/internal, and the JWKS
-      // refetch an unknown key id triggers) do not, and are not something it let through.
+      // refetch an unknown key id triggers) and privacy-svc's gathering do not, and are not
+      // something the gateway let through.
       if (request.headers.has("x-forwarded-for") && !url.pathname.startsWith("/internal/")) {
         reached.push(`${request.method} ${url.pathname}`);
         relayedHeaders.set(request.headers.get("x-request-id") ?? "", request.headers);
       }
-      return identity.app.fetch(request, env as never);
+      return app.fetch(request, env as never);
     },
-  };
-  const identityServer = await serve(observed, {
-    host: "127.0.0.1",
-    port: 0,
-    logger: createLogger({ service: "identity-svc" }),
-    handleSignals: false,
-    drainTimeoutMs: 1_000,
   });
+  const listen = (app: ReturnType<typeof observe>, service: string) =>
+    serve(app, {
+      host: "127.0.0.1",
+      port: 0,
+      logger: createLogger({ service }),
+      handleSignals: false,
+      drainTimeoutMs: 1_000,
+    });
+  const identityServer = await listen(observe(identity.app), "identity-svc");
+  let privacy: PrivacyHarness | undefined;
+  let privacyServer: Awaited<ReturnType<typeof listen>> | undefined;
+  if (options.privacy) {
+    privacy = await startPrivacyHarness({
+      participantUrls: { "identity-svc": identityServer.url },
+      ...options.privacy,
+      prefix: `${prefix}_p`,
+      secret: identity.secret,
+    });
+    privacyServer = await listen(observe(privacy.app), "privacy-svc");
+  }
   const partner = await startPartnerSvc(prefix, identity.secret);
   const many = 100_000;
   const gateway = await startGateway({
@@ -159,6 +178,7 @@ export async function startE2E(
       PARTNER_URL: partner.url,
       ...(connector ? { CONNECTOR_URL: connector.url } : {}),
       ...(offers ? { OFFERS_URL: offers.url } : {}),
+      ...(privacyServer ? { PRIVACY_URL: privacyServer.url } : {}),
       ...settings,
     },
   });
@@ -212,6 +232,7 @@ export async function startE2E(
   return {
     identity,
     identityUrl: identityServer.url,
+    ...(privacy && privacyServer ? { privacy, privacyUrl: privacyServer.url } : {}),
     gateway,
     reached,
     assertions,
@@ -250,6 +271,8 @@ export async function startE2E(
     ...(offers ? { offers } : {}),
     async close() {
       await gateway.close();
+      await privacyServer?.shutdown("test done");
+      await privacy?.close();
       await identityServer.shutdown("test done");
       await partner.close();
       await identity.close();

@@ -71,7 +71,11 @@ describe("malformed input to every route", () => {
   const tokenFor = (route: RouteSpec) => (route.auth === "public" ? undefined : owner.token);
 
   beforeAll(async () => {
-    e2e = await startE2E("gw_malformed", { BODY_LIMIT_BYTES: LIMIT }, undefined, { connector: true, offers: true });
+    e2e = await startE2E("gw_malformed", { BODY_LIMIT_BYTES: LIMIT }, undefined, {
+      connector: true,
+      offers: true,
+      privacy: {},
+    });
     owner = await e2e.signUp();
     const member = await e2e.signUp();
     const tenant = await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Fuzz" } });

@@ -17,6 +17,7 @@ import { mountFeaturesUpdate } from "./routes/features-update.ts";
 import { mountInternalApiKeysVerify } from "./routes/internal-api-keys-verify.ts";
 import { mountInternalFeaturesGet } from "./routes/internal-features-get.ts";
 import { mountInternalMembershipsGet } from "./routes/internal-memberships-get.ts";
+import { mountInternalPersonalDataGet } from "./routes/internal-personal-data-get.ts";
 import { mountInternalSessionsGet } from "./routes/internal-sessions-get.ts";
 import { mountMembersAdd } from "./routes/members-add.ts";
 import { mountMembersList } from "./routes/members-list.ts";
@@ -104,5 +105,7 @@ export function createApp(
   mountInternalApiKeysVerify(app);
   mountInternalMembershipsGet(app);
   mountInternalFeaturesGet(app);
+  // internal (privacy-svc gathering a personal-data export)
+  mountInternalPersonalDataGet(app);
   return app;
 }

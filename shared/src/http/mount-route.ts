@@ -22,11 +22,15 @@ export interface RouteInput<R extends RouteShape> {
 }
 
 /** One of the answers the route declares: its status with a body of that status's schema (none for null). */
-export type RouteReply<R extends RouteShape> = {
-  [S in keyof R["responses"] & number]: R["responses"][S] extends z.ZodType
-    ? { status: S; body: z.input<R["responses"][S]>; headers?: Record<string, string> }
-    : { status: S; body?: null; headers?: Record<string, string> };
-}[keyof R["responses"] & number];
+export type RouteReply<R extends RouteShape> =
+  | {
+      [S in keyof R["responses"] & number]: R["responses"][S] extends z.ZodType
+        ? { status: S; body: z.input<R["responses"][S]>; headers?: Record<string, string> }
+        : { status: S; body?: null; headers?: Record<string, string> };
+    }[keyof R["responses"] & number]
+  | (R["streams"] extends string
+      ? { status: 200; stream: ReadableStream<Uint8Array>; headers?: Record<string, string> }
+      : never);
 
 export type RouteHandler<E extends Env, R extends RouteShape> = (
   input: RouteInput<R>,
@@ -90,12 +94,21 @@ export function mountRoute<E extends Env, R extends RouteShape>(
       query: spec.query ? valid.valid("query") : undefined,
       body: spec.body ? valid.valid("json") : undefined,
     } as RouteInput<R>;
-    let reply: { status: number; body?: unknown; headers?: Record<string, string> };
+    let reply: {
+      status: number;
+      body?: unknown;
+      stream?: ReadableStream<Uint8Array>;
+      headers?: Record<string, string>;
+    };
     try {
       reply = await handler(input, c);
     } catch (err) {
       if (check) checkProblem(spec, err, declared);
       throw err;
+    }
+    if (reply.stream && spec.streams) {
+      // A streamed answer is not checked here: its lines are validated by the caller as they arrive.
+      return new Response(reply.stream, { status: 200, headers: { ...reply.headers, "content-type": spec.streams } });
     }
     if (check) checkReply(spec, reply);
     if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) c.header(name, value);

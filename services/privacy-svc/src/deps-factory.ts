@@ -1,0 +1,36 @@
+import type { AwsClients } from "@flowstate/shared/aws/clients";
+import { type Database, schemaOf } from "@flowstate/shared/db/open-database";
+import type { Logger } from "@flowstate/shared/log/logger";
+import type { PrivacyConfig } from "./config.ts";
+import type { PrivacyDeps } from "./deps.ts";
+
+/** The one way to assemble PrivacyDeps from configuration (main.ts; the test harness builds its own). */
+export function buildDeps(o: {
+  config: PrivacyConfig;
+  orm: Database;
+  logger: Logger;
+  aws: AwsClients;
+  internalAuthSecret: string;
+  clock?: () => Date;
+}): PrivacyDeps {
+  const c = o.config;
+  return {
+    orm: o.orm,
+    schema: schemaOf(o.orm),
+    logger: o.logger,
+    internalAuthSecret: o.internalAuthSecret,
+    s3: o.aws.data("s3"),
+    ses: o.aws.data("sesv2"),
+    exports: { bucket: c.EXPORTS_BUCKET, kmsKeyId: c.DATA_KMS_KEY_ID },
+    mailFrom: c.MAIL_FROM,
+    participantUrls: c.participantUrls,
+    limits: {
+      downloadUrlTtlSeconds: c.DOWNLOAD_URL_TTL_SECONDS,
+      minIntervalMs: c.EXPORT_MIN_INTERVAL_HOURS * 3600_000,
+      gatherDeadlineMs: c.GATHER_DEADLINE_SECONDS * 1000,
+      participantTimeoutMs: c.PARTICIPANT_TIMEOUT_SECONDS * 1000,
+      jobDeadlineMs: c.JOB_DEADLINE_MINUTES * 60_000,
+    },
+    clock: o.clock ?? (() => new Date()),
+  };
+}

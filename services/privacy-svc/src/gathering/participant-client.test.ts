@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { bodyless, IDENTITY_HEADER, verifyAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import type { PrivacyDeps } from "../deps.ts";
+import { AccountGone, GatheringError } from "./errors.ts";
+import { remoteCategory } from "./participant-client.ts";
+
+const secret = "test-secret-of-the-assertion";
+const sub = "usr_0123456789abcdefghij";
+const line = (v: unknown) => `${JSON.stringify(v)}\n`;
+
+/** A participant whose answer each test chooses; it also checks privacy-svc's signed identity. */
+let answer: (req: IncomingMessage, res: ServerResponse) => void;
+let url: string;
+const server = createServer((req, res) => {
+  const verified = verifyAssertion(secret, bodyless("GET", req.url!), req.headers[IDENTITY_HEADER] as string);
+  if (verified?.identity.kind !== "service" || verified.identity.service !== "privacy-svc") {
+    res.writeHead(401).end();
+    return;
+  }
+  answer(req, res);
+});
+
+const deps = () =>
+  ({
+    internalAuthSecret: secret,
+    participantUrls: { "identity-svc": url },
+    limits: { participantTimeoutMs: 1_000 },
+  }) as unknown as PrivacyDeps;
+const read = async (category: "memberships" | "profile" = "memberships") => {
+  const out: unknown[] = [];
+  for await (const r of remoteCategory(deps(), "identity-svc", sub, category, new AbortController().signal))
+    out.push(r);
+  return out;
+};
+
+describe("remoteCategory", () => {
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  it("yields the records of a complete answer, asking with privacy-svc's signed identity", async () => {
+    answer = (req, res) => {
+      assert.equal(req.url, `/internal/v1/users/${sub}/personal-data/memberships`);
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write(line({ record: { n: 1 } }));
+      res.end(line({ record: { n: 2 } }) + line({ end: { count: 2 } }));
+    };
+    assert.deepEqual(await read(), [{ n: 1 }, { n: 2 }]);
+  });
+
+  it("treats an answer without its end line, or with another count, as a failure, never a shorter list", async () => {
+    answer = (_req, res) => res.writeHead(200).end(line({ record: { n: 1 } }));
+    await assert.rejects(read(), GatheringError);
+    answer = (_req, res) => res.writeHead(200).end(line({ record: { n: 1 } }) + line({ end: { count: 3 } }));
+    await assert.rejects(read(), GatheringError);
+    answer = (_req, res) => {
+      res.writeHead(200).write(line({ record: { n: 1 } }));
+      res.destroy();
+    };
+    await assert.rejects(read(), GatheringError);
+    answer = (_req, res) => res.writeHead(200).end(`${line({ end: { count: 0 } })}{"record":`);
+    await assert.rejects(read(), GatheringError);
+  });
+
+  it("says the account is gone on 404, and fails on an error answer, a timeout or no answer", async () => {
+    answer = (_req, res) => res.writeHead(404).end("{}");
+    await assert.rejects(read("profile"), AccountGone);
+    answer = (_req, res) => res.writeHead(503).end("{}");
+    await assert.rejects(read(), GatheringError);
+    answer = () => {}; // never answers: the participant timeout ends it
+    await assert.rejects(read(), /timed out/);
+    const closed = url;
+    url = "http://127.0.0.1:9";
+    try {
+      await assert.rejects(read(), /unreachable/);
+    } finally {
+      url = closed;
+    }
+  });
+});

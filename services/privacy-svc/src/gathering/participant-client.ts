@@ -1,0 +1,91 @@
+import {
+  NDJSON,
+  PartLine,
+  type PersonalDataCategory,
+  personalDataPath,
+} from "@flowstate/contracts/internal/personal-data";
+import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import type { PrivacyDeps } from "../deps.ts";
+import { AccountGone, GatheringError } from "./errors.ts";
+
+/**
+ * Streams one category from the service that owns it (GET …/personal-data/{category}, NDJSON),
+ * signed with privacy-svc's own `service` identity. Yields records as they arrive; throws
+ * AccountGone on 404 and GatheringError for anything else that is not a complete answer (no end
+ * line, a count that differs, a broken line, a transport error or the timeout).
+ */
+export async function* remoteCategory(
+  deps: PrivacyDeps,
+  service: string,
+  sub: string,
+  category: PersonalDataCategory,
+  signal: AbortSignal,
+): AsyncGenerator<unknown> {
+  const base = deps.participantUrls[service as keyof PrivacyDeps["participantUrls"]];
+  if (!base) throw new GatheringError(service, category, "no URL configured");
+  const path = personalDataPath(sub, category);
+  const fail = (what: string, cause?: unknown) => new GatheringError(service, category, what, { cause });
+  const timeout = AbortSignal.timeout(deps.limits.participantTimeoutMs);
+  let res: Response;
+  try {
+    res = await fetch(new URL(path, base), {
+      headers: {
+        accept: NDJSON,
+        [IDENTITY_HEADER]: signAssertion(deps.internalAuthSecret, bodyless("GET", path), {
+          identity: { kind: "service", service: "privacy-svc" },
+        }),
+      },
+      signal: AbortSignal.any([signal, timeout]),
+    });
+  } catch (err) {
+    throw fail(timeout.aborted ? "timed out" : "unreachable", err);
+  }
+  if (res.status === 404) {
+    await res.body?.cancel();
+    throw new AccountGone(`${service} knows no active account ${sub}`);
+  }
+  if (res.status !== 200 || !res.body) {
+    await res.body?.cancel();
+    throw fail(`answered ${res.status}`);
+  }
+  const decoder = new TextDecoder();
+  let pending = "";
+  let count = 0;
+  let ended = false;
+  const line = (text: string): unknown => {
+    if (ended) throw fail("data after the end line");
+    let parsed: ReturnType<typeof PartLine.safeParse>;
+    try {
+      parsed = PartLine.safeParse(JSON.parse(text));
+    } catch (err) {
+      throw fail("a line is not JSON", err);
+    }
+    if (!parsed.success) throw fail("a line is neither a record nor the end");
+    if ("end" in parsed.data) {
+      if (parsed.data.end.count !== count) throw fail(`end line counts ${parsed.data.end.count}, got ${count}`);
+      ended = true;
+      return undefined;
+    }
+    count++;
+    return parsed.data.record;
+  };
+  try {
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      pending += decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n", start)) {
+        const text = pending.slice(start, nl);
+        start = nl + 1;
+        if (text) {
+          const record = line(text);
+          if (!ended) yield record;
+        }
+      }
+      pending = pending.slice(start);
+    }
+  } catch (err) {
+    if (err instanceof GatheringError) throw err;
+    throw fail(timeout.aborted ? "timed out" : "the answer broke off", err);
+  }
+  if (!ended || (pending + decoder.decode()).trim()) throw fail("the answer was cut short");
+}

@@ -1,0 +1,85 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { buildArchive } from "../archive/build-archive.ts";
+import { emit, SYSTEM } from "../context.ts";
+import { findJob, tableOf, updateJob } from "../db/jobs.ts";
+import { EXPORT_RETENTION_MS, type PrivacyDeps } from "../deps.ts";
+import { AccountGone, GatheringError } from "../gathering/errors.ts";
+import { ACCOUNT_DELETED_REASON, participantFailureReason } from "./failure-reasons.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Builds one export (the ExportRequested handler; `em` is the consumer's transaction, which also
+ * records the event id). The job row stays locked FOR UPDATE while the archive is built, so an
+ * account deletion that arrives meanwhile waits and then finds the final state (and deletes the
+ * file). A participant that is down is retried with backoff until GATHER_DEADLINE_SECONDS, then the
+ * job fails with a reason; a partial archive is never written (the upload is aborted). An account
+ * the owner reports gone cancels the job. Other failures (S3, the database) throw: the message is
+ * redelivered, and the sweeper fails a job that stays unfinished past JOB_DEADLINE_MINUTES.
+ */
+export async function runExport(
+  deps: PrivacyDeps,
+  em: EntityManager,
+  jobId: string,
+  trace?: string | undefined,
+): Promise<void> {
+  // Committed on its own at once, so polls show `running` while the archive is built.
+  await deps.orm.em.fork().execute(
+    `UPDATE ${tableOf(deps.schema, "export_job")} SET status = 'running', started_at = ?, attempts = attempts + 1
+        WHERE id = ? AND status IN ('queued', 'running')`,
+    [deps.clock(), jobId],
+  );
+  const job = await findJob(em, deps.schema, { id: jobId }, "update");
+  if (!job || (job.status !== "queued" && job.status !== "running")) return; // cancelled, or done by an earlier delivery
+  const log = deps.logger.child({ job_id: job.id });
+  const meta = { subject: job.sub, actor: SYSTEM, trace };
+  const deadline = Date.now() + deps.limits.gatherDeadlineMs;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
+    const attempt = new AbortController();
+    try {
+      const { key, counts } = await buildArchive(deps, em, job, attempt.signal);
+      const written = deps.clock();
+      const expires = new Date(written.getTime() + EXPORT_RETENTION_MS);
+      await updateJob(em, deps.schema, job.id, {
+        status: "ready",
+        completed_at: written,
+        file_key: key,
+        file_written_at: written,
+        expires_at: expires,
+        failure_code: null,
+        failure_reason: null,
+      });
+      emit(em, "ExportCompleted.v1", { job_id: job.id, sub: job.sub, expires_at: expires.toISOString() }, meta);
+      log.info({ counts }, "export ready");
+      return;
+    } catch (err) {
+      attempt.abort();
+      if (err instanceof AccountGone) {
+        await updateJob(em, deps.schema, job.id, {
+          status: "cancelled",
+          completed_at: deps.clock(),
+          failure_code: "account_deleted",
+          failure_reason: ACCOUNT_DELETED_REASON,
+        });
+        emit(em, "ExportFailed.v1", { job_id: job.id, sub: job.sub, reason: "account_deleted" }, meta);
+        log.info("export cancelled: the account is gone");
+        return;
+      }
+      if (!(err instanceof GatheringError)) throw err;
+      if (Date.now() + delay < deadline) {
+        log.warn({ err, retry_in_ms: delay }, "gathering failed; retrying");
+        await sleep(delay);
+        continue;
+      }
+      await updateJob(em, deps.schema, job.id, {
+        status: "failed",
+        completed_at: deps.clock(),
+        failure_code: "participant_unavailable",
+        failure_reason: participantFailureReason(err.service),
+      });
+      emit(em, "ExportFailed.v1", { job_id: job.id, sub: job.sub, reason: "participant_unavailable" }, meta);
+      log.warn({ err }, "export failed: a participant did not answer in time");
+      return;
+    }
+  }
+}
