@@ -8,7 +8,7 @@ import { anonymousActor, eventActorOf, systemActor } from "@flowstate/shared/out
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { z } from "zod";
 import type { IdentityDeps } from "./deps.ts";
-import { requireLiveCredential } from "./verbs/live-credential.ts";
+import { requireLiveCredential } from "./verbs/lib/live-credential.ts";
 
 /** Who is calling: a gateway-verified identity, nobody (public routes), or the service itself. */
 export type Actor = VerifiedIdentity | { kind: "anonymous" } | { kind: "system" };

@@ -4,8 +4,8 @@ import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { type Invitation, Membership } from "../db/entities.ts";
-import { requireUser } from "./guards.ts";
-import { lockOpenInvitation, receivedInvitations } from "./my-invitation.ts";
+import { requireUser } from "./lib/guards.ts";
+import { lockOpenInvitation, receivedInvitations } from "./lib/my-invitation.ts";
 import { notAMember } from "./request-ownership-transfer.ts";
 
 /**

@@ -3,8 +3,8 @@ import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
 import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, type ServiceContext } from "../context.ts";
 import { Membership, User } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
-import { revokeKeysOf } from "./revoke-keys-of.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { revokeKeysOf } from "./lib/revoke-keys-of.ts";
 
 export const ownerLocked = () =>
   new DomainError("conflict", "LAST_OWNER", "the owner cannot be removed or demoted; transfer ownership first");

@@ -4,7 +4,7 @@ import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { newApiKeySecret } from "../crypto/api-key-secret.ts";
 import { sha256 } from "../crypto/secret-token.ts";
 import { ApiKey } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
 import { toApiKeyView } from "./list-api-keys.ts";
 
 /** Creates a tenant API key (admin or owner). The secret is in this answer only; we keep its hash. */

@@ -3,7 +3,7 @@ import { newId } from "@flowstate/shared/ids/new-id";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { Membership, Tenant as TenantRow } from "../db/entities.ts";
 import { loadActiveUser } from "./get-profile.ts";
-import { requireUser } from "./guards.ts";
+import { requireUser } from "./lib/guards.ts";
 
 /** Creates a tenant with the caller as its owner. */
 export async function createTenant({

@@ -1,7 +1,7 @@
 import type { ReceivedInvitation } from "@flowstate/contracts/rest/identity/invitations";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
-import { requireUser } from "./guards.ts";
-import { lockOpenInvitation, receivedInvitations } from "./my-invitation.ts";
+import { requireUser } from "./lib/guards.ts";
+import { lockOpenInvitation, receivedInvitations } from "./lib/my-invitation.ts";
 
 /** The invitee says no: the invitation closes, nothing else changes. */
 export async function declineInvitation({

@@ -3,7 +3,7 @@ import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext, table } from "../context.ts";
 import { Membership, NotificationPreferencesRow, User } from "../db/entities.ts";
-import { revokeAccountAccess } from "./revoke-account-access.ts";
+import { revokeAccountAccess } from "./lib/revoke-account-access.ts";
 
 /**
  * Deletes an account: refused with 409 OWNS_ACTIVE_TENANTS (listing them) while it owns an active

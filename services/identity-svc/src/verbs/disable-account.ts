@@ -2,7 +2,7 @@ import { notFound } from "@flowstate/shared/errors/domain-error";
 import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { User } from "../db/entities.ts";
-import { revokeAccountAccess } from "./revoke-account-access.ts";
+import { revokeAccountAccess } from "./lib/revoke-account-access.ts";
 
 /**
  * Disables an account and revokes everything it holds, in one transaction: sign-in and refresh

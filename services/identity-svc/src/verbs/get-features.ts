@@ -2,7 +2,7 @@ import { FEATURE_DEFAULTS, type FeatureFlags } from "@flowstate/contracts/rest/i
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../context.ts";
 import { FeatureFlag } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
 
 /** The tenant's flags: stored values over the defaults; unknown stored flags are ignored. */
 export async function flagsOf(em: EntityManager, tenantId: string): Promise<FeatureFlags> {

@@ -2,7 +2,7 @@ import type { NotificationPreferences } from "@flowstate/contracts/rest/identity
 import type { ServiceContext } from "../context.ts";
 import { NotificationPreferencesRow } from "../db/entities.ts";
 import { loadActiveUser } from "./get-profile.ts";
-import { requireUser } from "./guards.ts";
+import { requireUser } from "./lib/guards.ts";
 
 /**
  * Defaults for anyone who never chose: security mail and the mail the user asked for (exports,

@@ -3,7 +3,7 @@ import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../context.ts";
 import { User } from "../db/entities.ts";
-import { requireUser } from "./guards.ts";
+import { requireUser } from "./lib/guards.ts";
 
 export const toProfile = (u: User): Profile => ({
   sub: u.sub,

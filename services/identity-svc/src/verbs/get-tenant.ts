@@ -3,7 +3,7 @@ import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { tenantRefusal } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
 import type { ServiceContext } from "../context.ts";
-import { tenantView } from "./tenant-view.ts";
+import { tenantView } from "./lib/tenant-view.ts";
 
 /** tenants.get in the registry: any member, or an API key of the tenant (read scope is enough). */
 const NEED: TenantNeed = { minRole: "member", apiKey: "read" };

@@ -5,8 +5,8 @@ import { newId } from "@flowstate/shared/ids/new-id";
 import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext, table } from "../context.ts";
 import { Invitation } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
-import { INVITATION_TTL_MS, toSentInvitation } from "./invitation-view.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { INVITATION_TTL_MS, toSentInvitation } from "./lib/invitation-view.ts";
 import { emailKey } from "./sign-up.ts";
 
 /**

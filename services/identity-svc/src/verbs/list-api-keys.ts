@@ -2,7 +2,7 @@ import type { ApiKeyList, ApiKey as ApiKeyView } from "@flowstate/contracts/rest
 import type { ServiceContext } from "../context.ts";
 import { prefixOf } from "../crypto/api-key-secret.ts";
 import { ApiKey } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
 
 export const toApiKeyView = (k: ApiKey): ApiKeyView => ({
   key_id: k.key_id,

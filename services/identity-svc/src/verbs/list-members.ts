@@ -1,7 +1,7 @@
 import type { TenantRole } from "@flowstate/contracts/ids";
 import type { Member, MemberList } from "@flowstate/contracts/rest/identity/members";
 import { type ServiceContext, table } from "../context.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
 
 type Row = { sub: string; name: string; email: string; role: TenantRole; created_at: Date };
 

@@ -1,8 +1,8 @@
 import type { ReceivedInvitationList } from "@flowstate/contracts/rest/identity/invitations";
 import { now, type ServiceContext } from "../context.ts";
 import { loadActiveUser } from "./get-profile.ts";
-import { requireUser } from "./guards.ts";
-import { receivedInvitations } from "./my-invitation.ts";
+import { requireUser } from "./lib/guards.ts";
+import { receivedInvitations } from "./lib/my-invitation.ts";
 
 /**
  * The caller's open invitations: to their e-mail address (membership) or to them (ownership),

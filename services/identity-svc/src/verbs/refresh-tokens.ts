@@ -4,7 +4,7 @@ import { LockMode } from "@mikro-orm/postgresql";
 import { inTransaction, now, type ServiceContext } from "../context.ts";
 import { sha256 } from "../crypto/secret-token.ts";
 import { RefreshToken, User, UserSession } from "../db/entities.ts";
-import { addRefreshToken, tokenResponse } from "./issue-tokens.ts";
+import { addRefreshToken, tokenResponse } from "./lib/issue-tokens.ts";
 import { revokeSession } from "./revoke-session.ts";
 
 const invalidRefresh = () =>

@@ -2,9 +2,9 @@ import { notFound } from "@flowstate/shared/errors/domain-error";
 import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, type ServiceContext } from "../context.ts";
 import { Membership } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
 import { ownerLocked } from "./change-member-role.ts";
-import { revokeKeysOf } from "./revoke-keys-of.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { revokeKeysOf } from "./lib/revoke-keys-of.ts";
 
 /** Removes a member (admin or owner; never the owner). The API keys they created here are revoked. */
 export async function removeMember({

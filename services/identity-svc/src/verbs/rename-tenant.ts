@@ -1,7 +1,7 @@
 import type { RenameTenantRequest, Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { emit, inTransaction, type ServiceContext } from "../context.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
-import { tenantView } from "./tenant-view.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { tenantView } from "./lib/tenant-view.ts";
 
 /** Renames a tenant (admin or owner). */
 export async function renameTenant({

@@ -4,8 +4,8 @@ import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { newId } from "@flowstate/shared/ids/new-id";
 import { emit, inTransaction, now, type ServiceContext, table } from "../context.ts";
 import { Invitation } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
-import { INVITATION_TTL_MS, toSentInvitation } from "./invitation-view.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { INVITATION_TTL_MS, toSentInvitation } from "./lib/invitation-view.ts";
 
 export const notAMember = () =>
   new DomainError("unprocessable", "NOT_A_MEMBER", "the new owner must be an active member of the tenant");

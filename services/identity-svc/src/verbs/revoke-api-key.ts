@@ -2,8 +2,8 @@ import { notFound } from "@flowstate/shared/errors/domain-error";
 import { LockMode } from "@mikro-orm/postgresql";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { ApiKey } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
-import { revokeKey } from "./revoke-keys-of.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { revokeKey } from "./lib/revoke-keys-of.ts";
 
 /** Revokes a key of the tenant (admin or owner). Revoking a revoked key is a no-op; another tenant's key is 404. */
 export async function revokeApiKey({

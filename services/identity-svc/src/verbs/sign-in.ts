@@ -5,7 +5,7 @@ import { LockMode } from "@mikro-orm/postgresql";
 import { inTransaction, now, type ServiceContext } from "../context.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../crypto/password.ts";
 import { User, UserSession } from "../db/entities.ts";
-import { addRefreshToken, tokenResponse } from "./issue-tokens.ts";
+import { addRefreshToken, tokenResponse } from "./lib/issue-tokens.ts";
 import { clearSignInFailures, reserveSignInAttempt } from "./sign-in-throttle.ts";
 import { emailKey } from "./sign-up.ts";
 

@@ -1,7 +1,7 @@
 import { LockMode } from "@mikro-orm/postgresql";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { UserSession } from "../db/entities.ts";
-import { requireUser } from "./guards.ts";
+import { requireUser } from "./lib/guards.ts";
 import { revokeSession } from "./revoke-session.ts";
 
 /** Ends the caller's session: its refresh tokens stop working and its access tokens fail the session check. */

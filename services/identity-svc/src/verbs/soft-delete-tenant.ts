@@ -1,5 +1,5 @@
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
 
 /**
  * Soft-deletes a tenant (owner only): it disappears for everyone (404, like a tenant that never

@@ -1,8 +1,8 @@
 import type { FeatureFlags, UpdateFeatureFlagsRequest } from "@flowstate/contracts/rest/identity/tenants";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { FeatureFlag } from "../db/entities.ts";
-import { authorizeTenant } from "./authorize-tenant.ts";
 import { flagsOf } from "./get-features.ts";
+import { authorizeTenant } from "./lib/authorize-tenant.ts";
 
 /**
  * Sets the given flags (admin or owner); one FeatureFlagChanged per flag that actually changed

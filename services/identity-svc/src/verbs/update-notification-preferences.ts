@@ -6,7 +6,7 @@ import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { NotificationPreferencesRow } from "../db/entities.ts";
 import { withDefaults } from "./get-notification-preferences.ts";
 import { loadActiveUser } from "./get-profile.ts";
-import { requireUser } from "./guards.ts";
+import { requireUser } from "./lib/guards.ts";
 
 /** Sets the given preferences; omitted keys keep their value. */
 export async function updateNotificationPreferences({

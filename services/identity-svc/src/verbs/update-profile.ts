@@ -1,7 +1,7 @@
 import type { Profile, UpdateProfileRequest } from "@flowstate/contracts/rest/identity/users";
 import { emit, inTransaction, type ServiceContext } from "../context.ts";
 import { loadActiveUser, toProfile } from "./get-profile.ts";
-import { requireUser } from "./guards.ts";
+import { requireUser } from "./lib/guards.ts";
 
 /** Changes name and/or picture; the event names the fields changed, never their values. */
 export async function updateProfile({

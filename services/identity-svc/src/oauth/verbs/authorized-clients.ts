@@ -3,7 +3,7 @@ import { notFound } from "@flowstate/shared/errors/domain-error";
 import { LockMode } from "@mikro-orm/postgresql";
 import { inTransaction, now, type ServiceContext, table } from "../../context.ts";
 import { UserSession } from "../../db/entities.ts";
-import { requireUser } from "../../verbs/guards.ts";
+import { requireUser } from "../../verbs/lib/guards.ts";
 import { revokeSession } from "../../verbs/revoke-session.ts";
 import { OAuthCode } from "../db/entities.ts";
 

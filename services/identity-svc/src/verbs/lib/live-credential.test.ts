@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { UserSession } from "../db/entities.ts";
-import { type Harness, startHarness } from "../testing/harness.ts";
-import { disableAccount } from "./disable-account.ts";
+import { UserSession } from "../../db/entities.ts";
+import { type Harness, startHarness } from "../../testing/harness.ts";
+import { disableAccount } from "../disable-account.ts";
 
 /**
  * The service's own re-check of revocation inside every write's transaction: a request the

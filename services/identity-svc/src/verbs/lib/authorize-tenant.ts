@@ -3,8 +3,8 @@ import type { TenantRole } from "@flowstate/contracts/ids";
 import { tenantRefusal } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
-import type { ServiceContext } from "../context.ts";
-import { Membership, Tenant } from "../db/entities.ts";
+import type { ServiceContext } from "../../context.ts";
+import { Membership, Tenant } from "../../db/entities.ts";
 
 export interface TenantAccess {
   tenant: Tenant;

@@ -3,7 +3,7 @@ import type { TenantRole } from "@flowstate/contracts/ids";
 import { invalidApiKey } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { type ServiceContext, table } from "../context.ts";
+import { type ServiceContext, table } from "../../context.ts";
 
 export const sessionEnded = () =>
   new DomainError(

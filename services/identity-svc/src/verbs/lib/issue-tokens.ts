@@ -1,9 +1,9 @@
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { now, type ServiceContext } from "../context.ts";
-import { newRefreshToken, sha256 } from "../crypto/secret-token.ts";
-import { RefreshToken } from "../db/entities.ts";
-import { signAccessToken } from "../tokens/access-token.ts";
+import { now, type ServiceContext } from "../../context.ts";
+import { newRefreshToken, sha256 } from "../../crypto/secret-token.ts";
+import { RefreshToken } from "../../db/entities.ts";
+import { signAccessToken } from "../../tokens/access-token.ts";
 
 /** Adds the next refresh token of a session's family to the unit of work; returns the plaintext. */
 export function addRefreshToken(ctx: ServiceContext, em: EntityManager, sid: string): string {

@@ -1,8 +1,8 @@
 import type { ReceivedInvitation } from "@flowstate/contracts/rest/identity/invitations";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
-import { now, type ServiceContext, table } from "../context.ts";
-import { Invitation, Tenant, User } from "../db/entities.ts";
+import { now, type ServiceContext, table } from "../../context.ts";
+import { Invitation, Tenant, User } from "../../db/entities.ts";
 
 type Row = {
   id: string;

@@ -1,5 +1,5 @@
 import { INVITATION_TTL_DAYS, type SentInvitation } from "@flowstate/contracts/rest/identity/invitations";
-import type { Invitation } from "../db/entities.ts";
+import type { Invitation } from "../../db/entities.ts";
 
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 3600_000;
 

@@ -1,6 +1,6 @@
 import { apiKeyNotAllowed } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../../context.ts";
 
 /** The signed-in user behind a token (not an API key): profile, sessions, tenants of one's own. */
 export function requireUser(ctx: ServiceContext): { sub: string; sid: string } {

@@ -1,7 +1,7 @@
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { emit, now, type ServiceContext } from "../context.ts";
-import { ApiKey } from "../db/entities.ts";
+import { emit, now, type ServiceContext } from "../../context.ts";
+import { ApiKey } from "../../db/entities.ts";
 
 export type KeyRevokeReason =
   | "revoked"

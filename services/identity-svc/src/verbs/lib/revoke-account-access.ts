@@ -1,9 +1,9 @@
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { emit, now, type ServiceContext } from "../context.ts";
-import { type User, UserSession } from "../db/entities.ts";
+import { emit, now, type ServiceContext } from "../../context.ts";
+import { type User, UserSession } from "../../db/entities.ts";
+import type { RevokeReason } from "../revoke-session.ts";
 import { type KeyRevokeReason, revokeKeysOf } from "./revoke-keys-of.ts";
-import type { RevokeReason } from "./revoke-session.ts";
 
 /**
  * Everything an account could still get in with, stopped in the caller's transaction (the user row

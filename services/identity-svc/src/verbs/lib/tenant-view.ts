@@ -2,8 +2,8 @@ import type { TenantRole } from "@flowstate/contracts/ids";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import type { ServiceContext } from "../context.ts";
-import type { TenantRow } from "../db/tenant-reads.ts";
+import type { ServiceContext } from "../../context.ts";
+import type { TenantRow } from "../../db/tenant-reads.ts";
 
 const toTenant = (r: TenantRow, role: TenantRole): Tenant => ({
   id: r.id,
