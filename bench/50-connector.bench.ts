@@ -36,6 +36,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const LISTINGS = 1000;
 const ROUNDS = 3;
+const CONNECTIONS = 32;
 
 function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(process.execPath, ["src/main.ts"], {
@@ -226,10 +227,13 @@ export default async function connectorBench(): Promise<BenchRow[]> {
       const pair = [
         async () =>
           statusRps.push(
-            check(await load({ url: `${tenant}/integrations/marketplace`, connections: 32, headers: auth }), "status")
-              .rps,
+            check(
+              await load({ url: `${tenant}/integrations/marketplace`, connections: CONNECTIONS, headers: auth }),
+              "status",
+            ).rps,
           ),
-        async () => tenantRps.push(check(await load({ url: tenant, connections: 32, headers: auth }), "tenant").rps),
+        async () =>
+          tenantRps.push(check(await load({ url: tenant, connections: CONNECTIONS, headers: auth }), "tenant").rps),
       ];
       for (const run of round % 2 ? pair.reverse() : pair) await run();
     }
@@ -254,7 +258,7 @@ export default async function connectorBench(): Promise<BenchRow[]> {
         met: overhead < 2,
       },
       {
-        name: "GET …/integrations/marketplace (status) through the gateway (32 conns)",
+        name: `GET …/integrations/marketplace (status) through the gateway (${CONNECTIONS} conns)`,
         value: Math.round(status),
         unit: "req/s",
         baseline: { name: "GET /v1/tenants/{id} through the gateway", value: Math.round(tenantRate) },

@@ -27,6 +27,7 @@ import type { BenchRow } from "./lib/types.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ROUNDS = 3;
+const CONNECTIONS = 32;
 
 async function call(method: string, url: string, token?: string, body?: unknown) {
   const res = await fetch(url, {
@@ -167,11 +168,11 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       const pair = [
         async () => {
           p50.mcp.push((await check(await load({ ...mcp, connections: 1 }), "mcp p50")).p50Ms);
-          rps.mcp.push((await check(await load({ ...mcp, connections: 32 }), "mcp 32")).rps);
+          rps.mcp.push((await check(await load({ ...mcp, connections: CONNECTIONS }), `mcp ${CONNECTIONS}`)).rps);
         },
         async () => {
           p50.rest.push((await check(await load({ ...rest, connections: 1 }), "rest p50")).p50Ms);
-          rps.rest.push((await check(await load({ ...rest, connections: 32 }), "rest 32")).rps);
+          rps.rest.push((await check(await load({ ...rest, connections: CONNECTIONS }), `rest ${CONNECTIONS}`)).rps);
         },
       ];
       for (const run of round % 2 ? pair.reverse() : pair) await run();
@@ -192,10 +193,13 @@ export default async function mcpBench(): Promise<BenchRow[]> {
         met: mcpP50 / restP50 <= 1.5,
       },
       {
-        name: "mcp-gateway: tools/call get_marketplace_connector_status (32 conns)",
+        name: `mcp-gateway: tools/call get_marketplace_connector_status (${CONNECTIONS} conns)`,
         value: Math.round(mcpRps),
         unit: "calls/s",
-        baseline: { name: "GET …/integrations/marketplace at the edge gateway (32 conns)", value: Math.round(restRps) },
+        baseline: {
+          name: `GET …/integrations/marketplace at the edge gateway (${CONNECTIONS} conns)`,
+          value: Math.round(restRps),
+        },
         ratio: mcpRps / restRps,
       },
     ];

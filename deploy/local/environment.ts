@@ -32,7 +32,7 @@ export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
   "privacy-svc": ["IDENTITY_URL", "EXPORTS_BUCKET", "DATA_KMS_KEY_ID", "MAIL_FROM"],
 };
 
-/** Default local ports (preamble); a service not listed here gets a free port. */
+/** Default local ports (the README's `PORT` row); a service not listed here gets a free port. */
 export const DEFAULT_PORTS: Record<string, number> = {
   "edge-gateway": 8080,
   "identity-svc": 8081,

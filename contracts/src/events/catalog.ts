@@ -147,11 +147,6 @@ export type DomainEvent<K extends EventKey = EventKey> = CatalogEvent<typeof eve
 
 export type EventType = TypeOf<EventKey>;
 
-/** Every event type of the production catalog (each may have several versions). */
-export const eventTypes = (catalog: EventCatalog = eventCatalog): string[] => [
-  ...new Set(Object.keys(catalog).map((k) => k.replace(/\.v\d+$/, ""))),
-];
-
 export const eventKey = (type: string, version: number): string => `${type}.v${version}`;
 
 export type ParseEventResult =

@@ -6,7 +6,7 @@ const optionalKey = z.string().min(16).optional();
 /**
  * connector-svc's environment, parsed once at boot by main.ts. Principal keys are for the local
  * stack (the seller sandbox's keys); unset, each principal's role is assumed from the default
- * credential chain (production, ADR 0004).
+ * credential chain (production, ADR 0006).
  */
 export const ConnectorConfig = serviceConfigSchema({
   defaultPort: 8082,

@@ -62,7 +62,7 @@ export function settingsOf(config: ConnectorConfig): ConnectorSettings {
 /**
  * How this process signs as each Flowstate principal: the configured keys (the local stack gives
  * the seller sandbox's), or, when none are configured, the principal's role assumed from the
- * default credential chain (production; ADR 0004).
+ * default credential chain (production; ADR 0006).
  */
 export function principalCredentialsOf(config: ConnectorConfig, aws: AwsClients): PrincipalCredentials {
   const chained = () =>

@@ -2,7 +2,7 @@ import { accessTokenEnv, derivedNames, serviceConfigSchema } from "@flowstate/sh
 import { z } from "zod";
 
 /**
- * identity-svc's environment (the preamble's runtime contract plus its own variables), parsed once
+ * identity-svc's environment (the shared variables of the README's "Configuration" table plus its own), parsed once
  * at boot by main.ts.
  */
 export const IdentityConfig = serviceConfigSchema({

@@ -4,7 +4,7 @@ import { z } from "zod";
 const optionalUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional();
 
 /**
- * The variables every service shares (preamble "Runtime environment contract"). A plain shape, so
+ * The variables every service shares (the README's "Configuration" table). A plain shape, so
  * a service can pick what it needs: `z.object({ ...baseEnv, IDENTITY_URL: z.url() })`.
  * EVENT_BUS_NAME and INTERNAL_AUTH_SECRET_ID stay optional here; `withDerivedDefaults` fills them.
  */

@@ -29,7 +29,7 @@ interface Mapped {
 /**
  * Turns anything thrown by a route into a problem. Only DomainError and HttpProblem details reach
  * the client; everything else becomes a bare INTERNAL_ERROR, because unknown errors carry
- * database, SDK or upstream text that must never be echoed (STYLE.md, "One error model").
+ * database, SDK or upstream text that must never be echoed to a client.
  */
 export function mapError(err: unknown): Mapped {
   if (err instanceof DomainError) {

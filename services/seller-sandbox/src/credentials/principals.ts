@@ -26,7 +26,7 @@ export interface PrincipalConfig {
   keys: Record<FlowstatePrincipal["name"], { accessKeyId: string; secretAccessKey: string }>;
 }
 
-/** `arn:aws:iam::<account>:role/<prefix>-<stage>-<name>` (spec/decisions.md). */
+/** `arn:aws:iam::<account>:role/<prefix>-<stage>-<name>` (docs/spec/decisions.md). */
 export function principalArn(
   config: Pick<PrincipalConfig, "flowstateAccountId" | "prefix" | "stage">,
   name: FlowstatePrincipal["name"],
