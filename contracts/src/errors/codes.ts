@@ -65,6 +65,11 @@ export const problemCodes = {
   INVALID_API_KEY: { status: 401, meaning: "The API key is unknown, revoked, or its creator may no longer use it." },
   INVALID_CREDENTIALS: { status: 401, meaning: "The e-mail address or the password is wrong." },
   INVALID_REFRESH_TOKEN: { status: 401, meaning: "The refresh token is unknown, spent or expired; sign in again." },
+  REAUTHENTICATION_REQUIRED: {
+    status: 401,
+    meaning:
+      'This needs a sign-in at most `max_age_seconds` old: sign in again and retry with the new access token, or send `{"password": …}` in the body.',
+  },
   ACCOUNT_INACTIVE: { status: 401, meaning: "The account behind the credential is disabled or deleted." },
   // 403
   FORBIDDEN: { status: 403, meaning: "The caller may not do this." },

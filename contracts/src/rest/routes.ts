@@ -37,6 +37,7 @@ import {
 } from "./identity/tenants.ts";
 import {
   AccountDeleted,
+  DeleteAccountRequest,
   NotificationPreferences,
   Profile,
   UpdateNotificationPreferencesRequest,
@@ -137,8 +138,16 @@ export const identityRoutes = [
     path: "/v1/users/me",
     service: identity,
     auth: "user",
-    summary: "Delete your account (409 OWNS_ACTIVE_TENANTS while you own a tenant)",
-    problems: ["ACCOUNT_INACTIVE", "OWNS_ACTIVE_TENANTS"],
+    summary:
+      "Delete your account: needs a sign-in at most 15 minutes old, or {password} in the body (401 REAUTHENTICATION_REQUIRED otherwise); 409 OWNS_ACTIVE_TENANTS while you own a tenant",
+    body: DeleteAccountRequest,
+    problems: [
+      "ACCOUNT_INACTIVE",
+      "OWNS_ACTIVE_TENANTS",
+      "REAUTHENTICATION_REQUIRED",
+      "INVALID_CREDENTIALS",
+      "SIGN_IN_THROTTLED",
+    ],
     responses: { 200: AccountDeleted },
   }),
   defineRoute({

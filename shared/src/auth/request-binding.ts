@@ -1,14 +1,6 @@
-import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
+import { hasBody } from "../http/has-body.ts";
 import { bodyless, type RequestBinding, sha256Base64url, targetOf } from "./identity-assertion.ts";
-
-/** Whether a request carries a body at all; on Node decided from the headers without touching the stream. */
-function hasBody(c: Context): boolean {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (!incoming) return c.req.raw.body !== null;
-  const length = incoming.headers["content-length"];
-  return (length !== undefined && length !== "0") || incoming.headers["transfer-encoding"] !== undefined;
-}
 
 /**
  * What a service checks the gateway's assertion against: this request's method, its target as it

@@ -7,6 +7,7 @@ import type { Context, Env, Hono, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import { DomainError } from "../errors/domain-error.ts";
+import { hasBody } from "./has-body.ts";
 import { HttpProblem } from "./http-problem.ts";
 import { jsonBody } from "./json-body.ts";
 import { honoPath, routeBook } from "./route-book.ts";
@@ -83,7 +84,13 @@ export function mountRoute<E extends Env, R extends RouteShape>(
   const validators: MiddlewareHandler[] = [];
   if (spec.params) validators.push(zValidator("param", spec.params, refuse("path"), sync));
   if (spec.query) validators.push(zValidator("query", spec.query, refuse("query string"), sync));
-  if (spec.body) validators.push(jsonBody, zValidator("json", spec.body, refuse("request body"), sync));
+  if (spec.body) {
+    const json = [jsonBody, zValidator("json", spec.body, refuse("request body"), sync)] as MiddlewareHandler[];
+    // A body schema that accepts `undefined` makes the body optional: a request without one skips
+    // both (the handler gets `body: undefined`); one with a body is checked like any other.
+    if (spec.body.safeParse(undefined).success) validators.push(...json.map(whenBodyPresent));
+    else validators.push(...json);
+  }
   const check = book.checkResponses;
   const declared = new Set(routeProblems(spec));
 
@@ -119,6 +126,11 @@ export function mountRoute<E extends Env, R extends RouteShape>(
   app.on(spec.method, [honoPath(spec.path)], ...handlers);
   book.mounted.push(spec);
 }
+
+const whenBodyPresent =
+  (middleware: MiddlewareHandler): MiddlewareHandler =>
+  (c, next) =>
+    hasBody(c) ? middleware(c, next) : next();
 
 /** Throws when the handler failed with a problem code its route does not declare (`problems` in the registry). */
 function checkProblem(spec: RouteShape, err: unknown, declared: ReadonlySet<ProblemCode>): void {

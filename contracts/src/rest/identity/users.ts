@@ -43,5 +43,14 @@ export const UpdateNotificationPreferencesRequest = NotificationPreferences.part
   .refine((v) => Object.keys(v).length > 0, { message: "give at least one preference" });
 export type UpdateNotificationPreferencesRequest = z.infer<typeof UpdateNotificationPreferencesRequest>;
 
+/**
+ * Account deletion needs recent authentication (decisions.md, Consent): an access token whose
+ * sign-in is at most 15 minutes old, or the password in this optional body.
+ */
+export const DeleteAccountRequest = z.strictObject({ password: z.string().min(1).max(256) }).optional();
+export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequest>;
+/** How old a sign-in may be for account deletion without the password. */
+export const REAUTHENTICATION_MAX_AGE_SECONDS = 15 * 60;
+
 export const AccountDeleted = z.object({ deleted: z.literal(true), sub: Sub, deleted_at: Timestamp });
 export type AccountDeleted = z.infer<typeof AccountDeleted>;

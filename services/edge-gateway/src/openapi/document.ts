@@ -107,7 +107,10 @@ function operation(route: RouteSpec): Json {
   };
   if (route.body) {
     const media = route.media?.body === "form" ? "application/x-www-form-urlencoded" : "application/json";
-    op.requestBody = { required: true, content: { [media]: { schema: schemaOf(route.body, "input") } } };
+    // A body schema that accepts `undefined` is an optional body (DELETE /v1/users/me's password).
+    const required = !route.body.safeParse(undefined).success;
+    const body = route.body instanceof z.ZodOptional ? (route.body.unwrap() as z.ZodType) : route.body;
+    op.requestBody = { required, content: { [media]: { schema: schemaOf(body, "input") } } };
   }
   if (route.auth === "tenant") op["x-flowstate-min-role"] = route.minRole;
   if (route.apiKey) op["x-flowstate-api-key-scope"] = route.apiKey;

@@ -44,15 +44,27 @@ describe("signing key rotation", () => {
 
     // A token signed by the old key just before the switch...
     const justBefore = new Date(rotatedAt.getTime() + timing.activationDelayMs - 1000);
-    const oldToken = (await signAccessToken(await keyringOf(set), config, { sub: "usr_a", sid: "ses_a" }, justBefore))
-      .token;
+    const oldToken = (
+      await signAccessToken(
+        await keyringOf(set),
+        config,
+        { sub: "usr_a", sid: "ses_a", authTime: justBefore },
+        justBefore,
+      )
+    ).token;
 
     // ...after the switch the new key signs, and the old token still verifies until it expires.
     const afterSwitch = new Date(rotatedAt.getTime() + timing.activationDelayMs);
     assert.equal(signingKeyAt(set, afterSwitch)?.kid, newKid);
     assert.equal(await verifiesAt(oldToken, set, new Date(justBefore.getTime() + 899_000)), true);
-    const newToken = (await signAccessToken(await keyringOf(set), config, { sub: "usr_a", sid: "ses_a" }, afterSwitch))
-      .token;
+    const newToken = (
+      await signAccessToken(
+        await keyringOf(set),
+        config,
+        { sub: "usr_a", sid: "ses_a", authTime: afterSwitch },
+        afterSwitch,
+      )
+    ).token;
     assert.equal(await verifiesAt(newToken, set, afterSwitch), true);
 
     // Once retired, the old key leaves the JWKS (its tokens have expired by then anyway).

@@ -54,6 +54,7 @@ export async function refreshTokens({
       kind: "ok" as const,
       sub: session.sub,
       sid: session.sid,
+      authTime: session.created_at, // the sign-in that opened the session: a refresh is no re-authentication
       refreshToken: addRefreshToken(ctx, em, session.sid),
     };
   });
@@ -63,5 +64,5 @@ export async function refreshTokens({
     throw invalidRefresh();
   }
   if (outcome.kind === "invalid") throw invalidRefresh();
-  return tokenResponse(ctx, { sub: outcome.sub, sid: outcome.sid }, outcome.refreshToken);
+  return tokenResponse(ctx, { sub: outcome.sub, sid: outcome.sid, authTime: outcome.authTime }, outcome.refreshToken);
 }

@@ -32,13 +32,13 @@ export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignI
     : null;
 
   const sid = newId("ses");
+  const at = now(ctx);
   const refreshToken = await inTransaction(ctx, async (em) => {
     // FOR SHARE: a concurrent disable/delete (FOR UPDATE) either sees this session and revokes it,
     // or runs first and this sign-in sees the account disabled.
     const user = await em.findOne(User, { sub: candidate.sub }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
     if (user?.status !== "active" || user.disabled) throw invalidCredentials();
     if (rehash) user.password_hash = rehash;
-    const at = now(ctx);
     em.create(UserSession, {
       sid,
       sub: user.sub,
@@ -49,5 +49,5 @@ export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignI
     });
     return addRefreshToken(ctx, em, sid);
   });
-  return tokenResponse(ctx, { sub: candidate.sub, sid }, refreshToken);
+  return tokenResponse(ctx, { sub: candidate.sub, sid, authTime: at }, refreshToken);
 }

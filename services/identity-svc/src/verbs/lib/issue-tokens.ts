@@ -15,7 +15,7 @@ export function addRefreshToken(ctx: ServiceContext, em: EntityManager, sid: str
 /** The token answer of sign-in and refresh. Signs after the commit, so no token outlives a rollback. */
 export async function tokenResponse(
   ctx: ServiceContext,
-  claims: { sub: string; sid: string },
+  claims: { sub: string; sid: string; authTime: Date },
   refreshToken: string,
 ): Promise<TokenResponse> {
   const { token, expiresIn } = await signAccessToken(ctx.deps.keyring, ctx.deps.accessToken, claims, now(ctx));
