@@ -86,8 +86,8 @@ export function mountRoute<E extends Env, R extends RouteShape>(
   if (spec.query) validators.push(zValidator("query", spec.query, refuse("query string"), sync));
   if (spec.body) {
     const json = [jsonBody, zValidator("json", spec.body, refuse("request body"), sync)] as MiddlewareHandler[];
-    // A body schema that accepts `undefined` makes the body optional: a request without one skips
-    // both (the handler gets `body: undefined`); one with a body is checked like any other.
+    // A body schema that accepts `undefined` makes the body optional: a request without one (no
+    // bytes, no Content-Type) skips both and the handler gets `body: undefined`; any other is checked.
     if (spec.body.safeParse(undefined).success) validators.push(...json.map(whenBodyPresent));
     else validators.push(...json);
   }
@@ -127,10 +127,15 @@ export function mountRoute<E extends Env, R extends RouteShape>(
   book.mounted.push(spec);
 }
 
+/**
+ * Runs `middleware` unless the request has no body at all: no bytes and no Content-Type. A client
+ * that declares a media type has sent a body, so an empty one is MALFORMED_JSON as anywhere else
+ * (and a probe cannot turn a body it meant into "no body").
+ */
 const whenBodyPresent =
   (middleware: MiddlewareHandler): MiddlewareHandler =>
   (c, next) =>
-    hasBody(c) ? middleware(c, next) : next();
+    hasBody(c) || c.req.header("content-type") !== undefined ? middleware(c, next) : next();
 
 /** Throws when the handler failed with a problem code its route does not declare (`problems` in the registry). */
 function checkProblem(spec: RouteShape, err: unknown, declared: ReadonlySet<ProblemCode>): void {
