@@ -12,6 +12,7 @@ export const deleteMyAccount = defineTool({
   description:
     "Deletes the signed-in person's Flowstate account: it is disabled at once and every token and session of it stops working. " +
     "Refused (OWNS_ACTIVE_TENANTS, with the tenant ids) while the person owns a tenant that is not deleted: transfer ownership or delete those tenants first. " +
+    "Needs a sign-in at most 15 minutes old (else REAUTHENTICATION_REQUIRED: the person authorizes this client again, then retries). " +
     'Pass confirm: "delete" (any case) to proceed; any other value deletes nothing. Returns {deleted, sub, deleted_at}.',
   route: routeIn(identityRoutes, "users.me.delete"),
   scope: "account",
