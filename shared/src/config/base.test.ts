@@ -39,6 +39,17 @@ describe("serviceConfigSchema", () => {
     assert.equal(checked.value.PORT, 0);
   });
 
+  it("types the parsed configuration without casts: derived names are strings, DATABASE_URL only with a database", () => {
+    const stateless = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), {});
+    const withDb = checkConfig(serviceConfigSchema({ defaultPort: 8081 }), { DATABASE_URL: "postgres://x@h/db" });
+    assert.ok(stateless.ok && withDb.ok);
+    const bus: string = stateless.value.EVENT_BUS_NAME;
+    const url: string = withDb.value.DATABASE_URL;
+    // @ts-expect-error a service without a database has no DATABASE_URL
+    void stateless.value.DATABASE_URL;
+    assert.deepEqual([bus, url], ["flowstate-dev-domain", "postgres://x@h/db"]);
+  });
+
   it("refuses a port outside 0..65535 and an unknown log level", () => {
     const checked = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), {
       PORT: "70000",

@@ -84,33 +84,68 @@ export const queueNames = (env: { SERVICE_PREFIX: string; STAGE: string }, servi
 };
 
 type Empty = Record<never, never>;
-type ServiceShape<E extends z.ZodRawShape, D extends boolean> = Omit<typeof baseEnv, "DATABASE_URL"> & {
-  PORT: ReturnType<typeof portVar>;
-} & (D extends true ? { DATABASE_URL: typeof baseEnv.DATABASE_URL } : Empty) &
-  E;
+
+/**
+ * Fills EVENT_BUS_NAME and INTERNAL_AUTH_SECRET_ID from the prefix and stage when unset, before
+ * the schema parses (so the parsed type has them as plain strings, without a cast). With an invalid
+ * prefix or stage the parse fails anyway, on that variable alone: the names filled meanwhile are
+ * never seen.
+ */
+function fillDerivedNames(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null) return raw;
+  const env: Record<string, unknown> = { ...raw };
+  const prefix = baseEnv.SERVICE_PREFIX.safeParse(env.SERVICE_PREFIX);
+  const stage = baseEnv.STAGE.safeParse(env.STAGE);
+  const names = derivedNames({
+    SERVICE_PREFIX: prefix.success ? prefix.data : "invalid",
+    STAGE: stage.success ? stage.data : "invalid",
+  });
+  env.EVENT_BUS_NAME ??= names.eventBus;
+  env.INTERNAL_AUTH_SECRET_ID ??= names.internalAuthSecretId;
+  return env;
+}
+
+const commonShape = (defaultPort: number) => {
+  const { DATABASE_URL: _, ...rest } = baseEnv;
+  return {
+    ...rest,
+    PORT: portVar(defaultPort),
+    EVENT_BUS_NAME: z.string().min(1),
+    INTERNAL_AUTH_SECRET_ID: z.string().min(1),
+  };
+};
+const withDerived = <S extends z.ZodRawShape>(shape: S) => z.preprocess(fillDerivedNames, z.object(shape));
+const statelessSchema = <E extends z.ZodRawShape>(defaultPort: number, extra: E) =>
+  withDerived({ ...commonShape(defaultPort), ...extra });
+const databaseSchema = <E extends z.ZodRawShape>(defaultPort: number, extra: E) =>
+  withDerived({ ...commonShape(defaultPort), DATABASE_URL: baseEnv.DATABASE_URL, ...extra });
 
 /**
  * The usual service schema: the shared variables, PORT with the service's default, DATABASE_URL
- * unless `database: false` (the gateway has none), the service's own variables, and the derived
- * defaults.
+ * unless `database: false` (the gateway has none), the service's own variables, and the names
+ * derived from the prefix and stage (`derivedNames`) when they are not set.
  *
  * @example
  * const Config = serviceConfigSchema({ defaultPort: 8081, extra: { JWT_ISSUER: z.url() } });
  * const config = parseConfig(Config); // config.EVENT_BUS_NAME === "flowstate-dev-domain" by default
  */
-export function serviceConfigSchema<E extends z.ZodRawShape = Empty, D extends boolean = true>(options: {
+export function serviceConfigSchema<E extends z.ZodRawShape = Empty>(options: {
   defaultPort: number;
-  database?: D;
+  database: false;
+  extra?: E;
+}): ReturnType<typeof statelessSchema<E>>;
+export function serviceConfigSchema<E extends z.ZodRawShape = Empty>(options: {
+  defaultPort: number;
+  database?: true;
+  extra?: E;
+}): ReturnType<typeof databaseSchema<E>>;
+export function serviceConfigSchema<E extends z.ZodRawShape = Empty>(options: {
+  defaultPort: number;
+  database?: boolean;
   extra?: E;
 }) {
-  const { DATABASE_URL, ...rest } = baseEnv;
-  const shape = {
-    ...rest,
-    PORT: portVar(options.defaultPort),
-    ...(options.database === false ? {} : { DATABASE_URL }),
-    ...options.extra,
-  } as unknown as ServiceShape<E, D>;
-  return z
-    .object(shape)
-    .transform((env) => withDerivedDefaults(env as z.output<z.ZodObject<ServiceShape<E, D>>> & Named));
+  const extra: z.ZodRawShape = options.extra ?? {};
+  return options.database === false
+    ? statelessSchema(options.defaultPort, extra)
+    : databaseSchema(options.defaultPort, extra);
 }
