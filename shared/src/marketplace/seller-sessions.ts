@@ -189,6 +189,20 @@ export function createSellerSessions(options: SellerSessionsOptions) {
     clients,
 
     /**
+     * The tenant's cached, unexpired session for `principal`, without opening one, and a check
+     * that it was opened for a given connector (role ARN and external ID). For a caller that
+     * starts a read while it confirms the connector elsewhere (connector-svc's product listing).
+     */
+    peek(
+      tenantId: string,
+      principal: Principal,
+    ): { clients: SellerClients; opensFor(c: SellerConnector): boolean } | undefined {
+      const hit = sessions.get(keyOf(tenantId, principal));
+      if (!hit || now() >= hit.renewAt) return undefined;
+      return { clients: hit, opensFor: (c) => c.tenantId === tenantId && digest(c) === hit.fingerprint };
+    },
+
+    /**
      * Runs `fn` with the tenant's clients. When the seller's account calls the session expired
      * (its clock is ahead of ours, or the role's session was revoked) the session is renewed and
      * `fn` runs once more.

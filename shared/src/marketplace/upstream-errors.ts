@@ -19,10 +19,11 @@ const THROTTLING = new Set([
 ]);
 const DENIED = new Set(["AccessDenied", "AccessDeniedException"]);
 const EXPIRED = new Set(["ExpiredToken", "ExpiredTokenException", "RequestExpired"]);
+const NETWORK = /^(ECONN|ETIMEDOUT|EPIPE|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|UND_ERR)/;
 
 /**
  * Classifies an AWS SDK error from STS, Catalog or Agreement. Network failures (no HTTP status)
- * and 5xx count as an outage. Only the error's name is kept: AWS messages carry ARNs of the
+ * and 5xx count as an outage; an error that is not the SDK's (a bug) is `other`, never an outage. Only the error's name is kept: AWS messages carry ARNs of the
  * caller's session and must not reach a client or a model.
  *
  * @example
@@ -37,9 +38,21 @@ export function classifyUpstream(err: unknown): UpstreamFailure {
   if (EXPIRED.has(name)) return { kind: "expired", name, status };
   if (name === "ResourceNotFoundException") return { kind: "not_found", name, status };
   if (name === "ValidationException" || name === "ValidationError") return { kind: "invalid", name, status };
-  if (status === undefined || status >= 500 || e?.$fault === "server") return { kind: "unavailable", name, status };
+  if ((status !== undefined && status >= 500) || e?.$fault === "server") return { kind: "unavailable", name, status };
+  // No answer at all: the SDK's own timeout, or the socket (its errors carry a `code`, and the SDK
+  // adds `$metadata` to what it throws). Anything else without a status is not AWS's doing: a bug.
+  const code = (err as { code?: unknown })?.code;
+  if (
+    status === undefined &&
+    (e?.$metadata || name === "TimeoutError" || (typeof code === "string" && NETWORK.test(code)))
+  )
+    return { kind: "unavailable", name, status };
   return { kind: "other", name, status };
 }
+
+/** Whether `err` came from an AWS SDK call (the SDK attaches `$metadata`), not from our own code. */
+export const isAwsError = (err: unknown): boolean =>
+  typeof err === "object" && err !== null && "$metadata" in err && typeof (err as { name?: unknown }).name === "string";
 
 /** Seconds a client should wait after the seller's account throttled us or failed. */
 export const UPSTREAM_RETRY_AFTER_SECONDS = 2;

@@ -2,8 +2,12 @@ import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import type { Capability, HealthReport } from "@flowstate/contracts/rest/connector/diagnosis";
 import { PRINCIPALS, type Principal } from "@flowstate/shared/marketplace/principals";
-import type { SellerClients, SellerConnector } from "@flowstate/shared/marketplace/seller-sessions";
-import { classifyUpstream } from "@flowstate/shared/marketplace/upstream-errors";
+import {
+  AssumeRoleFailed,
+  type SellerClients,
+  type SellerConnector,
+} from "@flowstate/shared/marketplace/seller-sessions";
+import { classifyUpstream, isAwsError } from "@flowstate/shared/marketplace/upstream-errors";
 import type { ConnectorDeps } from "../deps.ts";
 import { fixContext, principalsOf } from "../onboarding/values.ts";
 import { type AssumeOutcome, type CapabilityOutcome, diagnoseAssume, diagnoseCapabilities } from "./diagnose.ts";
@@ -62,7 +66,8 @@ export async function probeHealth(deps: ConnectorDeps, connector: SellerConnecto
           await sessions.withClients(connector, inside, checks[capability]);
           return { capability };
         } catch (err) {
-          return { capability, failure: classifyUpstream(err) };
+          if (!isAwsError(err) && !(err instanceof AssumeRoleFailed)) throw err; // a bug of ours, not a finding
+          return { capability, failure: err instanceof AssumeRoleFailed ? err.failure : classifyUpstream(err) };
         }
       }),
     );

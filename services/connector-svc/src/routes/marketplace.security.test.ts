@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { connectorRoutes } from "@flowstate/contracts/rest/routes";
+import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { buildDeps } from "../deps-factory.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
+import { disconnect } from "../verbs/disconnect.ts";
 
 /**
  * Tenant isolation and the feature flag on the marketplace routes: tenant A never reads or uses
@@ -93,6 +97,38 @@ describe("marketplace routes: isolation and the feature flag", () => {
     const before = calls();
     assert.equal((await stack.call("POST", base, { token: t.owner.token, body: { role_arn: t.roleArn } })).status, 200);
     assert.equal(calls(), before + 1);
+  });
+
+  it("refuses a warm session once another instance disconnected the tenant, and drops it", async () => {
+    const t = await stack.connectedTenant();
+    const products = `/v1/tenants/${t.tenantId}/integrations/marketplace/products`;
+    assert.equal((await stack.call("GET", products, { token: t.owner.token })).status, 200);
+    const other = buildDeps({
+      orm: stack.connector.orm,
+      logger: stack.connector.logger,
+      aws: createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL, marketplaceEndpoint: stack.sandbox.endpoint }),
+      internalAuthSecret: stack.secret,
+      kmsKeyId: stack.connector.kmsKeyId,
+      principals: DEFAULT_PRINCIPAL_KEYS,
+      settings: stack.connector.settings,
+    });
+    await disconnect({
+      ctx: {
+        actor: { kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" },
+        tenant: { tenant_id: t.tenantId, role: "owner" },
+        channel: "rest",
+        logger: other.logger,
+        deps: other,
+      },
+      tenantId: t.tenantId,
+    });
+    const cached = stack.connector.sessions.stats().cached;
+    const res = await stack.call("GET", products, { token: t.owner.token });
+    assert.equal(res.status, 409);
+    assert.equal(res.json.code, "CONNECTOR_NOT_CONNECTED");
+    assert.doesNotMatch(res.text, /prod-/);
+    assert.equal(stack.connector.sessions.stats().cached, cached - 1);
+    other.sessions.close();
   });
 
   it("answers 403 FEATURE_DISABLED on every marketplace route while the flag is off, without reaching connector-svc", async () => {

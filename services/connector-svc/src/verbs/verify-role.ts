@@ -5,6 +5,7 @@ import { PRINCIPALS, type Principal } from "@flowstate/shared/marketplace/princi
 import { AssumeRoleFailed, type SellerConnector } from "@flowstate/shared/marketplace/seller-sessions";
 import {
   classifyUpstream,
+  isAwsError,
   type UpstreamFailure,
   upstreamUnavailable,
 } from "@flowstate/shared/marketplace/upstream-errors";
@@ -57,6 +58,7 @@ export async function verifyRole(ctx: ServiceContext, connector: SellerConnector
       catalog.send(new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct", MaxResults: 1 })),
     );
   } catch (err) {
+    if (!(err instanceof AssumeRoleFailed) && !isAwsError(err)) throw err; // ours, not AWS's answer: a 500
     const failure = err instanceof AssumeRoleFailed ? err.failure : classifyUpstream(err);
     if (transient(failure)) throw upstreamUnavailable(failure, err);
     throw verificationFailed(
