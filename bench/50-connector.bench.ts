@@ -7,10 +7,10 @@
  * 1. AssumeRole calls into the seller's account per 1,000 product listings of one tenant, counted
  *    by connector-svc's own `seller_assume_role_total` from before connect to after the last
  *    listing (target 1: the session opened by connect's verification serves every listing).
- * 2. Product listing through the gateway with warm credentials, p50 at one connection, against
- *    the sandbox's own ListEntities p50 for the same request (signed once with the same kind of
- *    session credentials, replayed): the difference is Flowstate's overhead (gateway hop,
- *    assertion, connector row, SDK signing). Target under 2 ms.
+ * 2. Product listing through the gateway with warm credentials, p50 with one request in flight,
+ *    against the sandbox's own ListEntities p50 for the same request (signed once with the same
+ *    kind of session credentials, replayed), the two alternating request by request: the
+ *    difference is Flowstate's overhead (gateway hop, assertion, connector row, SDK). Target < 2 ms.
  * 3. Connector status through the gateway against GET /v1/tenants/{id}, 32 connections,
  *    alternating rounds, medians (target at least 80% of its rate).
  */
@@ -37,6 +37,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const LISTINGS = 1000;
 const ROUNDS = 3;
 const CONNECTIONS = 32;
+const PAIRS = 1500;
+const WARMUP_PAIRS = 300;
 
 function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(process.execPath, ["src/main.ts"], {
@@ -200,25 +202,35 @@ export default async function connectorBench(): Promise<BenchRow[]> {
     );
     const assumed = (await assumeRoleCalls(connectorUrl)) - before;
 
-    // 2. p50 at one connection: through the gateway vs the sandbox's own ListEntities.
+    // 2. Latency at one request in flight: sandbox and gateway requests alternate one by one, so
+    // both see the same machine (on a shared, loaded host, separate windows measured the load).
     const auth = { authorization: `Bearer ${token}` };
     const direct = await signedListEntities(sandboxUrl, roleArn, bundle.external_id);
-    const gatewayP50: number[] = [];
-    const sandboxP50: number[] = [];
+    const timed = async (input: string, init: RequestInit) => {
+      const started = performance.now();
+      const res = await fetch(input, init);
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${input}: ${res.status}`);
+      return performance.now() - started;
+    };
+    const sandboxCall = () =>
+      timed(`${sandboxUrl}/ListEntities`, { method: "POST", headers: direct.headers, body: direct.body });
+    const gatewayCall = () => timed(products, { headers: auth });
+    const sandboxMs: number[] = [];
+    const gatewayMs: number[] = [];
+    for (let i = 0; i < PAIRS + WARMUP_PAIRS; i++) {
+      const [first, second] = i % 2 ? [sandboxCall, gatewayCall] : [gatewayCall, sandboxCall];
+      const a = await first();
+      const b = await second();
+      if (i < WARMUP_PAIRS) continue;
+      (first === sandboxCall ? sandboxMs : gatewayMs).push(a);
+      (second === sandboxCall ? sandboxMs : gatewayMs).push(b);
+    }
     const load = (o: Omit<LoadOptions, "durationMs">) => measureHttp({ durationMs: 3000, warmupMs: 1000, ...o });
     const check = (r: LoadResult, what: string) => {
       if (r.errors || r.non2xx) throw new Error(`${what}: ${r.errors} errors, ${r.non2xx} non-2xx`);
       return r;
     };
-    for (let round = 0; round < ROUNDS; round++) {
-      sandboxP50.push(
-        check(
-          await load({ url: `${sandboxUrl}/ListEntities`, connections: 1, method: "POST", ...direct }),
-          "sandbox ListEntities",
-        ).p50Ms,
-      );
-      gatewayP50.push(check(await load({ url: products, connections: 1, headers: auth }), "products").p50Ms);
-    }
 
     // 3. Status vs GET /v1/tenants/{id}, 32 connections, alternating.
     const statusRps: number[] = [];
@@ -238,7 +250,7 @@ export default async function connectorBench(): Promise<BenchRow[]> {
       for (const run of round % 2 ? pair.reverse() : pair) await run();
     }
 
-    const overhead = median(gatewayP50) - median(sandboxP50);
+    const overhead = median(gatewayMs) - median(sandboxMs);
     const status = median(statusRps);
     const tenantRate = median(tenantRps);
     return [
@@ -250,10 +262,13 @@ export default async function connectorBench(): Promise<BenchRow[]> {
         met: assumed <= 1,
       },
       {
-        name: "GET …/products through the gateway, warm credentials: p50 overhead over the sandbox's ListEntities (1 conn)",
+        name: "GET …/products through the gateway, warm credentials: p50 overhead over the sandbox's ListEntities (1 in flight)",
         value: Math.round(overhead * 100) / 100,
         unit: "ms",
-        baseline: { name: "sandbox ListEntities p50 (1 conn)", value: median(sandboxP50) },
+        baseline: {
+          name: "sandbox ListEntities p50 (1 in flight, alternating)",
+          value: Math.round(median(sandboxMs) * 100) / 100,
+        },
         target: "< 2 ms",
         met: overhead < 2,
       },
