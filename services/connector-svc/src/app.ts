@@ -1,8 +1,9 @@
+import { databaseReady } from "@flowstate/shared/db/open-database";
 import { createServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { ConnectorDeps } from "./deps.ts";
 import { connectorContext } from "./http/connector-context.ts";
-import type { ConnectorApp } from "./http/env.ts";
+import type { ConnectorApp, ConnectorEnv } from "./http/env.ts";
 import { mountInternalMarketplaceConnectorsList } from "./routes/internal-marketplace-connectors-list.ts";
 import { mountInternalSellerConnectorGet } from "./routes/internal-seller-connector-get.ts";
 import { mountMarketplaceConnectorConnect } from "./routes/marketplace-connector-connect.ts";
@@ -22,19 +23,14 @@ export function createApp(
   deps: ConnectorDeps,
   options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
 ): ConnectorApp {
-  const app = createServiceApp({
+  const app = createServiceApp<ConnectorEnv>({
     name: "connector-svc",
     logger: deps.logger,
     metrics: options.metrics,
     checkResponses: options.checkResponses,
     bodyLimitBytes: 16 * 1024, // a role ARN is the largest thing anyone sends here
-    readiness: {
-      database: async () => {
-        const r = await deps.orm.checkConnection();
-        if (!r.ok) throw new Error("database unreachable");
-      },
-    },
-  }) as unknown as ConnectorApp;
+    readiness: { database: databaseReady(deps.orm) },
+  });
   app.use(connectorContext(deps));
   mountMarketplaceConnectorGet(app);
   mountMarketplaceConnectorConnect(app);

@@ -1,7 +1,8 @@
+import { databaseReady } from "@flowstate/shared/db/open-database";
 import { createServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { IdentityDeps } from "./deps.ts";
-import type { IdentityApp } from "./http/env.ts";
+import type { IdentityApp, IdentityEnv } from "./http/env.ts";
 import { identityContext } from "./http/identity-context.ts";
 import { mountOAuthRoutes } from "./oauth/register-routes.ts";
 import { mountApiKeysCreate } from "./routes/api-keys-create.ts";
@@ -49,19 +50,14 @@ export function createApp(
   deps: IdentityDeps,
   options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
 ): IdentityApp {
-  const app = createServiceApp({
+  const app = createServiceApp<IdentityEnv>({
     name: "identity-svc",
     logger: deps.logger,
     metrics: options.metrics,
     checkResponses: options.checkResponses,
     bodyLimitBytes: 64 * 1024, // identity's bodies are tiny; nothing legitimate comes near this
-    readiness: {
-      database: async () => {
-        const r = await deps.orm.checkConnection();
-        if (!r.ok) throw new Error("database unreachable");
-      },
-    },
-  }) as unknown as IdentityApp;
+    readiness: { database: databaseReady(deps.orm) },
+  });
   app.use(identityContext(deps));
 
   // auth

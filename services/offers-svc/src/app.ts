@@ -1,7 +1,8 @@
+import { databaseReady } from "@flowstate/shared/db/open-database";
 import { createServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { OffersDeps } from "./deps.ts";
-import type { OffersApp } from "./http/env.ts";
+import type { OffersApp, OffersEnv } from "./http/env.ts";
 import { offersContext } from "./http/offers-context.ts";
 import { mountAgreementsList } from "./routes/agreements-list.ts";
 import { mountOffersChangesGet } from "./routes/offers-changes-get.ts";
@@ -24,19 +25,14 @@ export function createApp(
   deps: OffersDeps,
   options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
 ): OffersApp {
-  const app = createServiceApp({
+  const app = createServiceApp<OffersEnv>({
     name: "offers-svc",
     logger: deps.logger,
     metrics: options.metrics,
     checkResponses: options.checkResponses,
     bodyLimitBytes: 64 * 1024, // an offer with 26 buyers and 36 charges is a few KiB
-    readiness: {
-      database: async () => {
-        const r = await deps.orm.checkConnection();
-        if (!r.ok) throw new Error("database unreachable");
-      },
-    },
-  }) as unknown as OffersApp;
+    readiness: { database: databaseReady(deps.orm) },
+  });
   app.use(offersContext(deps));
   mountOffersList(app);
   mountOffersCreate(app);

@@ -1,6 +1,7 @@
 import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { Message, SQSClient } from "@aws-sdk/client-sqs";
 import type { EventEnvelope } from "@flowstate/contracts/events/envelope";
+import { startQueueLoop } from "@flowstate/shared/consumer/queue-loop";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { extractMetadata, type Rejection } from "./extract-metadata.ts";
 import { partnerEnvelope, publishEnvelopes } from "./publish.ts";
@@ -49,72 +50,49 @@ export function startInboundLoop(options: InboundOptions): InboundLoop {
     publishFailures: 0,
     receiveErrors: 0,
   };
-  const abort = new AbortController();
-
-  async function round(): Promise<void> {
-    const answer = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: options.waitTimeSeconds ?? 20,
-      }),
-      { abortSignal: abort.signal },
-    );
-    const messages = answer.Messages ?? [];
-    stats.received += messages.length;
-    const done: { Id: string; ReceiptHandle: string }[] = [];
-    const outgoing: { envelope: EventEnvelope; receipt: string; id: string }[] = [];
-    for (const message of messages) {
-      const extracted = extractMetadata(parseJson(message.Body));
-      const tenant = extracted.ok ? options.map().tenantOf(extracted.value.account_id) : undefined;
-      if (!extracted.ok || !tenant) {
-        const reason = extracted.ok ? "unknown_account" : extracted.reason;
-        stats.dropped[reason]++;
-        log.info({ message_id: message.MessageId, reason }, "partner event dropped");
-        done.push({ Id: message.MessageId!, ReceiptHandle: message.ReceiptHandle! });
-        continue;
+  const loop = startQueueLoop({
+    sqs,
+    queueUrl,
+    ...(options.waitTimeSeconds !== undefined ? { waitTimeSeconds: options.waitTimeSeconds } : {}),
+    async handle(messages) {
+      stats.received += messages.length;
+      const done: Message[] = [];
+      const outgoing: { envelope: EventEnvelope; message: Message }[] = [];
+      for (const message of messages) {
+        const extracted = extractMetadata(parseJson(message.Body));
+        const tenant = extracted.ok ? options.map().tenantOf(extracted.value.account_id) : undefined;
+        if (!extracted.ok || !tenant) {
+          const reason = extracted.ok ? "unknown_account" : extracted.reason;
+          stats.dropped[reason]++;
+          log.info({ message_id: message.MessageId, reason }, "partner event dropped");
+          done.push(message);
+          continue;
+        }
+        outgoing.push({ envelope: partnerEnvelope({ ...extracted.value, tenant_id: tenant }), message });
       }
-      const envelope = partnerEnvelope({ ...extracted.value, tenant_id: tenant });
-      outgoing.push({ envelope, receipt: message.ReceiptHandle!, id: message.MessageId! });
-    }
-    try {
-      const accepted = await publishEnvelopes(
-        options.eventBridge,
-        options.busName,
-        outgoing.map((o) => o.envelope),
-      );
-      outgoing.forEach((o, i) => {
-        if (accepted.has(i)) done.push({ Id: o.id, ReceiptHandle: o.receipt });
-        else stats.publishFailures++;
-      });
-      stats.published += accepted.size;
-    } catch (err) {
-      stats.publishFailures += outgoing.length;
-      log.error({ err, events: outgoing.length }, "publishing to the domain bus failed; SQS redelivers");
-    }
-    if (done.length) await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done }));
-  }
-
-  const loop = (async () => {
-    while (!abort.signal.aborted) {
       try {
-        await round();
+        const accepted = await publishEnvelopes(
+          options.eventBridge,
+          options.busName,
+          outgoing.map((o) => o.envelope),
+        );
+        outgoing.forEach((o, i) => {
+          if (accepted.has(i)) done.push(o.message);
+          else stats.publishFailures++;
+        });
+        stats.published += accepted.size;
       } catch (err) {
-        if (abort.signal.aborted) break;
-        stats.receiveErrors++;
-        log.error({ err }, "partner queue round failed");
-        await new Promise((r) => setTimeout(r, 1000));
+        stats.publishFailures += outgoing.length;
+        log.error({ err, events: outgoing.length }, "publishing to the domain bus failed; SQS redelivers");
       }
-    }
-  })();
-
-  return {
-    async stop() {
-      abort.abort();
-      await loop;
+      return done;
     },
-    stats: () => structuredClone(stats),
-  };
+    onError(err) {
+      stats.receiveErrors++;
+      log.error({ err }, "partner queue round failed");
+    },
+  });
+  return { stop: () => loop.stop(), stats: () => structuredClone(stats) };
 }
 
 function parseJson(body: string | undefined): unknown {

@@ -1,7 +1,8 @@
+import { databaseReady } from "@flowstate/shared/db/open-database";
 import { createServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { PrivacyDeps } from "./deps.ts";
-import type { PrivacyApp } from "./http/env.ts";
+import type { PrivacyApp, PrivacyEnv } from "./http/env.ts";
 import { privacyContext } from "./http/privacy-context.ts";
 import { mountUsersMeExportCreate } from "./routes/users-me-export-create.ts";
 import { mountUsersMeExportGet } from "./routes/users-me-export-get.ts";
@@ -16,19 +17,14 @@ export function createApp(
   deps: PrivacyDeps,
   options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
 ): PrivacyApp {
-  const app = createServiceApp({
+  const app = createServiceApp<PrivacyEnv>({
     name: "privacy-svc",
     logger: deps.logger,
     metrics: options.metrics,
     checkResponses: options.checkResponses,
     bodyLimitBytes: 16 * 1024, // neither route takes a body
-    readiness: {
-      database: async () => {
-        const r = await deps.orm.checkConnection();
-        if (!r.ok) throw new Error("database unreachable");
-      },
-    },
-  }) as unknown as PrivacyApp;
+    readiness: { database: databaseReady(deps.orm) },
+  });
   app.use(privacyContext(deps));
   mountUsersMeExportCreate(app);
   mountUsersMeExportGet(app);

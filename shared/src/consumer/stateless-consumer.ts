@@ -1,7 +1,8 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { Message, SQSClient } from "@aws-sdk/client-sqs";
 import type { Logger } from "../log/logger.ts";
 import { decodeMessage } from "./decode-message.ts";
 import type { ConsumerDefinition } from "./define-consumer.ts";
+import { startQueueLoop } from "./queue-loop.ts";
 
 export interface StatelessConsumerOptions<Ctx> {
   sqs: SQSClient;
@@ -34,66 +35,39 @@ export interface StatelessConsumer {
  * const consumer = startStatelessConsumer({ sqs, queueUrl, logger, definition: revocations, context: gateway });
  */
 export function startStatelessConsumer<Ctx>(options: StatelessConsumerOptions<Ctx>): StatelessConsumer {
-  const { sqs, queueUrl, definition, context } = options;
-  const log = options.logger.child({ component: "consumer", queue: queueUrl.split("/").pop() });
+  const { definition, context } = options;
+  const log = options.logger.child({ component: "consumer", queue: options.queueUrl.split("/").pop() });
   const stats = { received: 0, applied: 0, rejected: 0, receiveErrors: 0 };
-  const abort = new AbortController();
-  let failing = false;
-
-  async function round(): Promise<void> {
-    const answer = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: options.waitTimeSeconds ?? 20,
-      }),
-      { abortSignal: abort.signal },
-    );
-    if (failing) {
-      failing = false;
-      options.onRecovered?.();
-    }
-    const messages = answer.Messages ?? [];
-    stats.received += messages.length;
-    const done: { Id: string; ReceiptHandle: string }[] = [];
-    for (const [i, message] of messages.entries()) {
-      const decoded = decodeMessage(message.Body, definition.catalog);
-      const handler =
-        decoded.ok && Object.hasOwn(definition.handlers, decoded.key) ? definition.handlers[decoded.key] : undefined;
-      try {
-        if (!decoded.ok || !handler) throw new Error(decoded.ok ? `no handler for ${decoded.key}` : decoded.reason);
-        await handler(decoded.event as never, context);
-      } catch (err) {
-        // A routing mistake, poison or a failing handler: left for redelivery and the DLQ, ids only.
-        stats.rejected++;
-        log.warn({ message_id: message.MessageId, reason: (err as Error).message }, "event rejected");
-        continue;
+  const loop = startQueueLoop({
+    sqs: options.sqs,
+    queueUrl: options.queueUrl,
+    ...(options.waitTimeSeconds !== undefined ? { waitTimeSeconds: options.waitTimeSeconds } : {}),
+    async handle(messages) {
+      stats.received += messages.length;
+      const done: Message[] = [];
+      for (const message of messages) {
+        const decoded = decodeMessage(message.Body, definition.catalog);
+        const handler =
+          decoded.ok && Object.hasOwn(definition.handlers, decoded.key) ? definition.handlers[decoded.key] : undefined;
+        try {
+          if (!decoded.ok || !handler) throw new Error(decoded.ok ? `no handler for ${decoded.key}` : decoded.reason);
+          await handler(decoded.event as never, context);
+        } catch (err) {
+          // A routing mistake, poison or a failing handler: left for redelivery and the DLQ, ids only.
+          stats.rejected++;
+          log.warn({ message_id: message.MessageId, reason: (err as Error).message }, "event rejected");
+          continue;
+        }
+        stats.applied++;
+        done.push(message);
       }
-      stats.applied++;
-      done.push({ Id: String(i), ReceiptHandle: message.ReceiptHandle! });
-    }
-    if (done.length) await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done }));
-  }
-
-  const loop = (async () => {
-    while (!abort.signal.aborted) {
-      try {
-        await round();
-      } catch (err) {
-        if (abort.signal.aborted) break;
-        failing = true;
-        stats.receiveErrors++;
-        log.error({ err }, "receiving events failed; retrying");
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    }
-  })();
-
-  return {
-    async stop() {
-      abort.abort();
-      await loop;
+      return done;
     },
-    stats: () => ({ ...stats }),
-  };
+    onError(err) {
+      stats.receiveErrors++;
+      log.error({ err }, "receiving events failed; retrying");
+    },
+    ...(options.onRecovered ? { onRecovered: options.onRecovered } : {}),
+  });
+  return { stop: () => loop.stop(), stats: () => ({ ...stats }) };
 }

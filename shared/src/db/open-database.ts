@@ -60,3 +60,13 @@ export function schemaOf(orm: Pick<Database, "config"> | { config: Pick<Database
   if (!schema) throw new Error("this ORM was not opened by openDatabase (no schema)");
   return schema;
 }
+
+/**
+ * The /readyz check of a service with a database: throws when PostgreSQL does not answer.
+ *
+ * @example
+ * createServiceApp({ name, logger, readiness: { database: databaseReady(deps.orm) } });
+ */
+export const databaseReady = (orm: Database) => async (): Promise<void> => {
+  if (!(await orm.checkConnection()).ok) throw new Error("database unreachable");
+};

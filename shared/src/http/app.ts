@@ -43,7 +43,7 @@ export type ServiceApp = Hono<ServiceEnv>;
  * }));
  * await serve(app, { host: config.HOST, port: config.PORT, logger, onShutdown: [() => db.close()] });
  */
-export function createServiceApp(options: ServiceAppOptions): ServiceApp {
+export function createServiceApp<E extends ServiceEnv = ServiceEnv>(options: ServiceAppOptions): Hono<E> {
   const metrics = options.metrics ?? createMetrics();
   const app = new Hono<ServiceEnv>();
   routeBook(app).checkResponses = options.checkResponses ?? false;
@@ -55,5 +55,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
   app.onError(onError);
   app.notFound(notFoundHandler(app));
-  return app;
+  // The service's env only adds variables to ServiceEnv's, which this base sets and reads; Hono's
+  // types are invariant in the env, so the one widening is here rather than in every service.
+  return app as unknown as Hono<E>;
 }
