@@ -13,6 +13,12 @@ import { jsonBody } from "./json-body.ts";
 import { honoPath, routeBook } from "./route-book.ts";
 import { zodIssues } from "./zod-issues.ts";
 
+/**
+ * `headers` of an answer that must never be stored by a cache: tokens, secrets shown once, signed
+ * URLs (RFC 9111 section 5.2.2.5; RFC 6749 section 5.1 for token answers).
+ */
+export const NO_STORE: Readonly<Record<string, string>> = Object.freeze({ "cache-control": "no-store" });
+
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What a handler receives: params, query and body, already validated against the route's schemas. */

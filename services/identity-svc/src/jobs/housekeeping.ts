@@ -1,3 +1,4 @@
+import { every } from "@flowstate/shared/jobs/every";
 import { ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { expireInvitations } from "../verbs/expire-invitations.ts";
@@ -12,25 +13,15 @@ import { forgetOldSignInFailures } from "../verbs/sign-in-throttle.ts";
  * const housekeeping = startHousekeeping(deps, { everyMs: 60_000 });
  * onShutdown.push(() => housekeeping.stop());
  */
-export function startHousekeeping(deps: IdentityDeps, options: { everyMs: number }): { stop(): void } {
-  let busy = false; // a slow database must not stack ticks
-  const tick = async () => {
-    try {
+export function startHousekeeping(deps: IdentityDeps, options: { everyMs: number }): { stop(): Promise<void> } {
+  const system = () => new ServiceContext(deps, { actor: { kind: "system" } });
+  return every(
+    options.everyMs,
+    async () => {
       // Batches of 100 until none is left, so a backlog after downtime clears in one tick.
-      const system = () => new ServiceContext(deps, { actor: { kind: "system" } });
       while ((await expireInvitations({ ctx: system() })) === 100);
       await forgetOldSignInFailures(system());
-    } catch (err) {
-      deps.logger.error({ err }, "housekeeping failed; will retry");
-    }
-  };
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    void tick().finally(() => {
-      busy = false;
-    });
-  }, options.everyMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+    },
+    { logger: deps.logger, what: "housekeeping" },
+  );
 }

@@ -1,11 +1,8 @@
 import { routeIn } from "@flowstate/contracts/rest/route";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
-import { mountRoute } from "@flowstate/shared/http/mount-route";
+import { mountRoute, NO_STORE } from "@flowstate/shared/http/mount-route";
 import type { IdentityApp } from "../http/env.ts";
 import { signIn } from "../verbs/sign-in.ts";
-
-// RFC 6749 section 5.1: token answers are never cached.
-const NO_STORE = { "cache-control": "no-store" };
 
 export function mountAuthSignin(app: IdentityApp): void {
   mountRoute(app, routeIn(identityRoutes, "auth.signin"), async ({ body }, c) => ({

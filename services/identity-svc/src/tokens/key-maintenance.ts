@@ -1,3 +1,4 @@
+import { every } from "@flowstate/shared/jobs/every";
 import { ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { rotateSigningKey } from "../verbs/rotate-signing-key.ts";
@@ -12,26 +13,16 @@ import { rotateSigningKey } from "../verbs/rotate-signing-key.ts";
 export function startKeyMaintenance(
   deps: IdentityDeps,
   options: { reloadMs: number; rotateAfterMs: number },
-): { stop(): void } {
-  let busy = false; // a slow Secrets Manager call must not stack ticks
-  const tick = async () => {
-    try {
+): { stop(): Promise<void> } {
+  return every(
+    options.reloadMs,
+    async () => {
       await deps.keyring.reload();
       if (options.rotateAfterMs > 0) {
         const ctx = new ServiceContext(deps, { actor: { kind: "system" } });
         await rotateSigningKey({ ctx, ifOlderThanMs: options.rotateAfterMs });
       }
-    } catch (err) {
-      deps.logger.error({ err }, "signing key maintenance failed; will retry");
-    }
-  };
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    void tick().finally(() => {
-      busy = false;
-    });
-  }, options.reloadMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+    },
+    { logger: deps.logger, what: "signing key maintenance" },
+  );
 }
