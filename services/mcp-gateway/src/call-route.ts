@@ -23,6 +23,7 @@ export async function callRoute(
   const res = await fetch(url, {
     method: tool.route.method,
     headers: {
+      ...definedHeaders(request.headers),
       authorization,
       "x-request-id": requestId,
       ...(hasBody ? { "content-type": "application/json" } : {}),
@@ -39,3 +40,6 @@ export async function callRoute(
   }
   return { status: res.status, body, requestId: res.headers.get("x-request-id") ?? undefined };
 }
+
+const definedHeaders = (headers: RestRequest["headers"]) =>
+  Object.fromEntries(Object.entries(headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));

@@ -25,10 +25,28 @@ export interface Caller {
 export const visibleTools = (identity: CallerIdentity): readonly ToolSpec[] =>
   tools.filter((t) => !(t.person && identity.kind === "api_key"));
 
-/** The 2xx response schema of the tool's route as an output schema, when it is an object. */
+/**
+ * The 2xx response schema of the tool's route as an output schema, which 2025-11-25 wants to be an
+ * object: an object as is; a union of objects told apart by one field (connector status, seller
+ * currencies) as one object whose every field is optional unless all variants have it (the
+ * description names the variants); no body (204) as the empty object the tool returns.
+ */
 function outputShape(tool: ToolSpec): z.ZodRawShape | undefined {
   const ok = Object.entries(tool.route.responses).find(([status]) => Number(status) < 300)?.[1];
-  return ok instanceof z.ZodObject ? ok.shape : undefined;
+  if (ok === null) return {};
+  if (ok instanceof z.ZodObject) return ok.shape;
+  if (ok instanceof z.ZodDiscriminatedUnion && ok.options.every((o) => o instanceof z.ZodObject)) {
+    const variants = ok.options as z.ZodObject[];
+    const keys = [...new Set(variants.flatMap((v) => Object.keys(v.shape)))];
+    return Object.fromEntries(
+      keys.map((key) => {
+        const schemas = [...new Set(variants.map((v) => v.shape[key]).filter((s) => s !== undefined))];
+        const one = schemas.length === 1 ? schemas[0]! : z.union(schemas as [z.ZodType, z.ZodType]);
+        return [key, variants.every((v) => key in v.shape) ? one : one.optional()];
+      }),
+    );
+  }
+  return undefined;
 }
 
 /**

@@ -4,6 +4,8 @@ import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { createApp as createRestGateway } from "@flowstate/edge-gateway/app";
 import { GatewayConfig } from "@flowstate/edge-gateway/config";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { startOffersService } from "@flowstate/offers-svc/testing/offers-service";
+import { startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";
 import { startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -22,16 +24,24 @@ const freePort = (): Promise<number> =>
   });
 
 /**
- * The deployment MCP clients meet: identity-svc (real PostgreSQL and moto), connector-svc with the
- * seller sandbox (which enforces trust policies, so the mcp-execution principal is really used),
- * the REST edge gateway whose origin is the OAuth issuer, and mcp-gateway (its pipeline and MCP
- * endpoint) whose `/mcp` is the resource identity-svc issues tokens for.
+ * The deployment MCP clients meet: identity-svc (real PostgreSQL and moto), connector-svc and
+ * offers-svc with the seller sandbox (which enforces trust policies, so the mcp-execution principal
+ * is really used), privacy-svc (exports bucket, key and SES on moto), the REST edge gateway whose
+ * origin is the OAuth issuer, and mcp-gateway (its pipeline and MCP endpoint) whose `/mcp` is the
+ * resource identity-svc issues tokens for. `skew` moves identity-svc's clock (tokens it issues then
+ * expire earlier, as seen by both gateways).
  */
 export async function startMcpStack(prefix: string) {
   const [restPort, mcpPort] = [await freePort(), await freePort()];
   const issuer = `http://127.0.0.1:${restPort}`;
   const resource = `http://127.0.0.1:${mcpPort}/mcp`;
-  const identity: Harness = await startHarness({ prefix, issuer, oauthResources: [resource] });
+  let skewMs = 0;
+  const identity: Harness = await startHarness({
+    prefix,
+    issuer,
+    oauthResources: [resource],
+    clock: () => new Date(Date.now() + skewMs),
+  });
   const logger = createLogger({ service: "mcp-test" });
   const quiet = { logger, handleSignals: false, drainTimeoutMs: 1_000, host: "127.0.0.1" } as const;
   const identityServer = await serve(identity.app, { ...quiet, port: 0 });
@@ -42,10 +52,24 @@ export async function startMcpStack(prefix: string) {
     marketplaceEndpoint: sandbox.endpoint,
     settings: { templateUrl: `${issuer}/v1/marketplace/connector-role/template.json` },
   });
+  const offers = await startOffersService({
+    prefix: `${prefix}_of`,
+    secret: identity.secret,
+    connectorUrl: connector.url,
+    marketplaceEndpoint: sandbox.endpoint,
+  });
+  const privacy = await startPrivacyHarness({
+    prefix: `${prefix}_pv`,
+    secret: identity.secret,
+    participantUrls: { "identity-svc": identityServer.url },
+  });
+  const privacyServer = await serve(privacy.app, { ...quiet, port: 0 });
   const many = 100_000;
   const config = {
     ...GatewayConfig.parse({ IDENTITY_URL: identityServer.url }),
     CONNECTOR_URL: connector.url,
+    OFFERS_URL: offers.url,
+    PRIVACY_URL: privacyServer.url,
     JWT_ISSUER: issuer,
     RATE_LIMIT_ANONYMOUS_PER_SEC: many,
     RATE_LIMIT_ANONYMOUS_BURST: many,
@@ -74,13 +98,22 @@ export async function startMcpStack(prefix: string) {
     /** REST through the edge gateway, as the web app calls it (sign-up, tenants, the same operations). */
     restCaller: gatewayCaller(issuer),
     sandbox,
+    offers,
+    privacy,
     pipeline,
     audited,
+    /** Moves identity-svc's clock by `ms` (negative: tokens issued now expire `ms` earlier). */
+    skew(ms: number) {
+      skewMs = ms;
+    },
     async close() {
       await mcpServer.shutdown("test done");
       await pipeline.close();
       await restServer.shutdown("test done");
       await rest.close();
+      await privacyServer.shutdown("test done");
+      await privacy.close();
+      await offers.close();
       await connector.close();
       await sandbox.stop();
       await identityServer.shutdown("test done");

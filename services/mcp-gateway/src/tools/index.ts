@@ -1,24 +1,46 @@
 import { checkMarketplaceConnectorHealth } from "./check-marketplace-connector-health.ts";
+import { clonePrivateOffer } from "./clone-private-offer.ts";
 import { connectMarketplaceConnector } from "./connect-marketplace-connector.ts";
+import { createPrivateOffer } from "./create-private-offer.ts";
 import { deleteMyAccount } from "./delete-my-account.ts";
 import { disconnectMarketplaceConnector } from "./disconnect-marketplace-connector.ts";
+import { expirePrivateOffer } from "./expire-private-offer.ts";
+import { exportMyData } from "./export-my-data.ts";
 import { getMarketplaceConnectorStatus } from "./get-marketplace-connector-status.ts";
 import { getMarketplaceOnboarding } from "./get-marketplace-onboarding.ts";
+import { getMyExportStatus } from "./get-my-export-status.ts";
+import { getOfferChangeStatus } from "./get-offer-change-status.ts";
+import { getPrivateOffer } from "./get-private-offer.ts";
+import { getSellerCurrencies } from "./get-seller-currencies.ts";
 import { listMarketplaceProducts } from "./list-marketplace-products.ts";
+import { listPrivateOffers } from "./list-private-offers.ts";
+import { listPurchaseAgreements } from "./list-purchase-agreements.ts";
+import { releasePrivateOffer } from "./release-private-offer.ts";
 import type { ToolSpec } from "./tool.ts";
 
 /**
- * Every tool, in name order (tools/list answers in this order; the snapshot test pins it). A tool
- * is added when the service owning its route is in the registry; see README for the plan.
+ * Every tool, in name order (tools/list answers in this order; the snapshot test pins it): one per
+ * tool of interface.md 4.2 and decisions.md (MCP), each a view of one registry route.
  */
 export const tools: readonly ToolSpec[] = (
   [
     checkMarketplaceConnectorHealth,
+    clonePrivateOffer,
     connectMarketplaceConnector,
+    createPrivateOffer,
     deleteMyAccount,
     disconnectMarketplaceConnector,
+    expirePrivateOffer,
+    exportMyData,
     getMarketplaceConnectorStatus,
     getMarketplaceOnboarding,
+    getMyExportStatus,
+    getOfferChangeStatus,
+    getPrivateOffer,
+    getSellerCurrencies,
     listMarketplaceProducts,
+    listPrivateOffers,
+    listPurchaseAgreements,
+    releasePrivateOffer,
   ] as ToolSpec[]
-).sort((a, b) => a.name.localeCompare(b.name));
+).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,6 +1,6 @@
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import { z } from "zod";
 
 /** The OAuth scopes tools need (identity-svc issues them at consent). */
 export type Scope = "marketplace:read" | "marketplace:write" | "account";
@@ -29,9 +29,27 @@ export interface RestRequest {
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;
+  /** Request headers the route reads besides the credential (offer changes: `Idempotency-Key`). */
+  headers?: Record<string, string | undefined>;
 }
 
 export const defineTool = <S extends z.ZodRawShape>(tool: ToolSpec<S>): ToolSpec<S> => tool;
 
 /** `/v1/tenants/{id}…` of the call's tenant (always set for tenant tools; see server.ts). */
 export const tenantPath = (tenantId: string | undefined, rest = "") => `/v1/tenants/${tenantId}${rest}`;
+
+/**
+ * The optional `idempotency_key` of the offer-changing tools, sent as the route's `Idempotency-Key`
+ * header (offers-svc: 1 to 255 visible ASCII characters). A model that retries a call whose answer
+ * it lost gets the same change set back instead of a second offer.
+ */
+export const idempotencyKey = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, "1 to 255 visible ASCII characters")
+  .optional()
+  .describe(
+    "Optional key of your choosing: calling again with the same key and the same arguments returns the first call's change set instead of submitting another",
+  );
+
+/** `Idempotency-Key` when the caller gave one. */
+export const idempotencyHeader = (key: string | undefined) => (key === undefined ? {} : { "idempotency-key": key });
