@@ -1,3 +1,4 @@
+import { auditSubscription } from "@flowstate/audit-svc/consumers/consumer";
 import { connectorConsumer } from "@flowstate/connector-svc/consumers/tenant-soft-deleted";
 import { revocationConsumer } from "@flowstate/edge-gateway/events/revocation-consumer";
 import { mcpRevocationConsumer } from "@flowstate/mcp-gateway/revocations";
@@ -20,4 +21,5 @@ export const consumers: readonly Pick<ConsumerDefinition<unknown>, "service" | "
   partnerConsumer,
   offersConsumer,
   privacySubscription,
+  auditSubscription,
 ];

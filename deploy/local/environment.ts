@@ -30,6 +30,8 @@ export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
   ],
   // IDENTITY_URL: identity-svc answers for part of the personal-data export.
   "privacy-svc": ["IDENTITY_URL", "EXPORTS_BUCKET", "DATA_KMS_KEY_ID", "MAIL_FROM"],
+  // AUDIT_PROVISION_ROLES: the local DATABASE_URL is an administrator (README of audit-svc, "Database roles").
+  "audit-svc": ["AUDIT_ARCHIVE_BUCKET", "AUDIT_PROVISION_ROLES"],
 };
 
 /** Default local ports (the README's `PORT` row); a service not listed here gets a free port. */

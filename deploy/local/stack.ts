@@ -136,6 +136,9 @@ export async function startStack(options: {
       HOST: env.HOST,
       LOG_LEVEL: env.LOG_LEVEL,
       DATABASE_URL: env.DATABASE_URL,
+      // audit-svc connects as an insert-only role and migrates as its schema's owner; on this local,
+      // trust-auth server it creates both from the administrator above (services/audit-svc README).
+      AUDIT_PROVISION_ROLES: "true",
       AWS_ENDPOINT_URL: awsEndpoint,
       ...stackEnvironment(outputs, env.SERVICE_PREFIX, env.STAGE),
       ...Object.fromEntries([...urls].map(([n, url]) => [urlVariable(n), url])),

@@ -6,7 +6,8 @@ import type { ConsumerDefinition } from "./define-consumer.ts";
 type Handler = ConsumerDefinition["handlers"][string];
 
 /**
- * Runs the handler and records the event id in ONE transaction. The record is inserted first: a
+ * Runs the handler and records the event id in ONE transaction (`idempotency: "handler"`: the
+ * handler's own row is the record, and its answer says whether it was new). The record is inserted first: a
  * duplicate finds the row (or, when the first delivery is still in flight, waits on its unique-key
  * lock and then finds it) and becomes a no-op; a handler that throws rolls back its effect and the
  * record together, so the redelivery runs it again from scratch.
@@ -17,7 +18,14 @@ export function applyEvent(
   event: { id: string },
   key: string,
   handler: Handler,
+  idempotency: ConsumerDefinition["idempotency"] = "processed-event",
 ): Promise<"processed" | "duplicate"> {
+  if (idempotency === "handler")
+    return orm.em
+      .fork()
+      .transactional(async (em) =>
+        (await handler(event as never, em as EntityManager)) === "duplicate" ? "duplicate" : "processed",
+      );
   return orm.em.fork().transactional(async (em) => {
     const res = await em.execute<{ affectedRows?: number }>(
       `INSERT INTO "${schema}".processed_event (event_id, event_key) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING`,

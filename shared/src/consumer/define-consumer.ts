@@ -4,10 +4,28 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 type Production = typeof eventCatalog;
 type KeysOf<C extends EventCatalog, T extends string> = Extract<keyof C, `${T}.v${number}`>;
 
+/**
+ * What a handler returns. Only a consumer declared with `idempotency: "handler"` returns
+ * `"duplicate"` (its own write found the event already recorded); the others return nothing.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: every other handler returns Promise<void>, which undefined would refuse
+export type HandlerResult = void | "duplicate";
+
 /** One handler per catalog entry of every subscribed type: every version, since the bus rule matches the type. */
 export type HandlersFor<C extends EventCatalog, T extends string, Ctx> = {
-  [K in KeysOf<C, T>]: (event: CatalogEvent<C, K>, ctx: Ctx) => Promise<void> | void;
+  [K in KeysOf<C, T>]: (event: CatalogEvent<C, K>, ctx: Ctx) => Promise<HandlerResult> | HandlerResult;
 };
+
+/**
+ * How a database consumer turns a redelivery into a no-op:
+ * - `processed-event` (default): the runner inserts the event id into `processed_event` in the
+ *   handler's transaction, before the handler runs.
+ * - `handler`: the handler's own write is the record (a row keyed by the event id, inserted with
+ *   `ON CONFLICT DO NOTHING`) and it returns `"duplicate"` when that row already existed. For a
+ *   consumer whose whole effect is one row per event (audit-svc), so a second row per event is
+ *   not written.
+ */
+export type Idempotency = "processed-event" | "handler";
 
 /**
  * A declared consumer: the service whose queue (`<prefix>-<stage>-<service>`, with its DLQ and its
@@ -21,7 +39,8 @@ export interface ConsumerDefinition<Ctx = EntityManager, C extends EventCatalog 
   events: readonly string[] | "all";
   catalog: C;
   /** By catalog key; typed per key at the declaration, erased here (the runner passes the validated event). */
-  handlers: Readonly<Record<string, (event: never, ctx: Ctx) => Promise<void> | void>>;
+  handlers: Readonly<Record<string, (event: never, ctx: Ctx) => Promise<HandlerResult> | HandlerResult>>;
+  idempotency: Idempotency;
 }
 
 interface Declaration<C extends EventCatalog, T extends string, Ctx> {
@@ -30,6 +49,8 @@ interface Declaration<C extends EventCatalog, T extends string, Ctx> {
   catalog?: C;
   events: readonly T[] | "all";
   handlers: HandlersFor<C, T, Ctx>;
+  /** Database consumers only; `processed-event` by default. */
+  idempotency?: Idempotency;
 }
 
 function declare<Ctx>(d: Declaration<EventCatalog, string, Ctx>): ConsumerDefinition<Ctx> {
@@ -38,6 +59,7 @@ function declare<Ctx>(d: Declaration<EventCatalog, string, Ctx>): ConsumerDefini
     events: d.events === "all" ? "all" : [...new Set(d.events)].sort(),
     catalog: d.catalog ?? eventCatalog,
     handlers: d.handlers as ConsumerDefinition<Ctx>["handlers"],
+    idempotency: d.idempotency ?? "processed-event",
   };
 }
 

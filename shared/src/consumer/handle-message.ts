@@ -60,7 +60,7 @@ export function messageHandler(deps: {
       return "keep";
     }
     try {
-      const outcome = await applyEvent(orm, schema, event, key, handler);
+      const outcome = await applyEvent(orm, schema, event, key, handler, definition.idempotency);
       if (outcome === "duplicate") stats.duplicates++;
       else stats.processed++;
       log.debug({ event_id: event.id, event_key: key, outcome }, "event handled");

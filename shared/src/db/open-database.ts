@@ -16,6 +16,11 @@ export interface OpenDatabaseOptions {
   logger?: Logger;
   /** Connection pool bounds; pg's default max is 10. */
   pool?: { min?: number; max?: number };
+  /**
+   * `false`: connect only. For a role that may not run DDL (audit-svc's insert-only role, whose
+   * schema another role owns and migrates); `migrations` are then ignored.
+   */
+  migrate?: boolean;
 }
 
 export type Database = MikroORM;
@@ -45,6 +50,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // Entities come from the list above only: no folder scanning, no reflection (type stripping).
     discovery: { warnWhenNoEntities: false },
   });
+  if (options.migrate === false) return orm;
   try {
     await runMigrations(orm.em, options.schema, [...platformMigrations, ...options.migrations], options.logger);
   } catch (err) {
