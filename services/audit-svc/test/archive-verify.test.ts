@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import {
   CopyObjectCommand,
@@ -8,6 +10,7 @@ import {
   PutObjectCommand,
 } from "@aws-sdk/client-s3";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { nodeBinary } from "@flowstate/shared/testing/node-binary";
 import { afterAll, describe, test } from "vitest";
 import { decodeObject, type EncodedBatch, encodeBatch, GENESIS_HASH } from "../src/archive/format.ts";
 import { ARCHIVE_PREFIX, archiveKey } from "../src/archive/keys.ts";
@@ -176,5 +179,37 @@ describe("verify", () => {
     await s3.send(new DeleteObjectCommand({ Bucket: other, Key: more[0]!.manifest.key }));
     const hidden = await verify(other);
     assert.deepEqual(!hidden.ok && [hidden.break.key, hidden.break.reason], [more[0]!.manifest.key, "deleted"]);
+  });
+});
+
+describe("the verify command (npm run audit:verify)", () => {
+  const cli = (bucket: string) =>
+    spawnSync(nodeBinary, [join(import.meta.dirname, "..", "src", "archive", "verify-cli.ts"), "--bucket", bucket], {
+      env: { ...process.env },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+
+  test("exits 0 on an intact archive and 1 naming the altered object", async () => {
+    const { bucket, batches } = await plainChain();
+    const intact = cli(bucket);
+    assert.equal(intact.status, 0, intact.stderr);
+    assert.match(intact.stdout, /archive intact: 4 objects, 12 rows/);
+
+    const target = batches[2]!.manifest.key;
+    const text = gunzipSync(batches[2]!.body).toString().replace("TenantCreated", "TenantDeleted");
+    await put(bucket, target, gzipSync(text));
+    const broken = cli(bucket);
+    assert.equal(broken.status, 1, broken.stderr);
+    assert.ok(broken.stdout.includes(`archive BROKEN at ${target} (seq 3): content-hash`), broken.stdout);
+  });
+
+  test("exits 2 without a bucket", () => {
+    const r = spawnSync(nodeBinary, [join(import.meta.dirname, "..", "src", "archive", "verify-cli.ts")], {
+      env: { ...process.env, AUDIT_ARCHIVE_BUCKET: "" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    assert.equal(r.status, 2);
   });
 });
