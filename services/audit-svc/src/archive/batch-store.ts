@@ -50,7 +50,12 @@ export interface SourceRow extends ArchiveRow {
  *
  * The line must come out byte-identical when the batch is rebuilt after a crash: PostgreSQL writes
  * jsonb keys in a fixed order, and timestamps in the session time zone, which is pinned to UTC for
- * this transaction (JavaScript Dates would also drop the microseconds).
+ * this transaction (JavaScript Dates would also drop the microseconds). `ORDER BY r.id`, qualified:
+ * a bare `id` would sort by the output column `id::text`, putting 1000 before 999. The batch's ids
+ * are picked first and only those rows are turned into JSON: with the projection under the sort,
+ * every row up to the horizon went through to_jsonb for each batch whenever the planner chose a
+ * sort over the primary key's order (no statistics yet after a burst): 340-550 ms per 1000-row batch
+ * out of 15 000 rows, measured with EXPLAIN ANALYZE.
  */
 export async function rowsAfter(
   em: EntityManager,
@@ -61,14 +66,21 @@ export async function rowsAfter(
   const rows = await em.transactional(async (tx) => {
     await tx.execute("SET LOCAL TimeZone = 'UTC'");
     return tx.execute<{ id: string; at: Date; line: string }[]>(
-      `SELECT id::text, at, line FROM (
+      `WITH picked AS MATERIALIZED (
+         SELECT id FROM (
+           (SELECT id FROM ${s}.audit_event WHERE id > ?::bigint AND id <= ?::bigint ORDER BY id LIMIT ?)
+           UNION ALL
+           (SELECT id FROM ${s}.audit_event_legacy WHERE id > ?::bigint AND id <= ?::bigint ORDER BY id LIMIT ?)
+         ) u ORDER BY id LIMIT ?
+       )
+       SELECT id::text, at, line FROM (
          SELECT e.id, e.recorded_at AS at, (jsonb_build_object('table', 'audit_event') || to_jsonb(e))::text AS line
-           FROM ${s}.audit_event e WHERE e.id > ?::bigint AND e.id <= ?::bigint
+           FROM ${s}.audit_event e JOIN picked p ON p.id = e.id
          UNION ALL
          SELECT l.id, l.imported_at, (jsonb_build_object('table', 'audit_event_legacy') || to_jsonb(l))::text
-           FROM ${s}.audit_event_legacy l WHERE l.id > ?::bigint AND l.id <= ?::bigint
-       ) r ORDER BY id LIMIT ?`,
-      [range.afterId, range.upTo, range.afterId, range.upTo, range.limit],
+           FROM ${s}.audit_event_legacy l JOIN picked p ON p.id = l.id
+       ) r ORDER BY r.id`,
+      [range.afterId, range.upTo, range.limit, range.afterId, range.upTo, range.limit, range.limit],
     );
   });
   return rows.map((r) => ({ id: r.id, line: r.line, recordedAt: new Date(r.at) }));
