@@ -8,6 +8,7 @@ import { createMetrics } from "@flowstate/shared/http/metrics";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp } from "./app.ts";
+import { startArchiver } from "./archive/start-archiver.ts";
 import { AuditConfig } from "./config.ts";
 import { auditConsumer } from "./consumers/consumer.ts";
 import { databaseLogins, openAuditDatabase } from "./db/open-audit-database.ts";
@@ -16,8 +17,9 @@ import { buildDeps } from "./deps-factory.ts";
 /**
  * Boot: configuration, the assertion key, the database (migrated as the schema's owner, then
  * connected as the insert-only role: README "Database roles"), the app, the consumer of
- * `<prefix>-<stage>-audit-svc`, then listen. Shutdown drains HTTP first, then the consumer.
- * audit-svc emits no events, so it runs no outbox relay.
+ * `<prefix>-<stage>-audit-svc`, the archiver (src/archive/: batches to the Object Lock bucket, then
+ * live retention), then listen. Shutdown drains HTTP first, then the consumer, then the archiver
+ * (a round in flight finishes). audit-svc emits no events, so it runs no outbox relay.
  */
 const config = parseConfig(AuditConfig);
 const logger = createLogger({ service: "audit-svc", level: config.LOG_LEVEL });
@@ -54,9 +56,11 @@ if (config.CONSUME_EVENTS) {
   }).start();
 }
 
+const archiver = startArchiver(deps);
+
 await serve(app, {
   host: config.HOST,
   port: config.PORT,
   logger,
-  onShutdown: [() => consumer?.stop({ deadlineMs: 20_000 }), () => orm.close()],
+  onShutdown: [() => consumer?.stop({ deadlineMs: 20_000 }), () => archiver.stop(), () => orm.close()],
 });
