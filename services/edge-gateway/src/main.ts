@@ -8,7 +8,6 @@ import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp } from "./app.ts";
 import { GatewayConfig } from "./config.ts";
 import { startRevocationConsumer } from "./events/revocation-consumer.ts";
-import { answerClientErrors } from "./http/client-errors.ts";
 
 /**
  * Boot: configuration, the assertion key from Secrets Manager, the app, the AccessRevoked consumer,
@@ -43,10 +42,9 @@ if (config.CONSUME_EVENTS) {
   });
 }
 
-const running = await serve(gateway, {
+await serve(gateway, {
   host: config.HOST,
   port: config.PORT,
   logger,
   onShutdown: [() => consumer?.stop(), () => gateway.close()],
 });
-answerClientErrors(running.server);

@@ -4,7 +4,6 @@ import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp, type Gateway, type GatewaySettings } from "../src/app.ts";
 import { GatewayConfig } from "../src/config.ts";
-import { answerClientErrors } from "../src/http/client-errors.ts";
 
 /** The gateway's defaults as parsed from an environment that sets only IDENTITY_URL. */
 export function testSettings(identityUrl: string, overrides: Partial<GatewaySettings> = {}): GatewaySettings {
@@ -50,7 +49,6 @@ export async function startGateway(options: {
     handleSignals: false,
     drainTimeoutMs: 1_000,
   });
-  answerClientErrors(server.server);
   return {
     url: server.url,
     gateway,

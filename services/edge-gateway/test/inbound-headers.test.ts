@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { acceptableHeaderValue, validTraceparent, validTracestate } from "@flowstate/shared/http/inbound-headers";
+import { unparseableRequests } from "@flowstate/shared/testing/malformed-http";
+import { rawRequest } from "@flowstate/shared/testing/raw-http";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Account, type E2E, startE2E } from "./e2e-stack.ts";
-import { rawRequest } from "./raw-http.ts";
 
 /**
  * Every inbound header the gateway forwards, fuzzed on an event-emitting route of each kind
@@ -161,6 +162,22 @@ describe("inbound headers at the gateway", () => {
       });
     }
   }
+
+  it("answers requests whose target or Host no Request can be built from with 400 problem+json, reaching no service", async () => {
+    for (const kind of Object.keys(RUNS) as Kind[]) {
+      const c = callFor(kind);
+      const before = e2e.reached.length;
+      for (const [what, bytes] of unparseableRequests(c.method, c.path, c.token && `Bearer ${c.token}`)) {
+        const res = await rawRequest(e2e.gateway.url, bytes);
+        assert.equal(res.status, 400, `${kind} ${what}: ${res.body}`);
+        assert.equal(res.headers["content-type"], "application/problem+json", `${kind} ${what}`);
+        const body = JSON.parse(res.body) as { code: string; request_id: string };
+        assert.equal(body.code, "BAD_REQUEST", `${kind} ${what}`);
+        assert.equal(res.headers["x-request-id"], body.request_id, `${kind} ${what}`);
+      }
+      assert.equal(e2e.reached.length, before, `${kind}: nothing was relayed`);
+    }
+  });
 
   it("forwards a valid tracestate with its valid traceparent", async () => {
     const c = callFor("user");

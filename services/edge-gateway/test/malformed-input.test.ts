@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
+import { unparseableRequests } from "@flowstate/shared/testing/malformed-http";
+import { rawRequest } from "@flowstate/shared/testing/raw-http";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { z } from "zod";
 import { type Account, type Answer, type E2E, startE2E } from "./e2e-stack.ts";
-import { rawRequest } from "./raw-http.ts";
 
 /**
  * Malformed bodies, ids, headers and oversized payloads, sent through the gateway to every route of
@@ -132,19 +133,23 @@ describe("malformed input to every route", () => {
     }
   });
 
-  it("answers malformed HTTP (bad Content-Length, oversized or invalid header lines) with a 4xx problem on every route", async () => {
+  it("answers malformed HTTP (bad Content-Length, oversized or invalid header lines, a `*` or backslash target, no Host, a garbage request line) with a 4xx problem on every route", async () => {
+    const reached = e2e.reached.length;
     for (const route of routes) {
       const start = `${route.method} ${fill(route)} HTTP/1.1\r\nhost: gw\r\n`;
+      const token = tokenFor(route);
       for (const [what, request] of [
         ["non-numeric content-length", `${start}content-length: abc\r\n\r\n`],
         ["two different content-lengths", `${start}content-length: 1\r\ncontent-length: 2\r\n\r\nx`],
         ["a 20 KiB header line", `${start}x-big: ${"a".repeat(20 * 1024)}\r\n\r\n`],
         ["a control character in a header", `${start}x-evil: a\u0001b\r\n\r\n`],
+        ...unparseableRequests(route.method, fill(route), token && `Bearer ${token}`),
       ] as const) {
         const res = await rawRequest(e2e.gateway.url, request);
         assertClientError(res.status, res.headers["content-type"], res.body, `${route.id}: ${what}`);
       }
     }
+    assert.equal(e2e.reached.length, reached, "no malformed request reached a service");
   });
 
   it("refuses malformed credentials and request ids on every route that needs a credential", async () => {

@@ -1,7 +1,8 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "../log/logger.ts";
+import { answerClientErrors, type FixedHeaders, requestErrorHandler } from "./client-errors.ts";
 
 export type ShutdownHook = () => unknown;
 
@@ -16,6 +17,11 @@ export interface ServeOptions {
   drainTimeoutMs?: number | undefined;
   /** Install SIGTERM/SIGINT handlers that shut down and exit 0 (default true; tests pass false). */
   handleSignals?: boolean | undefined;
+  /**
+   * Headers added to the answers the server writes itself, outside the app: requests refused as
+   * malformed HTTP (the gateway passes its HSTS and nosniff, which its app adds to everything else).
+   */
+  headers?: FixedHeaders | undefined;
 }
 
 export interface RunningServer {
@@ -32,14 +38,22 @@ export type Fetchable = { fetch: (request: Request) => Response | Promise<Respon
 /**
  * Listens with @hono/node-server and shuts down gracefully: on SIGTERM or SIGINT it stops
  * accepting, lets in-flight requests finish (bounded by `drainTimeoutMs`), runs the shutdown
- * hooks and exits 0. Logs `listening` with the URL.
+ * hooks and exits 0. Logs `listening` with the URL. Requests that never reach the app (malformed
+ * HTTP, a target or Host no Request can be built from) are answered with problem+json, not
+ * Node's or node-server's empty 400 (client-errors.ts).
  *
  * @example
  * const { url } = await serve(app, { host: config.HOST, port: config.PORT, logger, onShutdown: [() => orm.close()] });
  */
 export async function serve(app: Fetchable, options: ServeOptions): Promise<RunningServer> {
   const { logger } = options;
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // What createAdaptorServer does, plus node-server's errorHandler (which it does not pass on). Node's
+  // own Host check is off: its 400 is empty; node-server refuses a missing Host through errorHandler.
+  const server = createServer(
+    { requireHostHeader: false },
+    getRequestListener(app.fetch, { errorHandler: requestErrorHandler(logger, options.headers) }),
+  );
+  answerClientErrors(server, logger, options.headers);
   // Idle keep-alive sockets must outlive a load balancer's idle timeout (60 s on AWS ALB), or the
   // balancer reuses a socket Node is closing and the client sees a 502.
   server.keepAliveTimeout = 65_000;
