@@ -89,7 +89,7 @@ describe("audit-svc killed between writing an archive object and marking it", ()
     const second = await startAuditSvc();
     await waitFor(
       async () => (await batchRows(h)).reduce((n, b) => n + b.row_count, 0) === live.length,
-      60_000,
+      120_000,
       "the restarted service archives the rest",
     );
     second.kill("SIGTERM");
@@ -107,5 +107,5 @@ describe("audit-svc killed between writing an archive object and marking it", ()
     });
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.equal(result.ok && result.rows, 8);
-  });
+  }, 300_000);
 });

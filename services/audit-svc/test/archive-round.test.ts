@@ -94,6 +94,10 @@ describe("archiving rounds", () => {
     const held = new Promise<void>((resolve) => {
       commit = resolve;
     });
+    let taken!: () => void;
+    const idTaken = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
     // A delivery in flight: its id is taken (under the writers' shared lock), its commit is late.
     const slow = h.inTransaction(async (em) => {
       const sub = newSub();
@@ -103,9 +107,10 @@ describe("archiving rounds", () => {
         domainEvent("MembershipAdded.v1", { tenant_id: newTenantId(), sub, role: "member" }, { subject: sub }),
         h.logger,
       );
+      taken();
       await held;
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await idTaken;
     let settled = false;
     const round = archiveRound(deps).finally(() => {
       settled = true;
@@ -159,11 +164,19 @@ describe("archiving rounds", () => {
     assert.equal((await batchRows(h)).length, 0);
   });
 
-  test("two rounds at once: one archives, the other stands aside", async () => {
+  test("a second round while one is in flight stands aside", async () => {
     const { h, deps, archived } = await setUp(2);
     await recordRows(h, 4);
-    const results = await Promise.all([archiveRound(deps), archiveRound(deps)]);
-    assert.equal(results.filter((r) => r === "busy").length, 1, JSON.stringify(results));
+    const seen: (Awaited<ReturnType<typeof archiveRound>> | undefined)[] = [];
+    // The second round starts while the first holds its lock (between a put and its mark).
+    const first = await archiveRound({
+      ...deps,
+      afterPut: async () => {
+        if (seen.length === 0) seen.push(await archiveRound(deps));
+      },
+    });
+    assert.deepEqual(seen, ["busy"]);
+    assert.deepEqual(first, { batches: 2, rows: 4, adopted: 0 });
     assert.deepEqual(idsOf(await archived()), await liveRowIds(h));
   });
 });
