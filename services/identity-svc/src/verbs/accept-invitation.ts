@@ -5,6 +5,7 @@ import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { type Invitation, Membership } from "../db/entities.ts";
 import { requireUser } from "./lib/guards.ts";
+import { recordAcceptance } from "./lib/invitation-lifecycle.ts";
 import { lockOpenInvitation, receivedInvitations } from "./lib/my-invitation.ts";
 import { notAMember } from "./request-ownership-transfer.ts";
 
@@ -33,16 +34,7 @@ export async function acceptInvitation({
       invitation.kind === "membership"
         ? await join(ctx, em, invitation, sub)
         : await takeOver(ctx, em, invitation, sub);
-    invitation.status = "accepted";
-    invitation.responded_at = now(ctx);
-    const { tenant_id, kind, role } = invitation;
-    emit(
-      ctx,
-      em,
-      "InvitationAccepted.v1",
-      { invitation_id: invitation.id, tenant_id, kind, role },
-      { tenant_id, subject: sub },
-    );
+    recordAcceptance(ctx, em, invitation, sub);
     await em.flush();
     return { view: (await receivedInvitations(ctx, em, "i.id = ?", [invitation.id]))[0]!, invalidations };
   });

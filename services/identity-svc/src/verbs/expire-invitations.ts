@@ -1,6 +1,7 @@
 import { LockMode } from "@mikro-orm/postgresql";
-import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
+import { inTransaction, now, type ServiceContext } from "../context.ts";
 import { Invitation } from "../db/entities.ts";
+import { closeInvitation } from "./lib/invitation-lifecycle.ts";
 
 /**
  * Housekeeping: closes open invitations past their seven days, in batches, each with its
@@ -21,17 +22,7 @@ export async function expireInvitations({
       { status: "pending", expires_at: { $lte: now(ctx) } },
       { limit: batch, orderBy: { expires_at: "asc" }, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
     );
-    for (const invitation of due) {
-      invitation.status = "expired";
-      const { tenant_id, kind } = invitation;
-      emit(
-        ctx,
-        em,
-        "InvitationExpired.v1",
-        { invitation_id: invitation.id, tenant_id, kind },
-        { tenant_id, subject: invitation.invitee_sub ?? null },
-      );
-    }
+    for (const invitation of due) closeInvitation(ctx, em, invitation, "expired");
     return due.length;
   });
 }

@@ -1,12 +1,12 @@
 import type { SentInvitation } from "@flowstate/contracts/rest/identity/invitations";
 import type { AddMemberRequest } from "@flowstate/contracts/rest/identity/members";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
-import { newId } from "@flowstate/shared/ids/new-id";
 import { LockMode } from "@mikro-orm/postgresql";
-import { emit, inTransaction, now, type ServiceContext, table } from "../context.ts";
+import { inTransaction, now, type ServiceContext, table } from "../context.ts";
 import { Invitation } from "../db/entities.ts";
 import { authorizeTenant } from "./lib/authorize-tenant.ts";
-import { INVITATION_TTL_MS, toSentInvitation } from "./lib/invitation-view.ts";
+import { closeInvitation, openInvitation, renewInvitation } from "./lib/invitation-lifecycle.ts";
+import { toSentInvitation } from "./lib/invitation-view.ts";
 import { emailKey } from "./sign-up.ts";
 
 /**
@@ -43,62 +43,28 @@ export async function inviteMember({
     if (members[0]!.n > 0) {
       throw new DomainError("conflict", "ALREADY_MEMBER", "this person is already a member of the tenant");
     }
-    const at = now(ctx);
     const open = await em.findOne(
       Invitation,
       { tenant_id: tenantId, email_key: key, kind: "membership", status: "pending" },
       { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
-    let invitation: Invitation;
-    if (open && open.expires_at > at) {
-      Object.assign(open, { email: input.email, role: input.role, invited_by: inviter, created_at: at });
-      open.expires_at = new Date(at.getTime() + INVITATION_TTL_MS);
-      invitation = open;
-    } else {
-      if (open) {
-        // Past its date but not yet swept: close it the way housekeeping would, then start afresh.
-        open.status = "expired";
-        emit(
-          ctx,
-          em,
-          "InvitationExpired.v1",
-          { invitation_id: open.id, tenant_id: tenantId, kind: "membership" },
-          {
-            tenant_id: tenantId,
-            subject: null,
-          },
-        );
-        await em.flush();
-      }
-      invitation = em.create(Invitation, {
-        id: newId("inv"),
-        tenant_id: tenantId,
-        kind: "membership",
-        email: input.email,
-        email_key: key,
-        invitee_sub: null,
-        role: input.role,
-        invited_by: inviter,
-        status: "pending",
-        created_at: at,
-        expires_at: new Date(at.getTime() + INVITATION_TTL_MS),
-        responded_at: null,
-      });
+    if (open && open.expires_at > now(ctx)) {
+      renewInvitation(ctx, em, open, { email: input.email, role: input.role, invitedBy: inviter });
+      return toSentInvitation(open);
     }
-    // No subject: the invitee may have no account yet, and the event never carries the address.
-    emit(
-      ctx,
-      em,
-      "InvitationCreated.v1",
-      {
-        invitation_id: invitation.id,
-        tenant_id: tenantId,
-        kind: "membership",
-        role: invitation.role,
-        expires_at: invitation.expires_at.toISOString(),
-      },
-      { tenant_id: tenantId, subject: null },
-    );
+    if (open) {
+      // Past its date but not yet swept: close it the way housekeeping would, then start afresh.
+      closeInvitation(ctx, em, open, "expired");
+      await em.flush();
+    }
+    const invitation = openInvitation(ctx, em, {
+      tenantId,
+      kind: "membership",
+      email: { address: input.email, key },
+      inviteeSub: null,
+      role: input.role,
+      invitedBy: inviter,
+    });
     return toSentInvitation(invitation);
   });
 }

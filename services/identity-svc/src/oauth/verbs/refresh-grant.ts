@@ -36,7 +36,8 @@ export async function refreshGrant({
       return grant && grant.client_id === input.client_id ? grant : null;
     },
     issue: (em, session, grant, at) => {
-      if (input.resource !== undefined && canonicalResource(input.resource) !== grant.resource) return "target" as const;
+      if (input.resource !== undefined && canonicalResource(input.resource) !== grant.resource)
+        return "target" as const;
       let scope = grant.scope;
       if (input.scope !== undefined) {
         const granted = new Set(grant.scope.split(" "));
