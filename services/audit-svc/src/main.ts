@@ -8,6 +8,7 @@ import { createMetrics } from "@flowstate/shared/http/metrics";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp } from "./app.ts";
+import { registerArchiveMetrics } from "./archive/metrics.ts";
 import { startArchiver } from "./archive/start-archiver.ts";
 import { AuditConfig } from "./config.ts";
 import { auditConsumer } from "./consumers/consumer.ts";
@@ -39,6 +40,7 @@ const orm = await openAuditDatabase({
 });
 const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey.SecretString });
 const metrics = createMetrics();
+registerArchiveMetrics(metrics, deps);
 const app = createApp(deps, { metrics });
 
 let consumer: Consumer | undefined;

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
+import { createMetrics } from "@flowstate/shared/http/metrics";
 import { afterEach, describe, test } from "vitest";
 import { ArchiveConflict, type ArchiverDeps, archiveRound } from "../src/archive/archive-round.ts";
 import { recordedBatches } from "../src/archive/batch-store.ts";
 import { encodeBatch, GENESIS_HASH } from "../src/archive/format.ts";
 import { archiveKey } from "../src/archive/keys.ts";
+import { archiveBacklog, registerArchiveMetrics } from "../src/archive/metrics.ts";
 import { deleteArchivedRows } from "../src/archive/retention.ts";
 import { verifyArchive } from "../src/archive/verify.ts";
 import { domainEvent, newSub, newTenantId } from "../src/testing/events.ts";
@@ -178,6 +180,24 @@ describe("archiving rounds", () => {
     assert.deepEqual(seen, ["busy"]);
     assert.deepEqual(first, { batches: 2, rows: 4, adopted: 0 });
     assert.deepEqual(idsOf(await archived()), await liveRowIds(h));
+  });
+});
+
+describe("archive metrics", () => {
+  test("the backlog gauges count rows above the last batch and the oldest one's age, and fall to 0", async () => {
+    const { h, deps } = await setUp(10);
+    const metrics = createMetrics();
+    registerArchiveMetrics(metrics, { orm: h.orm, schema: h.schema });
+    assert.deepEqual(await archiveBacklog(h.orm, h.schema), { rows: 0, ageSeconds: 0 });
+    await recordRows(h, 3);
+    await new Promise((r) => setTimeout(r, 1100));
+    const pending = await archiveBacklog(h.orm, h.schema);
+    assert.equal(pending.rows, 3);
+    assert.ok(pending.ageSeconds >= 1, `lag ${pending.ageSeconds}`);
+    assert.match(await metrics.render(), /^audit_archive_pending_rows 3$/m);
+    await archiveRound(deps);
+    assert.deepEqual(await archiveBacklog(h.orm, h.schema), { rows: 0, ageSeconds: 0 });
+    assert.match(await metrics.render(), /^audit_archive_lag_seconds 0$/m);
   });
 });
 
