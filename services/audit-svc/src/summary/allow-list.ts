@@ -20,12 +20,14 @@ export const kinds = {
   boolean: z.boolean(),
   durationMs: z.number().int().nonnegative().max(86_400_000),
   awsAccountId: z.string().regex(/^\d{12}$/),
-  /** Marketplace offer ids (`offer-…`) and change-set ids (lower-case alphanumerics). */
-  offerId: z.string().regex(/^offer-[a-z0-9]{1,64}$/),
-  changeSetId: z.string().regex(/^[a-z0-9]{1,64}$/),
-  /** A stable machine code: AWS's error codes, Flowstate's problem codes and reasons. */
-  code: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/),
-  codes: z.array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/)).max(20),
+  /** Marketplace offer ids (`offer-` and 13 characters) and change-set ids (25), as AWS mints them. */
+  offerId: z.string().regex(/^offer-[a-z0-9]{13}$/),
+  changeSetId: z.string().regex(/^[a-z0-9]{25}$/),
+  /** A stable machine code in upper snake case: Flowstate's problem codes, the Catalog API's change errors. */
+  code: z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/),
+  codes: z.array(z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/)).max(20),
+  /** Why an export failed (contracts: "a stable code, never text"); the values privacy-svc emits. */
+  exportFailure: z.enum(["participant_unavailable", "account_deleted", "timed_out", "internal"]),
   toolName: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
   /** Partner Central ids as the events carry them (`O123…`, `eng-…`, `engi-…`); ARNs are left out. */
   opportunityId: z.string().regex(/^O[0-9]{1,20}$/),
@@ -82,7 +84,7 @@ export const summaryAllowList = {
   "InvitationCancelled.v1": { invitation_id: kinds.invitationId, kind: own("InvitationCancelled.v1", "kind") },
   "ExportRequested.v1": { job_id: kinds.exportJobId },
   "ExportCompleted.v1": { job_id: kinds.exportJobId, expires_at: kinds.timestamp },
-  "ExportFailed.v1": { job_id: kinds.exportJobId, reason: kinds.code },
+  "ExportFailed.v1": { job_id: kinds.exportJobId, reason: kinds.exportFailure },
   "ConnectorConnected.v1": { account_id: kinds.awsAccountId },
   "ConnectorDisconnected.v1": null,
   "OfferChangeRequested.v1": {
