@@ -52,7 +52,8 @@ describe("the summary allow-list", () => {
       for (const [field, schema] of Object.entries(entry ?? {}))
         for (const { what, value } of everyProbe)
           for (const shaped of shapes(value))
-            if (schema.safeParse(shaped).success) held.push(`${key}.${field} holds a ${what}: ${JSON.stringify(shaped)}`);
+            if (schema.safeParse(shaped).success)
+              held.push(`${key}.${field} holds a ${what}: ${JSON.stringify(shaped)}`);
     assert.deepEqual(held, []);
   });
 
@@ -86,10 +87,13 @@ describe("the summary allow-list", () => {
         dropped: [],
       },
     );
-    assert.deepEqual(summarize("OfferChangeRequested.v1", { change_set_id: "Jane Doe", action: "create", principal: "backend" }), {
-      summary: { action: "create", principal: "backend" },
-      dropped: ["change_set_id"],
-    });
+    assert.deepEqual(
+      summarize("OfferChangeRequested.v1", { change_set_id: "Jane Doe", action: "create", principal: "backend" }),
+      {
+        summary: { action: "create", principal: "backend" },
+        dropped: ["change_set_id"],
+      },
+    );
     assert.deepEqual(summarize("UserSignedUp.v1", { sub }), { summary: null, dropped: [] });
     assert.deepEqual(summarize("NoSuchEvent.v1", { sub }), { summary: null, dropped: [] });
     assert.deepEqual(summarize("toString", {}), { summary: null, dropped: [] });
