@@ -20,6 +20,8 @@ export interface McpAppOptions {
   allowedOrigins: readonly string[];
   logger: Logger;
   metrics?: MetricsRegistry;
+  /** `<SERVICE_PREFIX>-<STAGE>`, for the principal a seller's role refused (tool-result.ts). */
+  principalPrefix?: string;
   /** One McpToolCalled event per tool call (audit.ts); absent: none published. */
   audit?: AuditSink;
 }
@@ -121,7 +123,15 @@ export function createMcpApp(o: McpAppOptions): ServiceApp {
         }
       }
       const server = buildServer(
-        { authorization, identity, scopes, tenantId, requestId: c.get("requestId"), audit: o.audit },
+        {
+          authorization,
+          identity,
+          scopes,
+          tenantId,
+          requestId: c.get("requestId"),
+          audit: o.audit,
+          principalPrefix: o.principalPrefix,
+        },
         o.pipeline.url,
       );
       const transport = new WebStandardStreamableHTTPServerTransport({

@@ -65,6 +65,7 @@ const app = createMcpApp({
   pipeline,
   resource: config.resource,
   issuer: config.gateway.JWT_ISSUER,
+  principalPrefix: `${config.gateway.SERVICE_PREFIX}-${config.gateway.STAGE}`,
   allowedOrigins: config.allowedOrigins,
   logger,
 });

@@ -17,6 +17,8 @@ export interface Caller {
   /** The tenant of the path, of the API key, or chosen at consent; undefined: person tools only. */
   tenantId: string | undefined;
   requestId: string;
+  /** `<prefix>-<stage>`: refusals by a seller's role name the full principal (tool-result.ts). */
+  principalPrefix?: string | undefined;
   /** Where each tool call's audit event goes (audit.ts); none in tests that do not look. */
   audit?: AuditSink | undefined;
 }
@@ -133,5 +135,5 @@ async function runTool(
     caller.authorization,
     caller.requestId,
   );
-  return toolResult(answer);
+  return toolResult(answer, caller.principalPrefix);
 }

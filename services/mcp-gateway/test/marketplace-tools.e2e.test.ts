@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { type SellerAccountOptions, sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
+import type { SellerAccountOptions } from "@flowstate/connector-svc/testing/seller-account";
 import { outboxEvents, type TestUser } from "@flowstate/identity-svc/testing/harness";
+import { offerRequest } from "@flowstate/offers-svc/testing/offer-fixtures";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { mcpRevocationConsumer } from "../src/revocations.ts";
 import { startMcpStack } from "./mcp-stack.ts";
 import { signIn } from "./sign-in.ts";
+import { ALL_SCOPES, callTool, failure, ok, restAs, sellerTenant as sellerTenantOf } from "./tool-calls.ts";
 
 let stack: Awaited<ReturnType<typeof startMcpStack>>;
 beforeAll(async () => {
@@ -14,35 +15,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const ALL = "marketplace:read marketplace:write account";
-const rest = (method: string, path: string, user: TestUser, body?: unknown) =>
-  stack.restCaller.call(method, path, { token: user.tokens.access_token, ...(body ? { body } : {}) });
-
-/** A tenant with the marketplace flag, its owner, and a seller account whose role trusts `trusted`. */
-async function sellerTenant(options: SellerAccountOptions = {}) {
-  const owner = await stack.identity.signUp();
-  const { id: tenantId } = await stack.identity.createTenant(owner);
-  const flag = await rest("PUT", `/v1/tenants/${tenantId}/features`, owner, { marketplace_offers: true });
-  assert.equal(flag.status, 200, flag.text);
-  const seller = await sellerAccount({ call: stack.restCaller.call, sandbox: stack.sandbox }, options, {
-    tenantId,
-    token: owner.tokens.access_token,
-  });
-  return { owner, tenantId, seller, base: `/v1/tenants/${tenantId}/integrations/marketplace` };
-}
-
-const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  client.callTool({ name, arguments: args });
-const ok = (result: Awaited<ReturnType<typeof call>>) => {
-  assert.equal(result.isError, undefined, JSON.stringify(result.content));
-  const text = (result.content as { text: string }[])[0]!.text;
-  assert.deepEqual(JSON.parse(text), result.structuredContent, "the text is the same JSON");
-  return result.structuredContent as Record<string, unknown>;
-};
-const failure = (result: Awaited<ReturnType<typeof call>>) => {
-  assert.equal(result.isError, true);
-  return JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, string>;
-};
+const ALL = ALL_SCOPES;
+const rest = (method: string, path: string, user: TestUser, body?: unknown) => restAs(stack)(method, path, user, body);
+const sellerTenant = (options: SellerAccountOptions = {}) => sellerTenantOf(stack, options);
+const call = callTool;
 const withoutTime = ({ checked_at: _, ...rest }: Record<string, unknown>) => rest;
 
 describe("mcp-gateway marketplace tools", () => {
@@ -100,24 +76,60 @@ describe("mcp-gateway marketplace tools", () => {
     await client.close();
   });
 
-  it("with a backend-only trust policy, REST works and every MCP call into the seller account is AccessDenied naming mcp-execution", async () => {
+  it("with a backend-only trust policy, REST works and every MCP tool into the seller account is AccessDenied naming the mcp-execution principal", async () => {
     const t = await sellerTenant({ trusted: ["backend"] });
     const connected = await rest("POST", t.base, t.owner, { role_arn: t.seller.roleArn });
     assert.equal(connected.status, 200, connected.text);
-    assert.equal((await rest("GET", `${t.base}/products`, t.owner)).status, 200);
+    // REST (the backend principal) works for every read, and a change is accepted.
+    for (const path of ["products", "offers", "agreements", "seller/currencies"]) {
+      const answer = await rest("GET", `${t.base}/${path}`, t.owner);
+      assert.equal(answer.status, 200, `${path}: ${answer.text}`);
+    }
+    // Refused before anything reaches AWS's change logic: the role is not assumed, whatever the offer's state.
+    const offerId = (await rest("GET", `${t.base}/offers?limit=1`, t.owner)).json.offers[0].offer_id as string;
+    assert.equal((await rest("GET", `${t.base}/offers/${offerId}`, t.owner)).status, 200);
+    const products = (await (await fetch(t.seller.control)).json()) as {
+      products: { id: string; visibility: string }[];
+    };
+    const offer = offerRequest(products.products.find((p) => p.visibility === "Public")!.id);
+    const created = await rest("POST", `${t.base}/offers`, t.owner, offer);
+    assert.equal(created.status, 202, created.text);
+
     const { client } = await signIn(stack, t.owner, `/mcp/tenants/${t.tenantId}`, ALL);
-    // Every tool that acts in the seller account as the caller's channel principal is refused.
-    // (connect verifies the role as the backend principal for both doors, by connector-svc's design.)
-    const refused = failure(await call(client, "list_marketplace_products"));
-    assert.equal(refused.code, "CONNECTOR_ACCESS_DENIED");
-    assert.equal(refused.upstream_error, "AccessDenied");
-    assert.equal(refused.principal, "mcp-execution");
-    assert.match(refused.message ?? "", /mcp-execution/);
+    const principal = `${stack.principalPrefix}-mcp-execution`;
+    const denied = async (name: string, args: Record<string, unknown> = {}) => {
+      const refused = failure(await call(client, name, args));
+      assert.equal(refused.code, "CONNECTOR_ACCESS_DENIED", `${name}: ${JSON.stringify(refused)}`);
+      assert.equal(refused.upstream_error, "AccessDenied", name);
+      assert.equal(refused.principal, "mcp-execution", name);
+      assert.equal(refused.principal_role, principal, name);
+    };
+    // Every tool that calls into the seller's account, connector and offers alike.
+    await denied("list_marketplace_products");
+    await denied("list_private_offers");
+    await denied("get_private_offer", { offer_id: offerId });
+    await denied("list_purchase_agreements");
+    await denied("get_seller_currencies");
+    await denied("create_private_offer", offer);
+    await denied("clone_private_offer", { offer_id: offerId });
+    await denied("release_private_offer", { offer_id: offerId });
+    await denied("expire_private_offer", { offer_id: offerId });
+    // Connect over MCP verifies the role as the principal MCP calls use: refused at connect time,
+    // naming it, instead of a "connected" that no tool could then use.
+    const connect = failure(await call(client, "connect_marketplace_connector", { role_arn: t.seller.roleArn }));
+    assert.equal(connect.code, "CONNECTOR_VERIFICATION_FAILED");
+    assert.equal(connect.step, "assume_role");
+    assert.equal(connect.upstream_error, "AccessDenied");
+    assert.equal(connect.principal, "mcp-execution");
+    assert.equal(connect.principal_role, principal);
+    assert.match(connect.hint ?? "", new RegExp(`role/${principal}`));
     // The health check reports it too: the mcp-execution principal cannot assume the role.
     const health = ok(await call(client, "check_marketplace_connector_health")) as {
       principals: { principal: string; can_assume: boolean }[];
     };
     assert.equal(health.principals.find((p) => p.principal === "mcp-execution")?.can_assume, false);
+    // Nothing was changed by the refused calls: REST still reads the connector as connected.
+    assert.equal((await rest("GET", t.base, t.owner)).json.connected, true);
     await client.close();
   });
 

@@ -88,7 +88,16 @@ export async function startMcpStack(prefix: string) {
   // What would be published as McpToolCalled (audit.ts's publisher is tested against the bus on its own).
   const audited: ToolCallRecord[] = [];
   const audit = { record: (call: ToolCallRecord) => void audited.push(call) };
-  const mcp = createMcpApp({ pipeline, resource, issuer, allowedOrigins: [], logger, audit });
+  const principalPrefix = `${config.SERVICE_PREFIX}-${config.STAGE}`;
+  const mcp = createMcpApp({
+    pipeline,
+    resource,
+    issuer,
+    allowedOrigins: [],
+    logger,
+    audit,
+    principalPrefix,
+  });
   const mcpServer = await serve(mcp, { ...quiet, port: mcpPort });
   return {
     identity,
@@ -100,6 +109,8 @@ export async function startMcpStack(prefix: string) {
     sandbox,
     offers,
     privacy,
+    /** `<prefix>-<stage>` of Flowstate's principal roles. */
+    principalPrefix,
     pipeline,
     audited,
     /** Moves identity-svc's clock by `ms` (negative: tokens issued now expire `ms` earlier). */

@@ -1,7 +1,7 @@
 import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import type { Diagnosis, VerificationStep } from "@flowstate/contracts/rest/connector/diagnosis";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
-import { PRINCIPALS, type Principal } from "@flowstate/shared/marketplace/principals";
+import { PRINCIPALS, type Principal, principalForChannel } from "@flowstate/shared/marketplace/principals";
 import { AssumeRoleFailed, type SellerConnector } from "@flowstate/shared/marketplace/seller-sessions";
 import {
   classifyUpstream,
@@ -15,19 +15,27 @@ import { fixContext, principalsOf } from "../onboarding/values.ts";
 
 const transient = (f: UpstreamFailure) => f.kind === "throttled" || f.kind === "unavailable";
 
-function verificationFailed(step: VerificationStep, failure: UpstreamFailure, hint: string, diagnosis: Diagnosis[]) {
+function verificationFailed(
+  step: VerificationStep,
+  principal: Principal,
+  failure: UpstreamFailure,
+  hint: string,
+  diagnosis: Diagnosis[],
+) {
   return new DomainError(
     "unprocessable",
     "CONNECTOR_VERIFICATION_FAILED",
     step === "assume_role"
-      ? "Flowstate could not assume the role with your external ID"
+      ? `Flowstate's ${principal} principal could not assume the role with your external ID`
       : "the role was assumed, but the catalog read that verifies it failed",
-    { extensions: { step, upstream_error: failure.name, hint, diagnosis } },
+    { extensions: { step, principal, upstream_error: failure.name, hint, diagnosis } },
   );
 }
 
 /**
- * Connect's verification (interface.md §3, §8): AssumeRole as the backend principal with the
+ * Connect's verification (interface.md §3, §8): AssumeRole as the caller's channel principal
+ * (REST → backend, MCP → mcp-execution: the one that channel's later calls use, so a role that
+ * refuses MCP is refused when connected over MCP rather than on every tool call after) with the
  * tenant's external ID (a fresh call, never the cache), then one cheap catalog read (ListEntities
  * SaaSProduct, 1 result). A refusal is a 422 naming the step, AWS's error name, a hint and the
  * diagnosis; for a refused AssumeRole the other principals are tried too, which tells an untrusted
@@ -37,24 +45,26 @@ function verificationFailed(step: VerificationStep, failure: UpstreamFailure, hi
 export async function verifyRole(ctx: ServiceContext, connector: SellerConnector): Promise<{ accountId: string }> {
   const { sessions, settings } = ctx.deps;
   const fc = fixContext(settings, connector.roleArn);
-  const probe = await sessions.probe(connector, "backend");
+  const principal = principalForChannel(ctx.channel);
+  const probe = await sessions.probe(connector, principal);
   if (!probe.ok) {
     if (transient(probe.failure)) throw upstreamUnavailable(probe.failure);
-    const outcomes: AssumeOutcome[] = [{ principal: "backend", failure: probe.failure }];
-    for (const other of PRINCIPALS.filter((p): p is Principal => p !== "backend" && settings.principals.includes(p))) {
+    const outcomes: AssumeOutcome[] = [{ principal, failure: probe.failure }];
+    for (const other of PRINCIPALS.filter((p): p is Principal => p !== principal && settings.principals.includes(p))) {
       const r = await sessions.probe(connector, other);
       outcomes.push({ principal: other, failure: r.ok ? undefined : r.failure });
     }
     const arns = principalsOf(settings).map((p) => p.arn);
     throw verificationFailed(
       "assume_role",
+      principal,
       probe.failure,
       `Check the role's trust policy: Principal.AWS must list every Flowstate principal (${arns.join(", ")}) and Condition.StringEquals."sts:ExternalId" must equal your external ID (Settings, Marketplace). Check that the role exists in account ${fc.accountId} under the name MarketplaceConnector.`,
       diagnoseAssume(outcomes, false, fc, settings.flowstateAccountId),
     );
   }
   try {
-    await sessions.withClients(connector, "backend", ({ catalog }) =>
+    await sessions.withClients(connector, principal, ({ catalog }) =>
       catalog.send(new ListEntitiesCommand({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct", MaxResults: 1 })),
     );
   } catch (err) {
@@ -63,6 +73,7 @@ export async function verifyRole(ctx: ServiceContext, connector: SellerConnector
     if (transient(failure)) throw upstreamUnavailable(failure, err);
     throw verificationFailed(
       "verify_catalog_read",
+      principal,
       failure,
       "The role was assumed, but its permissions do not allow aws-marketplace:ListEntities: attach Flowstate's inline policy MarketplaceCatalogAccess unchanged (onboarding bundle).",
       [diagnosisEntry("CATALOG_ACCESS_DENIED", fc)],

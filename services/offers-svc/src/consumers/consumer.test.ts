@@ -52,7 +52,7 @@ describe("offers-svc's consumer", () => {
     const [a, b] = [await connectedTenant(h), await connectedTenant(h)];
     for (const { t } of [a, b]) {
       await answer(await h.call("GET", marketplace(t.id, "seller/currencies"), { as: t.member, role: "member" }), 200);
-      assert.ok(h.deps.currencies.get(t.id));
+      assert.ok(h.deps.currencies.get(t.id, "backend"));
     }
     const before = h.sellers.sessionCount();
     const events = [event("ConnectorDisconnected.v1", a.t.id), event("TenantSoftDeleted.v1", b.t.id)];
@@ -63,8 +63,8 @@ describe("offers-svc's consumer", () => {
     );
     await waitFor(() => consumer.stats().applied >= 4, 20_000, "four deliveries");
     assert.equal(consumer.stats().rejected, 0);
-    assert.equal(h.deps.currencies.get(a.t.id), undefined);
-    assert.equal(h.deps.currencies.get(b.t.id), undefined);
+    assert.equal(h.deps.currencies.get(a.t.id, "backend"), undefined);
+    assert.equal(h.deps.currencies.get(b.t.id, "backend"), undefined);
     assert.equal(h.sellers.sessionCount(), before - 2);
   });
 });

@@ -1,35 +1,42 @@
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { Currency } from "@flowstate/contracts/rest/offers/common";
 import type { SellerCurrencies } from "@flowstate/contracts/rest/offers/currencies";
+import type { Principal } from "@flowstate/shared/marketplace/principals";
 import { AssumeRoleFailed } from "@flowstate/shared/marketplace/seller-sessions";
 import type { ServiceContext } from "../context.ts";
 import { isAccessDenied, mapUpstreamError } from "../marketplace/upstream-errors.ts";
 import { CATALOG } from "./call-seller.ts";
 
 /**
- * Seller currencies per tenant, kept briefly: every create and clone checks them, and the seller
- * changes disbursement preferences rarely. An undetermined answer is kept for less time, so a
- * stack update shows soon after the sandbox (or IAM) sees it.
+ * Seller currencies per tenant and principal, kept briefly: every create and clone checks them,
+ * and the seller changes disbursement preferences rarely. Per principal because the answer is
+ * also a permission: a role that trusts only the backend principal must not have its currencies
+ * served to an MCP caller (mcp-execution) from what a REST call read. An undetermined answer is
+ * kept for less time, so a stack update shows soon after the sandbox (or IAM) sees it.
  */
 export class CurrencyCache {
-  readonly #entries = new Map<string, { value: SellerCurrencies; until: number }>();
+  readonly #entries = new Map<string, Map<Principal, { value: SellerCurrencies; until: number }>>();
   readonly options: { ttlMs: number; undeterminedTtlMs: number };
   constructor(options: { ttlMs: number; undeterminedTtlMs: number }) {
     this.options = options;
   }
 
-  get(tenantId: string, now = Date.now()): SellerCurrencies | undefined {
-    const hit = this.#entries.get(tenantId);
+  get(tenantId: string, principal: Principal, now = Date.now()): SellerCurrencies | undefined {
+    const byPrincipal = this.#entries.get(tenantId);
+    const hit = byPrincipal?.get(principal);
     if (hit && hit.until > now) return hit.value;
-    this.#entries.delete(tenantId);
+    byPrincipal?.delete(principal);
     return undefined;
   }
 
-  set(tenantId: string, value: SellerCurrencies, now = Date.now()): void {
+  set(tenantId: string, principal: Principal, value: SellerCurrencies, now = Date.now()): void {
     const ttl = value.determined ? this.options.ttlMs : this.options.undeterminedTtlMs;
-    this.#entries.set(tenantId, { value, until: now + ttl });
+    const byPrincipal = this.#entries.get(tenantId) ?? new Map();
+    byPrincipal.set(principal, { value, until: now + ttl });
+    this.#entries.set(tenantId, byPrincipal);
   }
 
+  /** Drops the tenant's currencies for every principal. */
   forget(tenantId: string): void {
     this.#entries.delete(tenantId);
   }
@@ -45,7 +52,7 @@ const health = (tenantId: string) => `/v1/tenants/${tenantId}/integrations/marke
  * Only the currencies private offers accept are listed.
  */
 export async function getSellerCurrencies({ ctx }: { ctx: ServiceContext }): Promise<SellerCurrencies> {
-  const cached = ctx.deps.currencies.get(ctx.tenantId);
+  const cached = ctx.deps.currencies.get(ctx.tenantId, ctx.principal);
   if (cached) return cached;
   let answer: SellerCurrencies;
   try {
@@ -71,6 +78,6 @@ export async function getSellerCurrencies({ ctx }: { ctx: ServiceContext }): Pro
       health: health(ctx.tenantId),
     };
   }
-  ctx.deps.currencies.set(ctx.tenantId, answer);
+  ctx.deps.currencies.set(ctx.tenantId, ctx.principal, answer);
   return answer;
 }
