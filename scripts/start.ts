@@ -50,6 +50,8 @@ for (const s of stack.services) {
 
 const gateway = stack.services.find((s) => s.name === "edge-gateway" && s.healthy);
 const mcp = stack.services.find((s) => s.name === "mcp-gateway" && s.healthy);
+// The sandbox's control plane takes the caller's SANDBOX_CONTROL_TOKEN from this environment (children inherit it).
+const sandbox = stack.services.find((s) => s.name === "seller-sandbox" && s.healthy);
 // What an MCP client's JSON configuration needs (Claude Desktop, IDEs): the URL; it signs in by
 // OAuth itself, or sends a tenant API key (POST /v1/tenants/{id}/api-keys) as a bearer header.
 const mcpConfig = mcp && [
@@ -67,6 +69,12 @@ const lines = [
   "",
   "  services:",
   ...stack.services.map((s) => `    ${s.name.padEnd(width)}${s.url}  ${s.healthy ? "healthy" : "FAILED"}`),
+  ...(sandbox
+    ? [
+        "",
+        `  sandbox control     ${sandbox.url}/_sandbox/  (from this host; from others with Bearer $SANDBOX_CONTROL_TOKEN, ${process.env.SANDBOX_CONTROL_TOKEN ? "set" : "not set"})`,
+      ]
+    : []),
   "",
   `  AWS endpoint        ${stack.awsEndpoint ?? "real AWS (eu-central-1)"}${stack.ownMoto ? "  (moto_server, started for this run)" : ""}`,
   `  PostgreSQL          ${redactUrl(stack.databaseUrl)}`,

@@ -77,6 +77,14 @@ describe("docker-compose.yml", () => {
     assert.deepEqual(actual, expected);
   });
 
+  test("leaves the sandbox's control plane to loopback callers unless the shell supplies a token", () => {
+    // An empty value counts as unset (parseConfig), so the default compose file configures no token.
+    assert.equal(
+      compose.services["seller-sandbox"]?.environment?.SANDBOX_CONTROL_TOKEN,
+      ["$", "{SANDBOX_CONTROL_TOKEN:-}"].join(""),
+    );
+  });
+
   test("publishes the two doors' ports and no other: services, database and emulators stay on the compose network", () => {
     const published = Object.entries(compose.services)
       .filter(([, service]) => service.ports?.length)

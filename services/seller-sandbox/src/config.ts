@@ -32,6 +32,11 @@ export const SandboxConfig = serviceConfigSchema({
     SANDBOX_POLICY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
     /** Time a change set spends in PREPARING, then in APPLYING (per account changeable at run time). */
     SANDBOX_CHANGE_SET_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(500),
+    /**
+     * Lets callers that are not on this host's loopback use the control plane (`/_sandbox/*`) with
+     * `Authorization: Bearer <token>`; unset, only loopback callers may (control/access.ts).
+     */
+    SANDBOX_CONTROL_TOKEN: z.string().min(16).optional(),
   },
 });
 export type SandboxConfig = z.output<typeof SandboxConfig>;

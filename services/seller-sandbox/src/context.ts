@@ -14,4 +14,6 @@ export interface SandboxDeps {
   sellers: SellerStore;
   authenticator: Authenticator;
   flowstateAccountId: string;
+  /** SANDBOX_CONTROL_TOKEN: what a caller off loopback must present to use `/_sandbox/*`. */
+  controlToken?: string | undefined;
 }

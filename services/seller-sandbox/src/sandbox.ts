@@ -28,6 +28,7 @@ export interface SandboxSettings
     | "SANDBOX_VERIFY_SIGNATURES"
     | "SANDBOX_POLICY_CACHE_MS"
     | "SANDBOX_CHANGE_SET_STEP_MS"
+    | "SANDBOX_CONTROL_TOKEN"
   > {
   AWS_ENDPOINT_URL: string;
 }
@@ -78,6 +79,7 @@ export function createSandbox(settings: SandboxSettings, logger: Logger): { deps
     sellers,
     authenticator,
     flowstateAccountId: settings.FLOWSTATE_ACCOUNT_ID,
+    controlToken: settings.SANDBOX_CONTROL_TOKEN,
   };
   return {
     deps,

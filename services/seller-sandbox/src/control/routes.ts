@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { z } from "zod";
 import type { SandboxDeps } from "../context.ts";
+import { controlAccess } from "./access.ts";
 import { accountView } from "./account-view.ts";
 import { AccountId, ClockInput, FaultsInput, FlushInput, PayoutCurrenciesInput, TimingInput } from "./schemas.ts";
 
@@ -21,10 +22,12 @@ async function body<S extends z.ZodType>(c: Ctx, schema: S): Promise<z.output<S>
 /**
  * The control plane for tests and the local stack, under `/_sandbox/` (no SDK operation has such a
  * path): inspect and reset a seller account, switch faults on and off, move its clock, change
- * its payout currencies and change-set pace, and flush the cached IAM policies.
+ * its payout currencies and change-set pace, and flush the cached IAM policies. Loopback callers
+ * only, or a caller with the control token (access.ts).
  */
 export function controlRoutes(deps: SandboxDeps): Hono {
   const app = new Hono({ strict: false });
+  app.use("*", controlAccess(deps.controlToken));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.post("/iam/flush", async (c) => {
     const input = await body(c, FlushInput);

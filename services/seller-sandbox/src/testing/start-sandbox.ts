@@ -8,6 +8,7 @@ import { createSandbox, type SandboxSettings } from "../sandbox.ts";
 export interface RunningSandbox {
   /** `http://127.0.0.1:<port>`: the endpoint for the SDK clients and the control plane. */
   endpoint: string;
+  port: number;
   settings: SandboxSettings;
   deps: SandboxDeps;
   stop(): Promise<void>;
@@ -38,19 +39,23 @@ export function testSettings(overrides: Partial<SandboxSettings> = {}): SandboxS
 
 /**
  * Starts a sandbox in this process on a free loopback port (other services' tests use it as their
- * seller account). Stop it in `after`.
+ * seller account); `listen.host` puts it on another address (`0.0.0.0` to be reached off
+ * loopback, as in a compose network). Stop it in `after`.
  *
  * @example
  * const sandbox = await startSandbox();
  * afterAll(() => sandbox.stop());
  * const sts = new STSClient({ region: "us-east-1", endpoint: sandbox.endpoint, credentials: principalCredentials("backend") });
  */
-export async function startSandbox(overrides: Partial<SandboxSettings> = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  overrides: Partial<SandboxSettings> = {},
+  listen: { host?: string } = {},
+): Promise<RunningSandbox> {
   const settings = testSettings(overrides);
   const logger = createLogger({ service: "seller-sandbox" });
   const sandbox = createSandbox(settings, logger);
   const running = await serve(createApp(sandbox.deps), {
-    host: "127.0.0.1",
+    host: listen.host ?? "127.0.0.1",
     port: 0,
     logger,
     handleSignals: false,
@@ -58,6 +63,7 @@ export async function startSandbox(overrides: Partial<SandboxSettings> = {}): Pr
   });
   return {
     endpoint: running.url,
+    port: running.port,
     settings,
     deps: sandbox.deps,
     async stop() {
