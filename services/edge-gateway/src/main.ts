@@ -3,6 +3,7 @@ import { GetQueueUrlCommand } from "@aws-sdk/client-sqs";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { queueNames } from "@flowstate/shared/config/base";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
+import { createMetrics } from "@flowstate/shared/http/metrics";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp } from "./app.ts";
@@ -23,7 +24,8 @@ const secret = await aws
   .send(new GetSecretValueCommand({ SecretId: config.INTERNAL_AUTH_SECRET_ID }));
 if (!secret.SecretString) throw new Error(`secret ${config.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
 
-const gateway = createApp({ config, logger, internalSecret: secret.SecretString });
+const metrics = createMetrics();
+const gateway = createApp({ config, logger, internalSecret: secret.SecretString, metrics });
 await gateway
   .warmUp()
   .catch((err: unknown) => logger.warn({ err }, "JWKS not fetched at boot; will retry on first use"));
@@ -39,6 +41,7 @@ if (config.CONSUME_EVENTS) {
     logger,
     invalidate: gateway.invalidate,
     invalidateAll: gateway.invalidateAll,
+    metrics,
   });
 }
 

@@ -32,6 +32,7 @@ const pipeline = await startPipeline({
   internalSecret: secret,
   logger,
 });
+const metrics = createMetrics();
 let consumer: StatelessConsumer | undefined;
 if (config.gateway.CONSUME_EVENTS) {
   const sqs = aws.data("sqs");
@@ -45,9 +46,9 @@ if (config.gateway.CONSUME_EVENTS) {
     definition: mcpRevocationConsumer,
     context: { invalidate: pipeline.gateway.invalidate },
     onRecovered: () => pipeline.gateway.invalidateAll(),
+    metrics,
   });
 }
-const metrics = createMetrics();
 const audit = new AuditPublisher({
   eventBridge: aws.data("eventbridge"),
   busName: config.gateway.EVENT_BUS_NAME,

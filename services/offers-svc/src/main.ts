@@ -67,7 +67,14 @@ let consumer: StatelessConsumer | undefined;
 if (config.CONSUME_EVENTS) {
   const sqs = aws.data("sqs");
   const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: queueNames(config, "offers-svc").queue }));
-  consumer = startStatelessConsumer({ sqs, queueUrl: QueueUrl!, logger, definition: offersConsumer, context: deps });
+  consumer = startStatelessConsumer({
+    sqs,
+    queueUrl: QueueUrl!,
+    logger,
+    definition: offersConsumer,
+    context: deps,
+    metrics,
+  });
 }
 
 await serve(app, {

@@ -1,6 +1,7 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { defineStatelessConsumer } from "@flowstate/shared/consumer/define-consumer";
 import { startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
+import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { TenantMap } from "./tenant-map.ts";
 
@@ -26,6 +27,7 @@ export function startConnectorEvents(options: {
   map: () => TenantMap;
   logger: Logger;
   waitTimeSeconds?: number;
+  metrics?: MetricsRegistry;
 }): { stop(): Promise<void> } {
   return startStatelessConsumer({
     sqs: options.sqs,
@@ -34,5 +36,6 @@ export function startConnectorEvents(options: {
     definition: connectorEventsConsumer,
     context: options.map,
     ...(options.waitTimeSeconds !== undefined ? { waitTimeSeconds: options.waitTimeSeconds } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
 }

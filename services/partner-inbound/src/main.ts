@@ -52,11 +52,13 @@ const [partnerQueue, connectorQueue] = await Promise.all([
   aws.partner("partner-sqs").send(new GetQueueUrlCommand({ QueueName: name })),
   aws.data("sqs").send(new GetQueueUrlCommand({ QueueName: name })),
 ]);
+const metrics = createMetrics();
 const connectorEvents = startConnectorEvents({
   sqs: aws.data("sqs"),
   queueUrl: connectorQueue.QueueUrl!,
   map: () => map,
   logger,
+  metrics,
 });
 const inbound = startInboundLoop({
   sqs: aws.partner("partner-sqs"),
@@ -69,7 +71,7 @@ const inbound = startInboundLoop({
 
 const app = createApp({
   logger,
-  metrics: createMetrics(),
+  metrics,
   stats: inbound.stats,
   mapLoaded: () => loaded,
   tenants: () => map.size,

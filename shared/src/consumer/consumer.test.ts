@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { GetQueueAttributesCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { type ProbeEvent, type TestEventCatalog, testEventCatalog } from "@flowstate/contracts/events/test-catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -10,6 +10,7 @@ import { captureLogs } from "../log/capture.ts";
 import { createLogger } from "../log/logger.ts";
 import { pruneProcessed } from "./apply-event.ts";
 import { type Consumer, type ConsumerOptions, createConsumer } from "./consumer.ts";
+import { DEAD_LETTER_ATTRIBUTES } from "./dead-letter.ts";
 import { defineConsumer, type HandlersFor } from "./define-consumer.ts";
 import { probeEvent, sendBodies, uniqueKey, waitFor } from "./test-events.ts";
 import { createTestQueue, type TestQueue } from "./test-queue.ts";
@@ -93,6 +94,29 @@ async function drain(url: string, expected: number, ms = 5000): Promise<string[]
   return bodies;
 }
 
+/** Receives (and leaves in flight) DLQ messages with the reason and source queue the mover attached. */
+async function dlqMessages(url: string, expected: number, ms: number) {
+  const found: { body: string; reason?: string; queue?: string }[] = [];
+  const until = Date.now() + ms;
+  while (Date.now() < until && found.length < expected) {
+    const res = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: url,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageAttributeNames: ["All"],
+      }),
+    );
+    for (const m of res.Messages ?? [])
+      found.push({
+        body: m.Body as string,
+        reason: m.MessageAttributes?.[DEAD_LETTER_ATTRIBUTES.reason]?.StringValue,
+        queue: m.MessageAttributes?.[DEAD_LETTER_ATTRIBUTES.queue]?.StringValue,
+      });
+  }
+  return found;
+}
+
 /** The body EventBridge puts on the queue: its own event, with our envelope as `detail`. */
 const asEventBridge = (e: ProbeEvent) =>
   JSON.stringify({ version: "0", id: crypto.randomUUID(), "detail-type": e.type, source: e.source, detail: e });
@@ -140,30 +164,76 @@ describe.concurrent("createConsumer", () => {
     assert.deepEqual(await effects(key), [0, 1, 2, 3, 4]);
   });
 
-  it("rejects invalid messages with a logged reason, applies nothing and leaves them for the DLQ", async () => {
-    const q = await queue(1, 1);
+  it("moves invalid messages and events it has no handler for to the DLQ at once, with a logged reason and a metric", async () => {
+    // maxReceiveCount 5 and a 30 s visibility: redrive could not move anything within this test.
+    const q = await queue(5, 30);
     const key = uniqueKey("invalid");
     const secret = uniqueKey("s3cret-value");
     const badData = { ...probeEvent(key, 1), data: { key: secret, seq: -1 } };
     const unknown = { ...probeEvent(key, 2), type: "NoSuchThing" };
     const { id: _id, ...noId } = probeEvent(key, 3);
     const { capture, logger } = captured();
-    let calls = 0;
-    await sendBodies(sqs, q.queueUrl, [
-      "{not json",
-      JSON.stringify(badData),
-      JSON.stringify(unknown),
-      JSON.stringify(noId),
-    ]);
-    const c = consumer(q, { "PlatformProbe.v1": async () => void calls++ }, { logger });
-    await waitFor(() => c.stats().rejected >= 4, 30_000, "four rejections");
-    const reasons = capture.lines.map((l) => l.reason);
-    for (const reason of ["invalid_json", "invalid_data", "unknown_event", "invalid_envelope"])
-      assert.ok(reasons.includes(reason), reason);
-    assert.equal(calls, 0);
+    const metrics = new MetricsRegistry();
+    const bodies = ["{not json", JSON.stringify(badData), JSON.stringify(unknown), JSON.stringify(noId)];
+    const good = probeEvent(key, 4);
+    await sendBodies(sqs, q.queueUrl, [...bodies, JSON.stringify(good)]);
+    // Subscribed to nothing it can handle: a valid PlatformProbe reaches it by a routing mistake.
+    const lost = createConsumer({
+      sqs,
+      queueUrl: q.queueUrl,
+      orm: db.orm,
+      logger,
+      definition: { service: "consumer-test", events: [], catalog: testEventCatalog, handlers: {} },
+      waitTimeSeconds: 1,
+      visibilityTimeoutSeconds: 30,
+      metrics,
+    });
+    consumers.push(lost);
+    lost.start();
+    await waitFor(() => lost.stats().deadLettered === 5, 20_000, "five messages moved");
+    const dead = await dlqMessages(q.dlqUrl, 5, 10_000);
+    assert.deepEqual(dead.map((m) => m.body).sort(), [...bodies, JSON.stringify(good)].sort(), "bodies unchanged");
+    const reasonOf = (body: string) => dead.find((m) => m.body === body)?.reason;
+    assert.equal(reasonOf("{not json"), "invalid_json");
+    assert.equal(reasonOf(JSON.stringify(badData)), "invalid_data");
+    assert.equal(reasonOf(JSON.stringify(unknown)), "unknown_event");
+    assert.equal(reasonOf(JSON.stringify(noId)), "invalid_envelope");
+    assert.equal(reasonOf(JSON.stringify(good)), "no_handler");
+    for (const m of dead) assert.equal(m.queue, q.queueUrl.split("/").pop());
+    // Received once each and deleted: not waiting, invisible, in the queue for a redrive.
+    const left = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: q.queueUrl,
+        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+      }),
+    );
+    assert.equal(left.Attributes?.ApproximateNumberOfMessages, "0");
+    assert.equal(left.Attributes?.ApproximateNumberOfMessagesNotVisible, "0");
+    assert.equal(lost.stats().received, 5);
     assert.deepEqual(await effects(key), []);
+    const moved = capture.lines.filter((l) => l.msg?.toString().startsWith("message moved to the DLQ"));
+    assert.deepEqual(moved.map((l) => l.reason).sort(), [
+      "invalid_data",
+      "invalid_envelope",
+      "invalid_json",
+      "no_handler",
+      "unknown_event",
+    ]);
     assert.ok(!capture.text().includes(secret), "the payload never reaches the log");
-    assert.equal((await drain(q.dlqUrl, 4, 8000)).length, 4);
+    const queueName = q.queueUrl.split("/").pop();
+    const text = await metrics.render();
+    for (const reason of ["invalid_json", "invalid_data", "unknown_event", "invalid_envelope", "no_handler"])
+      assert.ok(text.includes(`consumer_dead_lettered_total{queue="${queueName}",reason="${reason}"} 1`), reason);
+  });
+
+  it("leaves a message for redrive when the DLQ cannot be reached", async () => {
+    const q = await queue(5, 1);
+    const { capture, logger } = captured();
+    await sendBodies(sqs, q.queueUrl, ["{not json"]);
+    const c = consumer(q, { "PlatformProbe.v1": insertEffect }, { logger, dlqUrl: `${q.dlqUrl}-missing` });
+    await waitFor(() => c.stats().rejected >= 2, 30_000, "the message back after its visibility timeout");
+    assert.equal(c.stats().deadLettered, 0);
+    assert.ok(capture.lines.some((l) => l.msg === "could not move the message to the DLQ; it stays for redrive"));
   });
 
   it("rolls back a handler's partial effect when it throws, so the redelivery applies it exactly once", async () => {
@@ -254,11 +324,11 @@ describe.concurrent("createConsumer", () => {
     await sendBodies(sqs, q.queueUrl, ["{not json"]);
     const metrics = new MetricsRegistry();
     const c = consumer(q, { "PlatformProbe.v1": insertEffect }, { metrics });
-    await waitFor(() => c.stats().rejected === 1, 30_000, "the rejection");
+    await waitFor(() => c.stats().deadLettered === 1, 30_000, "the rejection");
     const queueName = q.queueUrl.split("/").pop();
     assert.match(await metrics.render(), new RegExp(`consumer_lag_seconds\\{queue="${queueName}"\\} \\d`));
     // The DLQ is found through the queue's RedrivePolicy. The depth is cached for 30 s, so each
-    // look asks a new consumer's registry until SQS has moved the message.
+    // look asks a new consumer's registry until the moved message is counted.
     const rendered = await waitFor(
       async () => {
         const m = new MetricsRegistry();

@@ -3,6 +3,7 @@ import { type Database, schemaOf } from "../db/open-database.ts";
 import type { MetricsRegistry } from "../http/metrics.ts";
 import type { Logger } from "../log/logger.ts";
 import { pruneProcessed } from "./apply-event.ts";
+import { deadLetterer } from "./dead-letter.ts";
 import type { ConsumerDefinition } from "./define-consumer.ts";
 import { dlqDepthReader } from "./dlq-depth.ts";
 import { messageHandler, type Outcome } from "./handle-message.ts";
@@ -24,11 +25,14 @@ export interface ConsumerOptions {
   maxMessages?: number;
   /** Visibility given at receive and renewed by the heartbeat while a handler runs (default 30). */
   visibilityTimeoutSeconds?: number;
-  /** The DLQ, for dlq_depth; looked up from the queue's RedrivePolicy when omitted. */
+  /** The DLQ, for dlq_depth and invalid messages; looked up from the queue's RedrivePolicy when omitted. */
   dlqUrl?: string;
   /** Processed-event records older than this are deleted, at most hourly (default 30 days). */
   retainProcessedMs?: number;
-  /** Registers `consumer_lag_seconds` and `dlq_depth` (label `queue`) on the service's /metrics. */
+  /**
+   * Registers `consumer_lag_seconds`, `dlq_depth` (label `queue`) and `consumer_dead_lettered_total`
+   * (labels `queue`, `reason`) on the service's /metrics.
+   */
   metrics?: MetricsRegistry;
 }
 
@@ -36,8 +40,10 @@ export interface ConsumerStats {
   received: number;
   processed: number;
   duplicates: number;
-  /** Messages left for redrive: invalid envelope or data, unknown event, no handler. */
+  /** Messages that can never be handled: invalid JSON, envelope or data, unknown event, no handler. */
   rejected: number;
+  /** Rejected messages moved to the DLQ at once (the others were left for redrive: the move failed). */
+  deadLettered: number;
   /** Handler errors (left for redrive). */
   failed: number;
   deleted: number;
@@ -64,10 +70,11 @@ export interface Consumer {
  *
  * Each round long-polls up to 10 messages, runs them concurrently (each handler in its own
  * transaction together with its processed-event record, see `applyEvent`), then deletes every
- * finished one in one DeleteMessageBatch. A message that is invalid or whose handler throws is not
- * deleted: it reappears after the visibility timeout and SQS moves it to the DLQ after the queue's
- * maxReceiveCount, while the rest of its batch is deleted normally, so a poison message never
- * blocks the queue. Only the reason and ids are logged, never the body.
+ * finished one in one DeleteMessageBatch. A message that fails validation (or that no handler
+ * takes) can never succeed, so it is moved to the DLQ at once (dead-letter.ts). A message whose
+ * handler throws is not deleted: it reappears after the visibility timeout and SQS moves it to the
+ * DLQ after the queue's maxReceiveCount, while the rest of its batch is deleted normally, so a
+ * poison message never blocks the queue. Only the reason and ids are logged, never the body.
  *
  * @example
  * // consumers/consumer.ts: export const widgetsConsumer = defineConsumer({ service: "widgets-svc", events: ["TenantCreated"],
@@ -83,8 +90,17 @@ export function createConsumer(options: ConsumerOptions): Consumer {
   const visibility = options.visibilityTimeoutSeconds ?? 30;
   const queueName = queueUrl.split("/").pop() ?? queueUrl;
   const log = options.logger.child({ component: "consumer", queue: queueName });
-  const stats: ConsumerStats = { received: 0, processed: 0, duplicates: 0, rejected: 0, failed: 0, deleted: 0 };
+  const stats: ConsumerStats = {
+    received: 0,
+    processed: 0,
+    duplicates: 0,
+    rejected: 0,
+    deadLettered: 0,
+    failed: 0,
+    deleted: 0,
+  };
   const dlqDepth = dlqDepthReader(sqs, queueUrl, options.dlqUrl);
+  const deadLetter = deadLetterer({ sqs, queueUrl, dlqUrl: options.dlqUrl, log, metrics: options.metrics });
   let lag = 0;
   let lastPrune = 0;
   const retainProcessedMs = options.retainProcessedMs ?? 30 * 24 * 3600_000;
@@ -99,7 +115,7 @@ export function createConsumer(options: ConsumerOptions): Consumer {
   let receiving: AbortController | undefined;
   let current: { inFlight: Map<string, InFlight>; done: InFlight[]; abandoned: boolean } | undefined;
 
-  const handleOne = messageHandler({ orm, schema, definition, log, stats });
+  const handleOne = messageHandler({ orm, schema, definition, log, stats, deadLetter });
 
   async function deleteFinished(done: InFlight[]): Promise<void> {
     if (!done.length) return;
@@ -161,6 +177,8 @@ export function createConsumer(options: ConsumerOptions): Consumer {
             WaitTimeSeconds: waitTimeSeconds,
             VisibilityTimeout: visibility,
             MessageSystemAttributeNames: ["ApproximateReceiveCount", "SentTimestamp"],
+            // Carried over unchanged when a message is moved to the DLQ.
+            MessageAttributeNames: ["All"],
           }),
           // stop() aborts the long poll; the timeout guards against a connection that never answers.
           { abortSignal: AbortSignal.any([receiving.signal, AbortSignal.timeout((waitTimeSeconds + 15) * 1000)]) },

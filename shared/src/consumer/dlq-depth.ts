@@ -1,4 +1,5 @@
-import { GetQueueAttributesCommand, GetQueueUrlCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { dlqUrlOf } from "./dead-letter.ts";
 
 /**
  * Reads a DLQ's ApproximateNumberOfMessages, at most once per `cacheMs` (a /metrics scrape every
@@ -10,15 +11,7 @@ export function dlqDepthReader(sqs: SQSClient, queueUrl: string, dlqUrl: string 
   let cached: { at: number; value: number } | undefined;
   return async (): Promise<number> => {
     if (cached && Date.now() - cached.at < cacheMs) return cached.value;
-    if (!url) {
-      const res = await sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["RedrivePolicy"] }),
-      );
-      const arn = JSON.parse(res.Attributes?.RedrivePolicy ?? "{}").deadLetterTargetArn as string | undefined;
-      if (!arn) throw new Error("the queue has no RedrivePolicy, so there is no DLQ to measure");
-      const [, , , , accountId, name] = arn.split(":");
-      url = (await sqs.send(new GetQueueUrlCommand({ QueueName: name, QueueOwnerAWSAccountId: accountId }))).QueueUrl;
-    }
+    url ??= await dlqUrlOf(sqs, queueUrl);
     const res = await sqs.send(
       new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["ApproximateNumberOfMessages"] }),
     );

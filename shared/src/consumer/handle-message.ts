@@ -3,15 +3,20 @@ import type { Database } from "../db/open-database.ts";
 import type { Logger } from "../log/logger.ts";
 import { applyEvent } from "./apply-event.ts";
 import type { ConsumerStats } from "./consumer.ts";
+import type { DeadLetterer, DeadLetterReason } from "./dead-letter.ts";
 import { type DecodedEvent, decodeMessage } from "./decode-message.ts";
 import type { ConsumerDefinition } from "./define-consumer.ts";
 
-/** "ack": delete the message; "keep": leave it for redelivery and, after maxReceiveCount, the DLQ. */
-export type Outcome = "ack" | "keep";
+/**
+ * "ack": delete the message; "keep": leave it for redelivery and, after maxReceiveCount, the DLQ;
+ * "gone": already moved to the DLQ and deleted (it can never be handled, see dead-letter.ts).
+ */
+export type Outcome = "ack" | "keep" | "gone";
 
 /**
- * Decides one message: decode and validate, find the handler, apply it idempotently. Rejections
- * and handler errors are logged with a reason and ids only, never the body.
+ * Decides one message: decode and validate, find the handler, apply it idempotently. A message
+ * that fails validation or has no handler goes to the DLQ at once; a handler error is left for
+ * redelivery. Both are logged with a reason and ids only, never the body.
  */
 export function messageHandler(deps: {
   orm: Database;
@@ -19,20 +24,21 @@ export function messageHandler(deps: {
   definition: ConsumerDefinition;
   log: Logger;
   stats: ConsumerStats;
+  deadLetter: DeadLetterer;
 }) {
-  const { orm, schema, definition, log, stats } = deps;
+  const { orm, schema, definition, log, stats, deadLetter } = deps;
+
+  const refuse = async (m: Message, reason: DeadLetterReason, context: Record<string, unknown>): Promise<Outcome> => {
+    stats.rejected++;
+    const moved = await deadLetter.send(m, reason, context);
+    if (moved) stats.deadLettered++;
+    return moved ? "gone" : "keep";
+  };
 
   async function handleOne(m: Message, sameBatch: Map<string, Promise<Outcome>>): Promise<Outcome> {
     const receiveCount = Number(m.Attributes?.ApproximateReceiveCount ?? 0);
     const decoded = decodeMessage(m.Body, definition.catalog);
-    if (!decoded.ok) {
-      stats.rejected++;
-      log.warn(
-        { reason: decoded.reason, issues: decoded.issues, message_id: m.MessageId, receive_count: receiveCount },
-        "rejected message",
-      );
-      return "keep";
-    }
+    if (!decoded.ok) return refuse(m, decoded.reason, { issues: decoded.issues, receive_count: receiveCount });
     const { event, key } = decoded;
     // Two copies of one event in one receive: run it once and give both copies its outcome. Running
     // both would make the second wait on the first's processed-event row lock while holding a pooled
@@ -43,22 +49,17 @@ export function messageHandler(deps: {
       if (outcome === "ack") stats.duplicates++;
       return outcome;
     }
+    // Own keys only: an event key that names an Object.prototype member is not a handler.
+    if (!Object.hasOwn(definition.handlers, key)) {
+      return refuse(m, "no_handler", { event_id: event.id, event_key: key, receive_count: receiveCount });
+    }
     const outcome = apply(event, key, receiveCount);
     sameBatch.set(event.id, outcome);
     return outcome;
   }
 
   async function apply(event: DecodedEvent, key: string, receiveCount: number): Promise<Outcome> {
-    // Own keys only: an event key that names an Object.prototype member is not a handler.
-    const handler = Object.hasOwn(definition.handlers, key) ? definition.handlers[key] : undefined;
-    if (!handler) {
-      stats.rejected++;
-      log.warn(
-        { reason: "no_handler", event_id: event.id, event_key: key, receive_count: receiveCount },
-        "rejected message",
-      );
-      return "keep";
-    }
+    const handler = definition.handlers[key]!;
     try {
       const outcome = await applyEvent(orm, schema, event, key, handler, definition.idempotency);
       if (outcome === "duplicate") stats.duplicates++;

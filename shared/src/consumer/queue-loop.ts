@@ -34,6 +34,8 @@ export function startQueueLoop(options: QueueLoopOptions): { stop(): Promise<voi
         QueueUrl: queueUrl,
         MaxNumberOfMessages: 10,
         WaitTimeSeconds: options.waitTimeSeconds ?? 20,
+        // Carried over unchanged when a message is moved to the DLQ.
+        MessageAttributeNames: ["All"],
       }),
       { abortSignal: abort.signal },
     );

@@ -231,6 +231,7 @@ describe.concurrent("outbox relay", () => {
       processed: 1,
       duplicates: 1,
       rejected: 0,
+      deadLettered: 0,
       failed: 0,
       deleted: 2,
     });

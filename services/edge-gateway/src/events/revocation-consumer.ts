@@ -2,6 +2,7 @@ import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
 import { defineStatelessConsumer } from "@flowstate/shared/consumer/define-consumer";
 import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
+import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { Logger } from "@flowstate/shared/log/logger";
 
 /** What the handlers act on: this instance's caches (Gateway.invalidate). */
@@ -34,6 +35,8 @@ export interface RevocationConsumerOptions extends Caches {
   /** Drops every cached access fact (Gateway.invalidateAll). */
   invalidateAll: () => void;
   waitTimeSeconds?: number;
+  /** The gateway's registry: `consumer_dead_lettered_total` for events it can never handle. */
+  metrics?: MetricsRegistry;
 }
 
 export type RevocationConsumer = StatelessConsumer;
@@ -59,5 +62,6 @@ export function startRevocationConsumer(options: RevocationConsumerOptions): Rev
       logger.warn("receiving again after an error; dropped every cached access fact");
     },
     ...(options.waitTimeSeconds !== undefined ? { waitTimeSeconds: options.waitTimeSeconds } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
 }
