@@ -45,4 +45,16 @@ export const platformMigrations: readonly Migration[] = [
       CREATE INDEX processed_event_processed_at ON processed_event (processed_at);
     `,
   },
+  {
+    // An event PutEvents can never accept (over EventBridge's 256 KiB entry limit) is not retried
+    // forever: the relay sets failed_at, and pending means neither sent nor failed.
+    name: "platform/0003_outbox_failed",
+    up: `
+      ALTER TABLE outbox_event ADD COLUMN failed_at timestamptz;
+      DROP INDEX outbox_event_pending;
+      CREATE INDEX outbox_event_pending ON outbox_event (next_attempt_at, seq)
+        WHERE sent_at IS NULL AND failed_at IS NULL;
+      CREATE INDEX outbox_event_failed ON outbox_event (failed_at) WHERE failed_at IS NOT NULL;
+    `,
+  },
 ];

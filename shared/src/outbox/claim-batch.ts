@@ -16,7 +16,7 @@ export interface ClaimedRow {
 export function claimBatch(tx: EntityManager, schema: string, limit: number): Promise<ClaimedRow[]> {
   return tx.execute<ClaimedRow[]>(
     `SELECT id, event_key, envelope, attempts FROM "${schema}".outbox_event
-      WHERE sent_at IS NULL AND next_attempt_at <= now()
+      WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
       ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED`,
     [limit],
   );
@@ -55,10 +55,38 @@ export async function markFailed(
   );
 }
 
+/**
+ * Ends a row's life without publishing it: PutEvents can never accept it (it is larger than an
+ * entry may be), so retrying would only repeat the refusal forever. `failed_at` takes it out of
+ * the claim and the backlog; the row is kept (never pruned) for whoever investigates. The error
+ * is ours (a reason and the size), never the payload.
+ */
+export async function markUndeliverable(
+  tx: EntityManager,
+  schema: string,
+  failures: { id: string; error: string }[],
+): Promise<void> {
+  if (!failures.length) return;
+  await tx.execute(
+    `UPDATE "${schema}".outbox_event AS o SET failed_at = now(), last_error = f.error
+       FROM jsonb_to_recordset(?::jsonb) AS f(id text, error text)
+      WHERE o.id = f.id`,
+    [JSON.stringify(failures.map((f) => ({ id: f.id, error: f.error.slice(0, 500) })))],
+  );
+}
+
 /** Pending rows (due or backing off): the outbox_backlog gauge. */
 export async function countBacklog(em: EntityManager, schema: string): Promise<number> {
   const [row] = await em.execute<{ n: string }[]>(
-    `SELECT count(*) AS n FROM "${schema}".outbox_event WHERE sent_at IS NULL`,
+    `SELECT count(*) AS n FROM "${schema}".outbox_event WHERE sent_at IS NULL AND failed_at IS NULL`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Rows that will never be published (`markUndeliverable`): the outbox_failed gauge. */
+export async function countFailed(em: EntityManager, schema: string): Promise<number> {
+  const [row] = await em.execute<{ n: string }[]>(
+    `SELECT count(*) AS n FROM "${schema}".outbox_event WHERE failed_at IS NOT NULL`,
   );
   return Number(row?.n ?? 0);
 }

@@ -13,6 +13,7 @@ import { uniqueKey, waitFor } from "../consumer/test-events.ts";
 import { createTestQueue, type TestQueue } from "../consumer/test-queue.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
 import { MetricsRegistry } from "../http/metrics.ts";
+import { captureLogs } from "../log/capture.ts";
 import { createLogger } from "../log/logger.ts";
 import { nodeBinary } from "../testing/node-binary.ts";
 import { pruneSent } from "./claim-batch.ts";
@@ -283,6 +284,64 @@ describe.concurrent("outbox relay", () => {
           ?.n,
       );
     await waitFor(async () => (await count()) === 0, 20_000, "every expired row pruned");
+  });
+
+  it("marks an event over EventBridge's 256 KiB entry limit failed for good, logs it without the payload, counts it, and publishes the rest", async () => {
+    const { db, q, bus } = await stack("relay_big");
+    const key = uniqueKey("big");
+    const secret = uniqueKey("s3cret-payload");
+    // 300 KiB of data. moto 5.2 accepts such an entry (it does not enforce the limit), so only the
+    // relay's own size check can keep it from being published, and only its terminal state from
+    // retrying it: on AWS the same entry is refused on every attempt.
+    const [big, small] = await db.orm.em
+      .fork()
+      .transactional(async (em) => [
+        enqueueEvent(
+          em,
+          "PlatformProbe.v1",
+          { key: `${secret}${"x".repeat(300 * 1024)}`, seq: 1 },
+          { source, actor },
+          testEventCatalog,
+        ),
+        probe(em, key, 2),
+      ]);
+    const capture = captureLogs();
+    const log = createLogger({ service: "outbox-test", destination: capture.stream, level: "debug" });
+    const metrics = new MetricsRegistry();
+    const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger: log, metrics, pollIntervalMs: 50 });
+    const got = await delivered(q.queueUrl, 1);
+    assert.deepEqual(
+      got.map((e) => e.id),
+      [small?.id],
+      "the small event is published, the big one never",
+    );
+    const rowOf = async () =>
+      (
+        await db.orm.em
+          .fork()
+          .execute<{ failed_at: Date | null; sent_at: Date | null; attempts: number; last_error: string }[]>(
+            `SELECT failed_at, sent_at, attempts, last_error FROM "${db.schema}".outbox_event WHERE id = ?`,
+            [big?.id],
+          )
+      )[0];
+    const row = await rowOf();
+    assert.ok(row?.failed_at, "terminal state");
+    assert.equal(row?.sent_at, null);
+    assert.equal(row?.attempts, 0, "never sent, so no attempt and no backoff");
+    assert.match(row?.last_error ?? "", /^EntryTooLarge: \d+ bytes, EventBridge accepts less than 262144$/);
+    assert.equal(await r.backlog(), 0, "not pending any more");
+    const text = await metrics.render();
+    assert.match(text, /^outbox_failed 1$/m);
+    assert.match(text, /^outbox_backlog 0$/m);
+    // Many poll rounds later: still one line, the row untouched (it is not claimed again).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const lines = capture.lines.filter((l) => l.event_id === big?.id);
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0]?.level, "error");
+    assert.equal(lines[0]?.event_key, "PlatformProbe.v1");
+    assert.ok(Number(lines[0]?.size_bytes) > 300 * 1024);
+    assert.ok(!capture.text().includes(secret), "the payload never reaches the log");
+    assert.deepEqual(await rowOf(), row);
   });
 
   it("keeps rows pending with a growing backoff when PutEvents fails", async () => {

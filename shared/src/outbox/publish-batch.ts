@@ -1,13 +1,17 @@
 import { type EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from "@aws-sdk/client-eventbridge";
 import type { ClaimedRow } from "./claim-batch.ts";
 
-// PutEvents limits: 10 entries and 256 KiB per call (https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEvents.html).
+// PutEvents limits: 10 entries, and 256 KiB for an entry and for the whole call
+// (https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEvents.html).
 const MAX_ENTRIES = 10;
-const MAX_BYTES = 256 * 1024;
+export const MAX_ENTRY_BYTES = 256 * 1024;
 
 export interface PublishOutcome {
   sent: string[];
+  /** Refused this time (or the call failed): retried with backoff. */
   failed: { id: string; error: string }[];
+  /** Can never be accepted (larger than an entry may be): never sent, never retried. */
+  undeliverable: { id: string; eventKey: string; bytes: number; error: string }[];
 }
 
 function toEntry(row: ClaimedRow, busName: string): PutEventsRequestEntry {
@@ -19,27 +23,35 @@ function toEntry(row: ClaimedRow, busName: string): PutEventsRequestEntry {
   };
 }
 
-// The size rule counts Source, DetailType, Detail (UTF-8) and 14 bytes for the Time field.
-function entrySize(e: PutEventsRequestEntry): number {
-  return (
-    Buffer.byteLength(e.Source ?? "") + Buffer.byteLength(e.DetailType ?? "") + Buffer.byteLength(e.Detail ?? "") + 14
-  );
+/**
+ * An entry's size as EventBridge counts it ("Calculating PutEvents event entry size",
+ * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-putevent-size.html): the UTF-8 bytes
+ * of Source, DetailType, Detail and each of Resources, plus 14 bytes for Time when it is set.
+ * EventBusName does not count. The limit applies to the entry and to the sum of a call's entries;
+ * the page says "less than 256KB", so an entry of exactly 262,144 bytes is treated as too large.
+ * moto (5.2) does not enforce the limit (it accepts a 300 KiB entry), so the relay checks it itself.
+ */
+export function entrySize(e: PutEventsRequestEntry): number {
+  let size = e.Time ? 14 : 0;
+  size += Buffer.byteLength(e.Source ?? "") + Buffer.byteLength(e.DetailType ?? "") + Buffer.byteLength(e.Detail ?? "");
+  for (const resource of e.Resources ?? []) size += Buffer.byteLength(resource);
+  return size;
 }
 
-function chunk(rows: ClaimedRow[], busName: string): { row: ClaimedRow; entry: PutEventsRequestEntry }[][] {
-  const chunks: { row: ClaimedRow; entry: PutEventsRequestEntry }[][] = [];
-  let current: { row: ClaimedRow; entry: PutEventsRequestEntry }[] = [];
+type Sized = { row: ClaimedRow; entry: PutEventsRequestEntry; size: number };
+
+function chunk(entries: Sized[]): Sized[][] {
+  const chunks: Sized[][] = [];
+  let current: Sized[] = [];
   let bytes = 0;
-  for (const row of rows) {
-    const entry = toEntry(row, busName);
-    const size = entrySize(entry);
-    if (current.length && (current.length === MAX_ENTRIES || bytes + size > MAX_BYTES)) {
+  for (const item of entries) {
+    if (current.length && (current.length === MAX_ENTRIES || bytes + item.size >= MAX_ENTRY_BYTES)) {
       chunks.push(current);
       current = [];
       bytes = 0;
     }
-    current.push({ row, entry });
-    bytes += size;
+    current.push(item);
+    bytes += item.size;
   }
   if (current.length) chunks.push(current);
   return chunks;
@@ -49,7 +61,8 @@ function chunk(rows: ClaimedRow[], busName: string): { row: ClaimedRow; entry: P
  * Publishes claimed rows, usually in one PutEvents call. PutEvents is not all-or-nothing: each
  * result entry carries either an EventId or an ErrorCode, in request order, so only the accepted
  * rows are reported sent and the rest are retried. A call that throws (network, throttling after
- * the SDK's own retries) fails all its rows.
+ * the SDK's own retries) fails all its rows. A row too large for an entry is never sent: it is
+ * reported undeliverable (retrying could only fail again, and would fail its batch-mates too).
  */
 export async function publishBatch(
   eventBridge: EventBridgeClient,
@@ -57,8 +70,21 @@ export async function publishBatch(
   rows: ClaimedRow[],
   timeoutMs = 20_000,
 ): Promise<PublishOutcome> {
-  const outcome: PublishOutcome = { sent: [], failed: [] };
-  for (const part of chunk(rows, busName)) {
+  const outcome: PublishOutcome = { sent: [], failed: [], undeliverable: [] };
+  const sendable: Sized[] = [];
+  for (const row of rows) {
+    const entry = toEntry(row, busName);
+    const size = entrySize(entry);
+    if (size < MAX_ENTRY_BYTES) sendable.push({ row, entry, size });
+    else
+      outcome.undeliverable.push({
+        id: row.id,
+        eventKey: row.event_key,
+        bytes: size,
+        error: `EntryTooLarge: ${size} bytes, EventBridge accepts less than ${MAX_ENTRY_BYTES}`,
+      });
+  }
+  for (const part of chunk(sendable)) {
     try {
       // The rows stay locked during the call: a hung connection must not hold them forever (the SDK
       // sets no request timeout by default). A call that timed out after all is re-published.

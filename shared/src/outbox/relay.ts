@@ -2,9 +2,17 @@ import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { type Database, schemaOf } from "../db/open-database.ts";
 import type { MetricsRegistry } from "../http/metrics.ts";
 import type { Logger } from "../log/logger.ts";
-import { claimBatch, countBacklog, markFailed, markSent, pruneSent } from "./claim-batch.ts";
+import {
+  claimBatch,
+  countBacklog,
+  countFailed,
+  markFailed,
+  markSent,
+  markUndeliverable,
+  pruneSent,
+} from "./claim-batch.ts";
 import { type Listener, listen } from "./listen.ts";
-import { publishBatch } from "./publish-batch.ts";
+import { MAX_ENTRY_BYTES, publishBatch } from "./publish-batch.ts";
 
 /** Sent rows deleted per statement (keeps each delete short). */
 const PRUNE_BATCH = 1000;
@@ -22,7 +30,10 @@ export interface OutboxRelayOptions {
   maxBackoffMs?: number;
   /** Sent rows older than this are deleted, a batch at a time (default 7 days). */
   retainSentMs?: number;
-  /** Registers the `outbox_backlog` gauge (pending rows) on the service's /metrics. */
+  /**
+   * Registers the `outbox_backlog` gauge (pending rows) and the `outbox_failed` gauge (rows that
+   * will never be published) on the service's /metrics.
+   */
   metrics?: MetricsRegistry;
   /** Test seam: runs after PutEvents returned and before the rows are marked sent. */
   afterPublish?: (ids: string[]) => void | Promise<void>;
@@ -37,6 +48,10 @@ export interface OutboxRelay {
 
 /**
  * Publishes the service's outbox to EventBridge until stopped.
+ *
+ * An event PutEvents can never take (its entry over 256 KiB, counted as EventBridge counts it, see
+ * publish-batch.ts) gets a terminal state instead of endless retries: `failed_at` is set, one
+ * error line names its id, key and size, and the `outbox_failed` gauge counts it.
  *
  * Wake-up: a trigger NOTIFYs `<schema>_outbox` when an insert commits, and the relay LISTENs, so a
  * new event is published within milliseconds while an idle relay costs nothing but one cheap
@@ -59,6 +74,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const log = logger.child({ component: "outbox-relay", schema });
   const backlog = () => countBacklog(orm.em.fork(), schema);
   options.metrics?.gauge("outbox_backlog", "Outbox events committed but not yet published", backlog);
+  options.metrics?.gauge(
+    "outbox_failed",
+    "Outbox events that will never be published (over EventBridge's 256 KiB entry limit); each was logged",
+    () => countFailed(orm.em.fork(), schema),
+  );
 
   let running = true;
   let wake: (() => void) | undefined;
@@ -102,6 +122,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       await options.afterPublish?.(rows.map((r) => r.id));
       await markSent(tx, schema, outcome.sent);
       await markFailed(tx, schema, outcome.failed, maxBackoffMs);
+      await markUndeliverable(tx, schema, outcome.undeliverable);
+      for (const u of outcome.undeliverable) {
+        // Ids and sizes only: the payload may carry personal data.
+        log.error(
+          { event_id: u.id, event_key: u.eventKey, size_bytes: u.bytes, limit_bytes: MAX_ENTRY_BYTES },
+          "outbox event is larger than EventBridge accepts; marked failed, it will never be published",
+        );
+      }
       if (outcome.failed.length) {
         log.warn(
           {
