@@ -183,7 +183,7 @@ describe.concurrent("createConsumer", () => {
       queueUrl: q.queueUrl,
       orm: db.orm,
       logger,
-      definition: { service: "consumer-test", events: [], catalog: testEventCatalog, handlers: {} },
+      definition: defineConsumer({ service: "consumer-test", catalog: testEventCatalog, events: [], handlers: {} }),
       waitTimeSeconds: 1,
       visibilityTimeoutSeconds: 30,
       metrics,
