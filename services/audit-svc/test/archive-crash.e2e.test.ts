@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
@@ -107,5 +107,18 @@ describe("audit-svc killed between writing an archive object and marking it", ()
     });
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.equal(result.ok && result.rows, 8);
+
+    // The operator's command says the same, checking every manifest against the database's records.
+    const cli = spawnSync(
+      nodeBinary,
+      [join(import.meta.dirname, "..", "src", "archive", "verify-cli.ts"), "--records"],
+      {
+        env: { ...process.env, AUDIT_ARCHIVE_BUCKET: bucket, DATABASE_URL: h.urls.service, DATABASE_SCHEMA: h.schema },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    assert.equal(cli.status, 0, cli.stdout + cli.stderr);
+    assert.match(cli.stdout, /archive intact: 3 objects, 8 rows/);
   }, 300_000);
 });

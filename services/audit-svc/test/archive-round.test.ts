@@ -166,18 +166,20 @@ describe("archiving rounds", () => {
     assert.equal((await batchRows(h)).length, 0);
   });
 
-  test("a second round while one is in flight stands aside", async () => {
+  test("a second round while one is in flight stands aside; another schema's archive does not", async () => {
     const { h, deps, archived } = await setUp(2);
+    const other = await setUp(2);
     await recordRows(h, 4);
+    await recordRows(other.h, 1);
     const seen: (Awaited<ReturnType<typeof archiveRound>> | undefined)[] = [];
-    // The second round starts while the first holds its lock (between a put and its mark).
+    // The other rounds start while the first holds its lock (between a put and its mark).
     const first = await archiveRound({
       ...deps,
       afterPut: async () => {
-        if (seen.length === 0) seen.push(await archiveRound(deps));
+        if (seen.length === 0) seen.push(await archiveRound(deps), await archiveRound(other.deps));
       },
     });
-    assert.deepEqual(seen, ["busy"]);
+    assert.deepEqual(seen, ["busy", { batches: 1, rows: 1, adopted: 0 }]);
     assert.deepEqual(first, { batches: 2, rows: 4, adopted: 0 });
     assert.deepEqual(idsOf(await archived()), await liveRowIds(h));
   });
@@ -209,7 +211,7 @@ describe("live retention", () => {
     await recordRows(h, 2);
     const retention = { orm: h.orm, schema: h.schema, windowDays: 400 };
     assert.equal(await deleteArchivedRows(retention), 0, "not archived yet: kept however old");
-    await archiveRound(deps);
+    assert.deepEqual(await archiveRound(deps), { batches: 1, rows: 5, adopted: 0 });
     const before = await liveRowIds(h);
     assert.equal(await deleteArchivedRows({ ...retention, perCall: 2 }), 3);
     const after = await liveRowIds(h);

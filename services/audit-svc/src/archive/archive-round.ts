@@ -32,8 +32,13 @@ export interface RoundResult {
   adopted: number;
 }
 
-/** Advisory lock key of the archiver: one round at a time across every replica of audit-svc. */
-const ROUND_LOCK = "hashtext('flowstate.audit.archiver'), hashtext(current_schema())";
+/**
+ * Advisory lock key of the archiver: one round at a time across every replica of audit-svc, per
+ * schema. The schema is the one given, not current_schema(): the service's connection has no
+ * search_path of its own, so current_schema() named the same schema for every archive on the
+ * server (seen as one test's archive answering "busy" while another test's service archived).
+ */
+const ROUND_LOCK = "hashtext('flowstate.audit.archiver'), hashtext(?)";
 
 /**
  * One archiving round: every row at or below the horizon goes to the bucket, in batches of at most
@@ -55,7 +60,9 @@ export async function archiveRound(deps: ArchiverDeps): Promise<RoundResult | "b
   const { schema, logger } = deps;
   const prefix = deps.prefix ?? ARCHIVE_PREFIX;
   return deps.orm.em.fork().transactional(async (em) => {
-    const [lock] = await em.execute<{ ok: boolean }[]>(`SELECT pg_try_advisory_xact_lock(${ROUND_LOCK}) AS ok`);
+    const [lock] = await em.execute<{ ok: boolean }[]>(`SELECT pg_try_advisory_xact_lock(${ROUND_LOCK}) AS ok`, [
+      schema,
+    ]);
     if (!lock?.ok) return "busy";
     const horizon = await archiveHorizon(deps.orm.em.fork(), schema);
     const result: RoundResult = { batches: 0, rows: 0, adopted: 0 };
