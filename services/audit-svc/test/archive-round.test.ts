@@ -125,6 +125,42 @@ describe("archiving rounds", () => {
     assert.deepEqual(idsOf(await archived()), await liveRowIds(h));
   });
 
+  test("a writer stuck in flight makes the round give up after the lock timeout, never stalls the others", async () => {
+    const { h, deps, archived } = await setUp(10);
+    await recordRows(h, 1);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let taken!: () => void;
+    const idTaken = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
+    const stuck = h.inTransaction(async (em) => {
+      const sub = newSub();
+      await recordEvent(
+        em,
+        h.schema,
+        domainEvent("MembershipAdded.v1", { tenant_id: newTenantId(), sub, role: "member" }, { subject: sub }),
+        h.logger,
+      );
+      taken();
+      await held;
+    });
+    await idTaken;
+    await assert.rejects(
+      archiveRound({ ...deps, horizonLockTimeoutMs: 300 }),
+      (err: { code?: string }) => err.code === "55P03", // lock_not_available
+    );
+    // Writers are not left queued behind the horizon: a new delivery commits at once.
+    await recordRows(h, 1);
+    assert.equal((await batchRows(h)).length, 0);
+    release();
+    await stuck;
+    assert.deepEqual(await archiveRound(deps), { batches: 1, rows: 3, adopted: 0 });
+    assert.deepEqual(idsOf(await archived()), await liveRowIds(h));
+  });
+
   test("a batch written before a crash is adopted as it stands, even when rows arrived since", async () => {
     const { h, deps, verify, archived } = await setUp(5);
     await recordRows(h, 2);

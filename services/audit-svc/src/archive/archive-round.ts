@@ -21,6 +21,8 @@ export interface ArchiverDeps {
   batchMaxRows: number;
   /** The key prefix in the bucket; ARCHIVE_PREFIX unless a test keeps apart. */
   prefix?: string;
+  /** How long the horizon may wait for writers in flight (they queue behind it meanwhile); 5 s by default. */
+  horizonLockTimeoutMs?: number;
   /** Test seam for the crash test: runs after S3 confirmed the object, before the database mark. */
   afterPut?: (batch: EncodedBatch) => Promise<void>;
 }
@@ -64,7 +66,7 @@ export async function archiveRound(deps: ArchiverDeps): Promise<RoundResult | "b
       schema,
     ]);
     if (!lock?.ok) return "busy";
-    const horizon = await archiveHorizon(deps.orm.em.fork(), schema);
+    const horizon = await archiveHorizon(deps.orm.em.fork(), schema, deps.horizonLockTimeoutMs);
     const result: RoundResult = { batches: 0, rows: 0, adopted: 0 };
     let head = await archiveHead(em, schema);
     for (;;) {

@@ -28,9 +28,13 @@ export async function archiveHead(em: EntityManager, schema: string): Promise<Ar
  * The id at or below which every audit row is committed or rolled back for good
  * (`audit_archive_horizon()`), in a transaction of its own: the function takes the exclusive side
  * of the writers' advisory lock and holds it until that transaction ends, so it must end at once.
+ * While it waits for a writer in flight, new writers queue behind it (PostgreSQL grants locks in
+ * order), so the wait is bounded: past `lockTimeoutMs` it gives up (55P03 lock_not_available),
+ * the writers go on, and the round is retried at the next tick.
  */
-export async function archiveHorizon(em: EntityManager, schema: string): Promise<string> {
+export async function archiveHorizon(em: EntityManager, schema: string, lockTimeoutMs = 5000): Promise<string> {
   return em.transactional(async (tx) => {
+    await tx.execute(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
     const [row] = await tx.execute<{ horizon: string }[]>(
       `SELECT "${schema}".audit_archive_horizon()::text AS horizon`,
     );
