@@ -19,7 +19,10 @@ export async function startMoto(): Promise<Moto> {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
+  // A deadline rather than a count of tries: on a loaded 2-core machine moto's Python start-up alone
+  // has taken more than 15 s, and a test run must not fail for that.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`moto_server exited early: ${stderr}`);
     try {
       const res = await fetch(`${endpoint}/moto-api/`);
@@ -27,7 +30,10 @@ export async function startMoto(): Promise<Moto> {
     } catch {
       // not listening yet
     }
-    if (i === 149) throw new Error(`moto_server did not answer on ${endpoint}: ${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`moto_server did not answer on ${endpoint} within 60 s: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
