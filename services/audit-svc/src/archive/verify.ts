@@ -34,6 +34,9 @@ export type VerifyResult =
   | { ok: true; objects: number; rows: number; lastSeq: number; lastId: string; headSha256: string }
   | { ok: false; objectsVerified: number; break: ArchiveBreak };
 
+/** Objects downloaded ahead of the one being checked. */
+const PREFETCH = 8;
+
 interface KeyVersions {
   key: string;
   /** Oldest first: the first is what the archiver wrote, any other is a later write. */
@@ -129,6 +132,26 @@ export async function verifyArchive(options: {
   let prevSha = GENESIS_HASH;
   let prevLastId = "0";
   let rows = 0;
+  // The walk is in order, the downloads need not be: a few objects ahead are fetched at once.
+  const bodies = new Map<number, Promise<Uint8Array>>();
+  const fetchBody = (i: number): Promise<Uint8Array> => {
+    const started = bodies.get(i);
+    if (started) return started;
+    const original = ordered[i]!.entry.versions[0]!;
+    const body = s3
+      .send(
+        new GetObjectCommand({
+          Bucket: bucket,
+          Key: ordered[i]!.entry.key,
+          ...(original.versionId === "null" ? {} : { VersionId: original.versionId }),
+        }),
+      )
+      .then(async (got) => (await got.Body?.transformToByteArray()) ?? new Uint8Array());
+    // A download fetched ahead of a break is never awaited: its failure must not go unhandled.
+    body.catch(() => undefined);
+    bodies.set(i, body);
+    return body;
+  };
   for (const [i, { seq, entry }] of ordered.entries()) {
     const fail = (reason: BreakReason, detail: string): VerifyResult => ({
       ok: false,
@@ -139,17 +162,15 @@ export async function verifyArchive(options: {
     if (seq !== i + 1) return fail("missing-object", `sequence ${i + 1} is missing before this object`);
     if (entry.deleteMarkers > 0) return fail("deleted", `${entry.deleteMarkers} delete marker(s) hide the object`);
     if (entry.versions.length > 1) return fail("overwritten", `${entry.versions.length} versions under the key`);
-    const original = entry.versions[0]!;
-    const got = await s3.send(
-      new GetObjectCommand({
-        Bucket: bucket,
-        Key: entry.key,
-        ...(original.versionId === "null" ? {} : { VersionId: original.versionId }),
-      }),
-    );
+    for (let ahead = i + 1; ahead < Math.min(ordered.length, i + PREFETCH); ahead++) {
+      const e = ordered[ahead]!.entry;
+      if (e.versions.length === 1 && e.deleteMarkers === 0) fetchBody(ahead);
+    }
+    const body = await fetchBody(i);
+    bodies.delete(i);
     let decoded: ReturnType<typeof decodeObject>;
     try {
-      decoded = decodeObject((await got.Body?.transformToByteArray()) ?? new Uint8Array());
+      decoded = decodeObject(body);
     } catch (err) {
       if (err instanceof MalformedArchiveObject) return fail("malformed", err.message);
       throw err;
