@@ -93,7 +93,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     RATE_LIMIT_ANONYMOUS_BURST: unlimited,
   };
   const identity = startService("identity-svc", { ...env, PORT: String(identityPort) });
-  const gateway = startService("edge-gateway", { ...env, PORT: String(gatewayPort) });
+  const gateway = startService("edge-gateway", { ...env, PORT: String(gatewayPort), METRICS_PORT: "0" });
   const bare = await startServerProcess(new URL("./lib/servers/bare-hono.ts", import.meta.url));
   try {
     await Promise.all([waitHealthy(identityUrl), waitHealthy(gatewayUrl)]);

@@ -166,7 +166,7 @@ export default async function connectorBench(): Promise<BenchRow[]> {
   ];
   try {
     await Promise.all([sandboxUrl, identityUrl, connectorUrl].map(waitHealthy));
-    children.push(startService("edge-gateway", { ...env, PORT: String(ports.gateway) }));
+    children.push(startService("edge-gateway", { ...env, PORT: String(ports.gateway), METRICS_PORT: "0" }));
     await waitHealthy(gatewayUrl);
 
     // A tenant onboarded as a seller would: flag on, bundle, stack from its parameters, connect.

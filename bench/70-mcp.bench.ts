@@ -91,7 +91,9 @@ export default async function mcpBench(): Promise<BenchRow[]> {
   const children = names.slice(0, 3).map((n) => startService(n, { ...env, PORT: String(ports[n]) }));
   try {
     await Promise.all(names.slice(0, 3).map((n) => waitHealthy(url(n))));
-    for (const n of names.slice(3)) children.push(startService(n, { ...env, PORT: String(ports[n]) }));
+    // METRICS_PORT 0: the gateways' internal /metrics listeners on free ports (no clash with npm start's).
+    for (const n of names.slice(3))
+      children.push(startService(n, { ...env, PORT: String(ports[n]), METRICS_PORT: "0" }));
     await Promise.all(names.slice(3).map((n) => waitHealthy(url(n))));
 
     // A tenant onboarded as a seller would, and a read key for both doors.

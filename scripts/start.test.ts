@@ -26,6 +26,14 @@ test("npm start brings up every service healthy, prints where it listens, and st
       assert.ok(stack.output().includes(service.url), `the summary names ${name}'s URL`);
       const res = await fetch(`${service.url}/healthz`);
       assert.equal(res.status, 200, `${name} /healthz`);
+      if (name.endsWith("-gateway")) {
+        // A public port: /metrics is served apart, on loopback (issue 7), and the summary says where.
+        assert.equal((await fetch(`${service.url}/metrics`)).status, 404, `${name} public /metrics`);
+        assert.ok(service.metricsUrl && stack.output().includes(service.metricsUrl), `${name} metrics URL printed`);
+        const scrape = await fetch(service.metricsUrl);
+        assert.equal(scrape.status, 200, `${name} internal /metrics`);
+        assert.match(await scrape.text(), /upstream_circuit_open\{upstream="identity-svc"\} 0/, name);
+      }
     }
   } finally {
     assert.equal(await stack.stop(), 0);

@@ -76,6 +76,10 @@ const lines = [
       ]
     : []),
   "",
+  // The gateways' ports are public, so their /metrics is not there (404) but on loopback apart.
+  ...stack.services
+    .filter((s) => s.metricsUrl && s.healthy)
+    .map((s) => `  metrics             ${s.metricsUrl}  (${s.name}, internal)`),
   `  AWS endpoint        ${stack.awsEndpoint ?? "real AWS (eu-central-1)"}${stack.ownMoto ? "  (moto_server, started for this run)" : ""}`,
   `  PostgreSQL          ${redactUrl(stack.databaseUrl)}`,
   `  event bus           ${stack.outputs.busName}`,
@@ -89,7 +93,10 @@ const lines = [
 // Machine-readable copy for end-to-end tests (deploy/local/stack-process.ts).
 if (process.env.FLOWSTATE_STACK_FILE) {
   const services = Object.fromEntries(
-    stack.services.map((s) => [s.name, { url: s.url, healthy: s.healthy, pid: s.child.process.pid }]),
+    stack.services.map((s) => [
+      s.name,
+      { url: s.url, healthy: s.healthy, pid: s.child.process.pid, ...(s.metricsUrl && { metricsUrl: s.metricsUrl }) },
+    ]),
   );
   writeFileSync(process.env.FLOWSTATE_STACK_FILE, JSON.stringify({ awsEndpoint: stack.awsEndpoint, services }));
 }

@@ -49,6 +49,15 @@ export const DEFAULT_PORTS: Record<string, number> = {
 };
 
 /**
+ * Default local ports of the internal /metrics listeners (METRICS_PORT, on loopback): the gateways'
+ * main ports are public, so their scrape is served apart (issue 7).
+ */
+export const DEFAULT_METRICS_PORTS: Record<string, number> = {
+  "edge-gateway": 9080,
+  "mcp-gateway": 9086,
+};
+
+/**
  * The variable that tells other processes where a service listens: identity-svc → IDENTITY_URL,
  * edge-gateway → EDGE_GATEWAY_URL. The sandbox is the seller's AWS account, so the services know
  * it as their marketplace endpoint.

@@ -7,7 +7,7 @@ import { nodeBinary } from "@flowstate/shared/testing/node-binary";
 
 export interface StackInfo {
   awsEndpoint: string;
-  services: Record<string, { url: string; healthy: boolean; pid: number }>;
+  services: Record<string, { url: string; healthy: boolean; pid: number; metricsUrl?: string }>;
 }
 
 export interface LaunchedStack extends StackInfo {

@@ -7,7 +7,7 @@ import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { z } from "zod";
 import { bootstrap, type StackOutputs } from "./bootstrap.ts";
 import { type Child, formatLogLine, startChild, waitHealthy } from "./children.ts";
-import { DEFAULT_PORTS, stackEnvironment, urlVariable } from "./environment.ts";
+import { DEFAULT_METRICS_PORTS, DEFAULT_PORTS, stackEnvironment, urlVariable } from "./environment.ts";
 import { type Moto, startMoto } from "./moto.ts";
 import { assignPorts } from "./ports.ts";
 import { ensureDatabase, ensurePostgres } from "./postgres.ts";
@@ -39,6 +39,8 @@ const StartEnv = StackEnv.extend({
 export interface StartedService {
   name: string;
   url: string;
+  /** The internal /metrics listener of a service that has one apart from its main port (the gateways). */
+  metricsUrl?: string;
   healthy: boolean;
   error?: string;
   child: Child;
@@ -123,6 +125,13 @@ export async function startStack(options: {
 
     const names = discoverServices(options.root);
     const ports = await assignPorts(names, env.HOST, DEFAULT_PORTS, Boolean(env.FLOWSTATE_FREE_PORTS));
+    // The gateways serve /metrics on loopback only (their METRICS_HOST default), on a port of its own.
+    const metricsPorts = await assignPorts(
+      names.filter((n) => n in DEFAULT_METRICS_PORTS),
+      "127.0.0.1",
+      DEFAULT_METRICS_PORTS,
+      Boolean(env.FLOWSTATE_FREE_PORTS),
+    );
     const reachable = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
     const urls = new Map(names.map((n) => [n, `http://${reachable}:${ports.get(n)}`]));
     const shared: NodeJS.ProcessEnv = {
@@ -157,12 +166,23 @@ export async function startStack(options: {
         command: process.execPath,
         args: ["src/main.ts"],
         cwd: join(options.root, "services", name),
-        env: { ...shared, PORT: String(ports.get(name)) },
+        env: {
+          ...shared,
+          PORT: String(ports.get(name)),
+          ...(metricsPorts.has(name) && { METRICS_PORT: String(metricsPorts.get(name)) }),
+        },
         print: say,
         format: formatLogLine,
       });
       children.push(child);
-      return { name, url: urls.get(name)!, healthy: false, child };
+      const metricsPort = metricsPorts.get(name);
+      return {
+        name,
+        url: urls.get(name)!,
+        healthy: false,
+        child,
+        ...(metricsPort !== undefined && { metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` }),
+      };
     };
     const healthy = async (s: StartedService) => {
       try {

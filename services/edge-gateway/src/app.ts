@@ -17,6 +17,7 @@ import { applyInvalidations, depKeys, parseInvalidateHeader } from "./cache/inva
 import type { GatewayConfig } from "./config.ts";
 import { trustedProxies } from "./http/client-address.ts";
 import { gatewayFetch } from "./http/gateway-fetch.ts";
+import { SECURITY_HEADERS } from "./http/security-headers.ts";
 import { mountDocs } from "./openapi/docs-page.ts";
 import { openApiDocument } from "./openapi/document.ts";
 import { Upstreams } from "./proxy/upstreams.ts";
@@ -35,6 +36,8 @@ export type GatewaySettings = Omit<
   | "EVENT_BUS_NAME"
   | "INTERNAL_AUTH_SECRET_ID"
   | "CONSUME_EVENTS"
+  | "METRICS_HOST"
+  | "METRICS_PORT"
 >;
 
 export interface GatewayDeps {
@@ -44,6 +47,7 @@ export interface GatewayDeps {
   internalSecret: string;
   /** The public route registry; tests may pass a subset or extra routes. */
   routes?: readonly RouteSpec[];
+  /** The registry the gateway counts into; main.ts serves it on the internal port (METRICS_PORT). */
   metrics?: MetricsRegistry;
   /**
    * The channel signed into every forwarded assertion: `rest` here; `mcp` when mcp-gateway runs this
@@ -53,7 +57,7 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
-  /** The platform app alone (probes, /metrics, /openapi.json, /docs): what `app.request()` tests reach. */
+  /** The platform app alone (probes, /openapi.json, /docs): what `app.request()` tests reach. */
   app: ServiceApp;
   /** What to serve: registry routes on the direct Node path, everything else through `app`. */
   fetch: ReturnType<typeof gatewayFetch>;
@@ -67,6 +71,8 @@ export interface Gateway {
    * the route would answer.
    */
   authenticate(authorization: string | undefined): Promise<CallerIdentity>;
+  /** The readiness check of identity-svc, which this pipeline needs for every authenticated call (mcp-gateway's /readyz runs it too). */
+  identityReady(): Promise<void>;
   /** Fetches the JWKS now (boot), so the first request does not pay for it. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -86,6 +92,7 @@ const RETENTION_SLACK_MS = 5_000;
 export function createApp(deps: GatewayDeps): Gateway {
   const { config, logger } = deps;
   const routes = deps.routes ?? registry;
+  const breakerOpenings = new Map<string, number>();
   const upstreams = new Upstreams(
     {
       "identity-svc": config.IDENTITY_URL,
@@ -95,10 +102,26 @@ export function createApp(deps: GatewayDeps): Gateway {
       "audit-svc": config.AUDIT_URL,
       "partner-svc": config.PARTNER_URL,
     },
-    { connections: config.UPSTREAM_CONNECTIONS, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
+    {
+      connections: config.UPSTREAM_CONNECTIONS,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      lookupTimeoutMs: config.LOOKUP_TIMEOUT_MS,
+      breakerFailures: config.BREAKER_FAILURES,
+      breakerProbeMs: config.BREAKER_PROBE_MS,
+      onBreakerChange: (service, state, cause) => {
+        if (state === "open")
+          logger.warn({ upstream: service, err: cause }, "upstream circuit open: answering 503 at once");
+        else if (state === "closed")
+          logger.info({ upstream: service }, "upstream circuit closed: the service answers again");
+        if (state === "open") breakerOpenings.set(service, (breakerOpenings.get(service) ?? 0) + 1);
+      },
+    },
   );
-  const identityPool = upstreams.pool("identity-svc")!;
-  const identity = identityClient({ pool: identityPool, secret: deps.internalSecret, newRequestId });
+  const identity = identityClient({
+    upstream: upstreams.get("identity-svc")!,
+    secret: deps.internalSecret,
+    newRequestId,
+  });
   const keys = new JwksKeys({
     fetchJwks: identity.jwks,
     minRefetchMs: config.JWKS_MIN_REFETCH_MS,
@@ -136,14 +159,34 @@ export function createApp(deps: GatewayDeps): Gateway {
     },
   };
 
+  const identityReady = async () => {
+    await upstreams.check("identity-svc");
+    if (!keys.kids.length) await keys.refresh();
+  };
   const metrics = deps.metrics ?? createMetrics();
+  metrics.gauge("upstream_circuit_open", "1 while the service's circuit breaker refuses calls (open or probing)", () =>
+    upstreams.all().map((u) => ({ labels: { upstream: u.name }, value: u.breaker.state === "closed" ? 0 : 1 })),
+  );
+  metrics.counter("upstream_circuit_opened_total", "Times the service's circuit breaker opened", () =>
+    upstreams.all().map((u) => ({ labels: { upstream: u.name }, value: breakerOpenings.get(u.name) ?? 0 })),
+  );
   const app = createServiceApp({
     name: "edge-gateway",
     logger,
     metrics,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
-    // Ready once the signing keys are known (identity-svc reached at least once); not re-fetched per probe.
-    readiness: { "identity-svc": async () => void (keys.kids.length ? undefined : await keys.refresh()) },
+    // Probes, /openapi.json, /docs, 404s and 405s; relayed answers and refusals get them on the direct path.
+    responseHeaders: SECURITY_HEADERS,
+    // The public port has no /metrics (404): main.ts serves the registry on METRICS_HOST:METRICS_PORT.
+    metricsRoute: false,
+    // identity-svc is the one upstream every authenticated call needs (and sign-in goes to it): not
+    // ready while its breaker is open, while it does not answer /healthz within LOOKUP_TIMEOUT_MS,
+    // or before the signing keys were fetched once. The other services are not checked: only their
+    // routes depend on them (they answer 503 at once while their breaker is open), and an instance
+    // taken out of the balancer would take every route down with it (README, "Stalled upstreams").
+    readiness: { "identity-svc": identityReady },
+    // Above LOOKUP_TIMEOUT_MS, so the check's own deadline (and its count towards the breaker) comes first.
+    readinessTimeoutMs: config.LOOKUP_TIMEOUT_MS + 1_000,
   });
   const document = JSON.stringify(openApiDocument(routes));
   app.get("/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json" }));
@@ -168,6 +211,7 @@ export function createApp(deps: GatewayDeps): Gateway {
     invalidate: (list) => applyInvalidations(log, list),
     invalidateAll: () => log.markAll(),
     authenticate: (authorization) => authenticate(credentialOf(authorization), tokens, state),
+    identityReady,
     warmUp: () => keys.refresh(),
     close: () => upstreams.close(),
   };

@@ -1,4 +1,4 @@
-import { accessTokenEnv, booleanVar, serviceConfigSchema } from "@flowstate/shared/config/base";
+import { accessTokenEnv, booleanVar, portVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
 const int = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
@@ -51,7 +51,20 @@ export const GatewayConfig = serviceConfigSchema({
           .filter(Boolean),
       ),
     UPSTREAM_CONNECTIONS: int(128),
-    UPSTREAM_TIMEOUT_MS: int(30_000),
+    /** Relayed requests: the longest wait for a service's answer (headers, then between body chunks). */
+    UPSTREAM_TIMEOUT_MS: int(10_000),
+    /** The gateway's own calls (identity-svc lookups, JWKS, probes) and every connection attempt. */
+    LOOKUP_TIMEOUT_MS: int(2_000),
+    /** Consecutive calls to one service without an answer that open its circuit breaker. */
+    BREAKER_FAILURES: int(5),
+    /** While a breaker is open, how often its service's /healthz is probed (the longest a recovery goes unnoticed). */
+    BREAKER_PROBE_MS: int(1_000),
+    /**
+     * Where /metrics is served: an internal port, never the public one (issue 7). Loopback by
+     * default; in production the private address the scraper reaches.
+     */
+    METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+    METRICS_PORT: portVar(9080),
     /** Consume AccessRevoked from `<prefix>-<stage>-edge-gateway`; off only for a single-instance setup without a queue. */
     CONSUME_EVENTS: booleanVar(true),
   },

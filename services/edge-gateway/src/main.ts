@@ -4,16 +4,19 @@ import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { queueNames } from "@flowstate/shared/config/base";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createMetrics } from "@flowstate/shared/http/metrics";
+import { serveMetrics } from "@flowstate/shared/http/metrics-server";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp } from "./app.ts";
 import { GatewayConfig } from "./config.ts";
 import { startRevocationConsumer } from "./events/revocation-consumer.ts";
+import { OWN_ANSWER_HEADERS } from "./http/security-headers.ts";
 
 /**
  * Boot: configuration, the assertion key from Secrets Manager, the app, the AccessRevoked consumer,
- * then listen. The JWKS is fetched once up front; if identity-svc is not up yet the gateway still
- * starts and fetches it on the first token (readiness reports identity-svc until then).
+ * /metrics on the internal port, then listen on the public one. The JWKS is fetched once up front;
+ * if identity-svc is not up yet the gateway still starts and fetches it on the first token
+ * (readiness reports identity-svc until then).
  */
 const config = parseConfig(GatewayConfig);
 const logger = createLogger({ service: "edge-gateway", level: config.LOG_LEVEL });
@@ -45,9 +48,12 @@ if (config.CONSUME_EVENTS) {
   });
 }
 
+const internal = await serveMetrics(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 await serve(gateway, {
   host: config.HOST,
   port: config.PORT,
   logger,
-  onShutdown: [() => consumer?.stop(), () => gateway.close()],
+  // Malformed requests answered outside the app carry HSTS, nosniff and no-store too.
+  headers: OWN_ANSWER_HEADERS,
+  onShutdown: [() => consumer?.stop(), () => gateway.close(), () => internal.shutdown("stopping")],
 });

@@ -17,6 +17,7 @@ export interface Received {
  * - `/v1/big`: 200 with a 1 MiB body
  * - `/v1/revoke`: 200 with a `flowstate-invalidate` header (the value in `invalidate`)
  * - `/v1/cookies`: two Set-Cookie headers
+ * - `/v1/cached`: its own Cache-Control, HSTS and X-Content-Type-Options
  */
 export async function startEchoUpstream(options: { invalidate?: string } = {}) {
   const received: Received[] = [];
@@ -32,6 +33,14 @@ export async function startEchoUpstream(options: { invalidate?: string } = {}) {
       } else if (path === "/v1/revoke") {
         res.writeHead(200, { "content-type": "application/json", "flowstate-invalidate": options.invalidate ?? "[]" });
         res.end('{"revoked":true}');
+      } else if (path === "/v1/cached") {
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "cache-control": "public, max-age=60",
+          "strict-transport-security": "max-age=1",
+          "x-content-type-options": "sniff-away",
+        });
+        res.end('{"cached":true}');
       } else if (path === "/v1/cookies") {
         res.setHeader("set-cookie", ["a=1; HttpOnly", "b=2; HttpOnly"]);
         res.writeHead(200, { "content-type": "text/plain", connection: "keep-alive" });

@@ -4,6 +4,7 @@ import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp, type Gateway, type GatewaySettings } from "../src/app.ts";
 import { GatewayConfig } from "../src/config.ts";
+import { OWN_ANSWER_HEADERS } from "../src/http/security-headers.ts";
 
 /** The gateway's defaults as parsed from an environment that sets only IDENTITY_URL. */
 export function testSettings(identityUrl: string, overrides: Partial<GatewaySettings> = {}): GatewaySettings {
@@ -48,6 +49,7 @@ export async function startGateway(options: {
     logger,
     handleSignals: false,
     drainTimeoutMs: 1_000,
+    headers: OWN_ANSWER_HEADERS,
   });
   return {
     url: server.url,

@@ -1,4 +1,5 @@
 import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import { OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/http/security-headers";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
@@ -52,6 +53,13 @@ export function createMcpApp(o: McpAppOptions): ServiceApp {
     logger: o.logger,
     metrics: o.metrics,
     bodyLimitBytes: 256 * 1024,
+    // Every answer: HSTS, nosniff, and no-store (tool results are a caller's data). /metrics is on
+    // the internal port (main.ts).
+    responseHeaders: OWN_ANSWER_HEADERS,
+    metricsRoute: false,
+    // Every tool call goes through the pipeline, which needs identity-svc (its breaker and /healthz).
+    readiness: { "identity-svc": () => o.pipeline.gateway.identityReady() },
+    readinessTimeoutMs: 3_000,
   });
   app.get("/.well-known/oauth-protected-resource/mcp", (c) => c.json(prm));
   app.get("/.well-known/oauth-protected-resource", (c) => c.json(prm));

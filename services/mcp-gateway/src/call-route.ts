@@ -29,7 +29,9 @@ export async function callRoute(
       ...(hasBody ? { "content-type": "application/json" } : {}),
     },
     ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
-    signal: AbortSignal.timeout(10_000),
+    // Above the pipeline's relay timeout (UPSTREAM_TIMEOUT_MS, 10 s by default), so a slow service
+    // comes back as the pipeline's 503 UPSTREAM_UNAVAILABLE rather than an abort here.
+    signal: AbortSignal.timeout(15_000),
   });
   const text = await res.text();
   let body: unknown = null;

@@ -13,10 +13,14 @@ const McpExtras = z.object({
 /**
  * mcp-gateway's environment: the edge gateway's own variables (it runs the same authentication,
  * tenant, flag, rate-limit and relay pipeline for every tool call, see pipeline.ts; PORT defaults
- * to 8086 here) plus where it is reached from outside.
+ * to 8086 here, METRICS_PORT to 9086) plus where it is reached from outside.
  */
 export function readMcpConfig(env: NodeJS.ProcessEnv = process.env) {
-  const gateway = parseConfig(GatewayConfig, { ...env, PORT: env.PORT ?? "8086" });
+  const gateway = parseConfig(GatewayConfig, {
+    ...env,
+    PORT: env.PORT ?? "8086",
+    METRICS_PORT: env.METRICS_PORT ?? "9086",
+  });
   const extras = parseConfig(McpExtras, env);
   const origin = (extras.MCP_PUBLIC_URL ?? `http://127.0.0.1:${gateway.PORT}`).replace(/\/$/, "");
   return {

@@ -1,9 +1,11 @@
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { GetQueueUrlCommand } from "@aws-sdk/client-sqs";
+import { OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/http/security-headers";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { queueNames } from "@flowstate/shared/config/base";
 import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
 import { createMetrics } from "@flowstate/shared/http/metrics";
+import { serveMetrics } from "@flowstate/shared/http/metrics-server";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createMcpApp } from "./app.ts";
@@ -26,13 +28,14 @@ const secret = (
 ).SecretString;
 if (!secret) throw new Error(`secret ${config.gateway.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
 
+const metrics = createMetrics();
 const pipeline = await startPipeline({
   config: config.gateway,
   resource: config.resource,
   internalSecret: secret,
   logger,
+  metrics,
 });
-const metrics = createMetrics();
 let consumer: StatelessConsumer | undefined;
 if (config.gateway.CONSUME_EVENTS) {
   const sqs = aws.data("sqs");
@@ -70,9 +73,21 @@ const app = createMcpApp({
   allowedOrigins: config.allowedOrigins,
   logger,
 });
+// /metrics on the internal port only (METRICS_HOST:METRICS_PORT); the MCP port is public.
+const internal = await serveMetrics(metrics, {
+  host: config.gateway.METRICS_HOST,
+  port: config.gateway.METRICS_PORT,
+  logger,
+});
 await serve(app, {
   host: config.gateway.HOST,
   port: config.gateway.PORT,
   logger,
-  onShutdown: [() => consumer?.stop(), () => audit.drain(), () => pipeline.close()],
+  headers: OWN_ANSWER_HEADERS,
+  onShutdown: [
+    () => consumer?.stop(),
+    () => audit.drain(),
+    () => pipeline.close(),
+    () => internal.shutdown("stopping"),
+  ],
 });

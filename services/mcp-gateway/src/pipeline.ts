@@ -1,5 +1,6 @@
 import { createApp as createGatewayPipeline, type Gateway } from "@flowstate/edge-gateway/app";
 import type { GatewayConfig } from "@flowstate/edge-gateway/config";
+import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import { serve } from "@flowstate/shared/http/serve";
 import type { Logger } from "@flowstate/shared/log/logger";
 
@@ -23,12 +24,15 @@ export async function startPipeline(options: {
   resource: string;
   internalSecret: string;
   logger: Logger;
+  /** mcp-gateway's own registry: the pipeline's requests and upstream breakers show on its /metrics. */
+  metrics?: MetricsRegistry;
 }): Promise<Pipeline> {
   const gateway = createGatewayPipeline({
     config: { ...options.config, JWT_AUDIENCE: options.resource },
     logger: options.logger.child({ component: "pipeline" }),
     internalSecret: options.internalSecret,
     channel: "mcp",
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const server = await serve(gateway, {
     host: "127.0.0.1",

@@ -21,10 +21,20 @@ export interface ServiceAppOptions {
   /** The registry /metrics serves; pass your own to register gauges from other modules. */
   metrics?: MetricsRegistry | undefined;
   /**
+   * False: no /metrics route on this app (a public port); serve the registry on an internal one
+   * with `serveMetrics` (metrics-server.ts). Default true.
+   */
+  metricsRoute?: boolean | undefined;
+  /**
    * Check every answer of a route mounted with `mountRoute` against its response schema (a
    * mismatch becomes a 500). Tests turn it on; production leaves it off (see mount-route.ts).
    */
   checkResponses?: boolean | undefined;
+  /**
+   * Headers on every answer of the app, 404s, 405s and problems included, unless a handler sets its
+   * own value (the gateways' HSTS and nosniff; `serve`'s `headers` covers what never reaches the app).
+   */
+  responseHeaders?: Readonly<Record<string, string>> | undefined;
 }
 
 export type ServiceApp = Hono<ServiceEnv>;
@@ -47,11 +57,11 @@ export function createServiceApp<E extends ServiceEnv = ServiceEnv>(options: Ser
   const metrics = options.metrics ?? createMetrics();
   const app = new Hono<ServiceEnv>();
   routeBook(app).checkResponses = options.checkResponses ?? false;
-  app.use(requestContext(options.logger, metrics, options.bodyLimitBytes ?? 1024 * 1024));
+  app.use(requestContext(options.logger, metrics, options.bodyLimitBytes ?? 1024 * 1024, options.responseHeaders));
   mountProbes(app, {
     readiness: options.readiness ?? {},
     readinessTimeoutMs: options.readinessTimeoutMs ?? 2000,
-    metrics,
+    metrics: options.metricsRoute === false ? false : metrics,
   });
   app.onError(onError);
   app.notFound(notFoundHandler(app));

@@ -41,18 +41,24 @@ export async function runReadiness(
 /**
  * /healthz answers "is the process alive" and touches nothing (a failing database must not get
  * the pod killed); /readyz answers "should traffic come here" by running the checks; /metrics is
- * the Prometheus scrape.
+ * the Prometheus scrape, unless `metrics` is false (a public gateway serves it on its internal
+ * port instead, metrics-server.ts).
  */
 export function mountProbes(
   app: Hono<ServiceEnv>,
-  options: { readiness: Record<string, ReadinessCheck>; readinessTimeoutMs: number; metrics: MetricsRegistry },
+  options: {
+    readiness: Record<string, ReadinessCheck>;
+    readinessTimeoutMs: number;
+    metrics: MetricsRegistry | false;
+  },
 ): void {
   app.get("/healthz", (c) => c.body(HEALTHY, 200, JSON_HEADERS));
   app.get("/readyz", async (c) => {
     const { ready, checks } = await runReadiness(options.readiness, options.readinessTimeoutMs, c.get("logger"));
     return c.json({ status: ready ? "ok" : "unavailable", checks }, ready ? 200 : 503);
   });
-  app.get("/metrics", async (c) =>
-    c.body(await options.metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }),
-  );
+  const { metrics } = options;
+  if (metrics) app.get("/metrics", async (c) => c.body(await metrics.render(), 200, METRICS_HEADERS));
 }
+
+export const METRICS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" };

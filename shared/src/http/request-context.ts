@@ -14,7 +14,8 @@ import type { ServiceEnv } from "./types.ts";
 export const UNMATCHED_ROUTE = "(unmatched)";
 
 /**
- * The first middleware of every service app: request id (echoed as `x-request-id`), a child
+ * The first middleware of every service app: request id (echoed as `x-request-id`), the app's
+ * fixed response headers (a handler's own value wins), a child
  * logger bound to it, the body limit, then after the handler the access record (recordRequest:
  * one metric, one log line; a 5xx's cause is `c.error`, set by Hono before onError runs).
  */
@@ -22,7 +23,9 @@ export function requestContext(
   logger: Logger,
   metrics: MetricsRegistry,
   bodyLimitBytes: number,
+  responseHeaders: Readonly<Record<string, string>> = {},
 ): MiddlewareHandler<ServiceEnv> {
+  const fixed = Object.entries(responseHeaders);
   // Called in place of next() rather than registered as a second middleware: one less compose step per request.
   const limitBody = bodyLimit(bodyLimitBytes);
   return async function requestContext(c, next) {
@@ -31,6 +34,7 @@ export function requestContext(
     c.set("requestId", requestId);
     c.set("logger", lazyChild(logger, { request_id: requestId }));
     setResponseHeader(c, "x-request-id", requestId);
+    for (const [name, value] of fixed) setResponseHeader(c, name, value);
     try {
       await limitBody(c, next);
     } catch (err) {

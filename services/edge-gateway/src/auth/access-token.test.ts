@@ -4,7 +4,7 @@ import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { SignJWT } from "jose";
 import { describe, it } from "vitest";
 import { randomId, testSigningKey } from "../../test/keys.ts";
-import { upstreamUnavailable } from "../proxy/forward.ts";
+import { upstreamUnavailable } from "../proxy/circuit-breaker.ts";
 import { AccessTokenVerifier } from "./access-token.ts";
 
 const ISS = "https://identity.flowstate.test";

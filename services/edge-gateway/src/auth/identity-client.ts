@@ -8,10 +8,9 @@ import { FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
 import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import type { Upstream } from "../proxy/upstreams.ts";
 
 const GATEWAY: VerifiedIdentity = { kind: "service", service: "edge-gateway" };
-
-import { upstreamUnavailable } from "../proxy/forward.ts";
 
 /** identity-svc's internal API (contracts/src/internal/identity.ts) as the gateway uses it. */
 export interface IdentityLookups {
@@ -24,7 +23,8 @@ export interface IdentityLookups {
 }
 
 export interface IdentityClientOptions {
-  pool: Dispatcher;
+  /** identity-svc's pool and circuit breaker; every lookup waits at most its `lookupTimeoutMs`. */
+  upstream: Upstream;
   /** HMAC key of the gateway assertion (Secrets Manager, read at boot). */
   secret: string;
   newRequestId: () => string;
@@ -35,13 +35,37 @@ export interface IdentityClientOptions {
  * `service` identity (the caller is not known yet: that is what is being looked up). 200 → the parsed state, 404 → null, anything else (or no answer) →
  * 503 UPSTREAM_UNAVAILABLE: the gateway fails closed when it cannot learn whether a credential is
  * still valid. Answers are validated with the contract's zod schemas: they are cached and trusted.
+ * Each lookup is bounded by LOOKUP_TIMEOUT_MS, queueing for a socket included (a stalled
+ * identity-svc must not hold the request for the relay's longer timeout); a lookup without an
+ * answer counts towards identity-svc's circuit breaker, and while it is open lookups are refused
+ * at once (503 with Retry-After).
  *
  * @example
- * const identity = identityClient({ pool, secret, newRequestId });
+ * const identity = identityClient({ upstream: upstreams.get("identity-svc")!, secret, newRequestId });
  * const state = await identity.session("ses_…"); // null: identity-svc does not know the session
  */
 export function identityClient(options: IdentityClientOptions): IdentityLookups {
-  const { pool, secret } = options;
+  const { secret } = options;
+  const { pool, breaker, lookupTimeoutMs } = options.upstream;
+
+  /** One bounded call through the breaker: the answer, or the 503 (counted when nothing answered). */
+  async function send(request: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+    breaker.admit();
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await pool.request({
+        ...request,
+        headersTimeout: lookupTimeoutMs,
+        bodyTimeout: lookupTimeoutMs,
+        signal: AbortSignal.timeout(lookupTimeoutMs),
+      });
+    } catch (err) {
+      breaker.failed(err);
+      throw breaker.unavailable(err);
+    }
+    breaker.succeeded();
+    return answer;
+  }
 
   async function call<S extends z.ZodType>(
     method: "GET" | "POST",
@@ -58,24 +82,19 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
       accept: "application/json",
     };
     if (json !== null) headers["content-type"] = "application/json";
-    let answer: Dispatcher.ResponseData;
-    try {
-      answer = await pool.request({ method, path, headers, body: json });
-    } catch (err) {
-      throw upstreamUnavailable(err);
-    }
+    const answer = await send({ method, path, headers, body: json });
     if (answer.statusCode === 404) {
       await answer.body.dump();
       return null;
     }
     if (answer.statusCode !== 200) {
       await answer.body.dump();
-      throw upstreamUnavailable(
+      throw breaker.unavailable(
         new Error(`identity-svc ${method} ${path.replace(/\/[^/]+$/, "/…")} answered ${answer.statusCode}`),
       );
     }
     const parsed = schema.safeParse(await answer.body.json().catch(() => undefined));
-    if (!parsed.success) throw upstreamUnavailable(new Error("identity-svc answered outside the internal contract"));
+    if (!parsed.success) throw breaker.unavailable(new Error("identity-svc answered outside the internal contract"));
     return parsed.data;
   }
 
@@ -85,19 +104,14 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     membership: (tenantId, sub) => call("GET", `/internal/v1/tenants/${tenantId}/members/${sub}`, MembershipState),
     features: (tenantId) => call("GET", `/internal/v1/tenants/${tenantId}/features`, FeatureFlags),
     async jwks() {
-      let answer: Dispatcher.ResponseData;
-      try {
-        answer = await pool.request({
-          method: "GET",
-          path: "/.well-known/jwks.json",
-          headers: { accept: "application/json" },
-        });
-      } catch (err) {
-        throw upstreamUnavailable(err);
-      }
+      const answer = await send({
+        method: "GET",
+        path: "/.well-known/jwks.json",
+        headers: { accept: "application/json" },
+      });
       if (answer.statusCode !== 200) {
         await answer.body.dump();
-        throw upstreamUnavailable(new Error(`identity-svc JWKS answered ${answer.statusCode}`));
+        throw breaker.unavailable(new Error(`identity-svc JWKS answered ${answer.statusCode}`));
       }
       return answer.body.json();
     },

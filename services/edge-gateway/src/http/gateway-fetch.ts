@@ -12,6 +12,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { getPath } from "hono/utils/url";
 import { proxyRoute, type RouteDeps } from "../routing/proxy-route.ts";
 import type { RouteMatch, RouteTable } from "../routing/route-table.ts";
+import { OWN_ANSWER_HEADERS } from "./security-headers.ts";
 
 export interface GatewayFetchOptions {
   /** The platform app: probes, /metrics, /openapi.json, /docs, and the 404 for everything unknown. */
@@ -67,6 +68,8 @@ export function gatewayFetch(options: GatewayFetchOptions) {
       status = await proxyRoute({ ...match, req, res, requestId, path, target }, deps);
     } catch (err) {
       error = err;
+      // Merged by Node into the problem's head (a refusal is never cached, and carries HSTS and nosniff).
+      if (!res.headersSent) for (const name in OWN_ANSWER_HEADERS) res.setHeader(name, OWN_ANSWER_HEADERS[name]!);
       status = writeProblem(res, err, requestId);
     }
     // A relayed success is logged by the owning service under the same request id (and counted in

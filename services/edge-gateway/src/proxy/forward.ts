@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { Dispatcher } from "undici";
 import { RelayHandler } from "./relay-handler.ts";
+import type { Upstream } from "./upstreams.ts";
 
 export interface ForwardRequest {
   method: string;
@@ -12,6 +13,8 @@ export interface ForwardRequest {
   /** Read whole by the route (its hash is signed); null for a bodyless request. */
   body: Buffer | null;
   requestId: string;
+  /** An authenticated caller's request: the answer is no-store whatever the service says (RelayOptions). */
+  authenticated: boolean;
   /** Called before a 2xx answer is relayed (a tenant write drops cached memberships, see proxy-route.ts). */
   onSuccess?: (() => void) | undefined;
 }
@@ -21,42 +24,38 @@ export interface ForwardHooks {
   onInvalidate: (value: string) => void;
 }
 
-export const upstreamUnavailable = (cause?: unknown) =>
-  new DomainError(
-    "unavailable",
-    "UPSTREAM_UNAVAILABLE",
-    "the service behind this route is unavailable; retry shortly",
-    {
-      retryAfter: 1,
-      cause,
-    },
-  );
-
 /**
  * Sends one request to a service over its keep-alive pool and writes the answer straight onto
  * the client's Node response: no WHATWG Request/Response objects, no body parsing (see
  * RelayHandler). The invalidation header is applied before a byte of the answer is written,
  * which is what makes "no request accepted after the revoking call returns" hold for calls
  * through this instance. Resolves with the status relayed; rejects (nothing written yet) when the
- * service cannot be reached or the client's body does not match its Content-Length.
+ * service cannot be reached or the client's body does not match its Content-Length. An answer,
+ * whatever its status, counts as a success for the service's circuit breaker, no answer (refused,
+ * reset, timed out) as a failure; the caller checked `breaker.admit()` before reading the body.
  *
  * @example
- * const status = await forward(pool, { method: "GET", path: "/v1/tenants/tnt_x", headers, body: null, requestId }, res, hooks);
+ * const status = await forward(upstream, { method: "GET", path: "/v1/tenants/tnt_x", headers, body: null, requestId }, res, hooks);
  */
 export function forward(
-  pool: Dispatcher,
+  upstream: Pick<Upstream, "pool" | "breaker">,
   req: ForwardRequest,
   res: ServerResponse,
   hooks: ForwardHooks,
 ): Promise<number> {
+  const { pool, breaker } = upstream;
   return new Promise((resolve, reject) => {
     const handler = new RelayHandler({
       res,
       requestId: req.requestId,
       head: req.method === "HEAD",
+      authenticated: req.authenticated,
       onInvalidate: hooks.onInvalidate,
       onSuccess: req.onSuccess,
-      resolve,
+      resolve: (status) => {
+        breaker.succeeded();
+        resolve(status);
+      },
       reject: (err) => {
         if ((err as { code?: string }).code === "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH") {
           reject(
@@ -64,7 +63,10 @@ export function forward(
               cause: err,
             }),
           );
-        } else reject(upstreamUnavailable(err));
+        } else {
+          breaker.failed(err);
+          reject(breaker.unavailable(err));
+        }
       },
     });
     pool.dispatch(

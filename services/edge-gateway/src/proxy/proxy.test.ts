@@ -45,6 +45,15 @@ const routes: RouteSpec[] = [
     responses: ok,
   }),
   defineRoute({
+    id: "cached",
+    method: "GET",
+    path: "/v1/cached",
+    service: "identity-svc",
+    auth: "public",
+    summary: "cached",
+    responses: ok,
+  }),
+  defineRoute({
     id: "cookies",
     method: "GET",
     path: "/v1/cookies",
@@ -131,6 +140,18 @@ describe("the gateway's proxy", () => {
     } as RequestInit);
     assert.equal(res.status, 200);
     assert.equal(upstream.last().body.toString(), parts.join(""));
+  });
+
+  it("replaces a service's HSTS and nosniff with the gateway's, keeps a public route's own Cache-Control, adds no-store otherwise", async () => {
+    const cached = await fetch(`${gw.url}/v1/cached`);
+    await cached.arrayBuffer();
+    assert.equal(cached.headers.get("cache-control"), "public, max-age=60");
+    assert.equal(cached.headers.get("x-content-type-options"), "nosniff");
+    assert.equal(cached.headers.get("strict-transport-security"), "max-age=63072000; includeSubDomains");
+    const plain = await fetch(`${gw.url}/v1/echo/x`);
+    await plain.arrayBuffer();
+    assert.equal(plain.headers.get("cache-control"), "no-store");
+    assert.equal(plain.headers.get("x-content-type-options"), "nosniff");
   });
 
   it("relays a large answer intact", async () => {

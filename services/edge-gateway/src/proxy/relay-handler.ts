@@ -2,16 +2,28 @@ import type { ServerResponse } from "node:http";
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { HOP_BY_HOP_HEADERS } from "@flowstate/shared/http/hop-by-hop";
+import { NO_STORE, SECURITY_HEADER_LIST, SECURITY_HEADERS } from "../http/security-headers.ts";
 
 /** Answers up to this size are collected and written with the head in one syscall; larger ones stream. */
 const BUFFER_LIMIT = 256 * 1024;
-/** Never relayed: hop-by-hop (RFC 9110 section 7.6.1), the gateway's own headers, and one it sets itself. */
-const NOT_RELAYED = new Set([...HOP_BY_HOP_HEADERS, INVALIDATE_HEADER, IDENTITY_HEADER, "x-request-id"]);
+/** Never relayed: hop-by-hop (RFC 9110 section 7.6.1), the gateway's own headers, and those it sets itself. */
+const NOT_RELAYED = new Set([
+  ...HOP_BY_HOP_HEADERS,
+  INVALIDATE_HEADER,
+  IDENTITY_HEADER,
+  "x-request-id",
+  ...Object.keys(SECURITY_HEADERS),
+]);
 
 export interface RelayOptions {
   res: ServerResponse;
   requestId: string;
   head: boolean;
+  /**
+   * The caller was authenticated: the answer is `Cache-Control: no-store` whatever the service
+   * said. A public route's own Cache-Control is relayed; without one it is no-store too.
+   */
+  authenticated: boolean;
   /** Synchronously, with the `flowstate-invalidate` values, before anything is written. */
   onInvalidate: (value: string) => void;
   /** Before a 2xx answer is written. */
@@ -26,7 +38,8 @@ export interface RelayOptions {
  * which undici's own client speaks without an adapter) that relays a service's answer onto the
  * client's Node response. It replaces `pool.request()`, whose per-answer AsyncResource, Readable
  * stream, header object and body promise cost more CPU than the rest of the hop's JavaScript:
- * the head is turned into Node's flat header list in one pass, small bodies are collected and
+ * the head is turned into Node's flat header list in one pass (the gateway's HSTS, nosniff and
+ * Cache-Control added, see security-headers.ts), small bodies are collected and
  * written together with the head, large ones stream with backpressure.
  */
 export class RelayHandler {
@@ -51,6 +64,7 @@ export class RelayHandler {
     this.#status = status;
     const headers = this.#headers;
     let length = Number.NaN;
+    let cacheControl = false;
     let hopByHop: Set<string> | undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!.toString("latin1").toLowerCase();
@@ -67,9 +81,14 @@ export class RelayHandler {
       if (name === INVALIDATE_HEADER) o.onInvalidate(value);
       if (NOT_RELAYED.has(name) || hopByHop?.has(name)) continue;
       if (name === "content-length") length = Number(value);
+      else if (name === "cache-control") {
+        if (o.authenticated) continue;
+        cacheControl = true;
+      }
       headers.push(name, value);
     }
-    headers.push("x-request-id", o.requestId);
+    headers.push("x-request-id", o.requestId, ...SECURITY_HEADER_LIST);
+    if (!cacheControl) headers.push("cache-control", NO_STORE);
     if (status < 300) o.onSuccess?.();
     if (o.head || status === 204 || status === 304 || length <= BUFFER_LIMIT) {
       this.#chunks = [];

@@ -49,7 +49,7 @@ const tooLarge = (limit: number) =>
   new DomainError("too_large", "PAYLOAD_TOO_LARGE", `the request body exceeds ${limit} bytes`);
 
 /**
- * One registry route, end to end: body size, authentication and revocation (unless public),
+ * One registry route, end to end: the service's circuit breaker, body size, authentication and revocation (unless public),
  * rate limits, tenant membership, role and feature flag (tenant routes), then the request streamed to the
  * owning service with the signed identity, and its answer relayed. Refusals are DomainErrors,
  * rendered by the caller (gateway-fetch.ts) in the one problem shape.
@@ -57,8 +57,8 @@ const tooLarge = (limit: number) =>
 export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<number> {
   const { route, req, res, requestId } = call;
   const { upstreams, tokens, state, limits, bodyLimitBytes } = deps;
-  const pool = upstreams.pool(route.service);
-  if (pool === undefined) {
+  const upstream = upstreams.get(route.service);
+  if (upstream === undefined) {
     throw new DomainError(
       "unavailable",
       "SERVICE_UNAVAILABLE",
@@ -66,6 +66,8 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
       { retryAfter: 30 },
     );
   }
+  // While the service's breaker is open: 503 with Retry-After at once, before any other work.
+  upstream.breaker.admit();
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > bodyLimitBytes) throw tooLarge(bodyLimitBytes);
 
@@ -124,7 +126,12 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
     tenant !== undefined && method !== "GET" && method !== "HEAD"
       ? () => deps.onTenantWrite(tenant.tenant_id)
       : undefined;
-  return forward(pool, { method, path: call.target, headers, body, requestId, onSuccess }, res, deps.hooks);
+  return forward(
+    upstream,
+    { method, path: call.target, headers, body, requestId, authenticated: identity !== undefined, onSuccess },
+    res,
+    deps.hooks,
+  );
 }
 
 /**
