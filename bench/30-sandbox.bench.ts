@@ -15,13 +15,12 @@ import { randomUUID } from "node:crypto";
 import { ListEntitiesCommand, MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
 import { principalArn } from "@flowstate/seller-sandbox/credentials/principals";
 import { assumeConnector } from "@flowstate/seller-sandbox/testing/clients";
-import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
-import { SignatureV4 } from "@smithy/signature-v4";
 import { deployConnectorStack } from "../deploy/connector-role/deploy.ts";
 import { motoSellerAccount } from "../deploy/connector-role/moto-account.ts";
 import { type Moto, startMoto } from "../deploy/local/moto.ts";
 import { measureHttp } from "./lib/load.ts";
 import { startServerProcess } from "./lib/servers.ts";
+import { signedListEntities } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const CONNECTIONS = 32;
@@ -29,23 +28,6 @@ const ROUNDS = 3;
 const SDK_IN_FLIGHT = 16;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const listInput = { Catalog: "AWSMarketplace", EntityType: "Offer", MaxResults: 20 };
-
-async function signedListEntities(url: string, credentials: Awaited<ReturnType<typeof assumeConnector>>) {
-  const u = new URL(url);
-  const body = JSON.stringify(listInput);
-  const signer = new SignatureV4({ credentials, region: "us-east-1", service: "aws-marketplace", sha256: Sha256 });
-  const signed = await signer.sign({
-    method: "POST",
-    protocol: u.protocol,
-    hostname: u.hostname,
-    port: Number(u.port),
-    path: "/ListEntities",
-    query: {},
-    headers: { host: u.host, "content-type": "application/json" },
-    body,
-  });
-  return { headers: signed.headers as Record<string, string>, body };
-}
 
 async function sdkRate(client: MarketplaceCatalogClient, ms: number): Promise<number> {
   let done = 0;
@@ -84,7 +66,7 @@ export default async function sandboxBench(): Promise<BenchRow[]> {
       externalId,
     });
     const credentials = await assumeConnector(server.url, "backend", roleArn, externalId);
-    const { headers, body } = await signedListEntities(server.url, credentials);
+    const { headers, body } = await signedListEntities(server.url, credentials, listInput);
     const load = { url: `${server.url}/ListEntities`, method: "POST", headers, body, connections: CONNECTIONS };
 
     await measureHttp({ ...load, durationMs: 1500 });

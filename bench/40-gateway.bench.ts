@@ -21,17 +21,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { bodyless, IDENTITY_HEADER, MAX_SKEW_MS, signAssertion } from "@flowstate/shared/auth/identity-assertion";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { decodeJwt } from "jose";
-import { bootstrap } from "../deploy/local/bootstrap.ts";
 import { stackNames } from "../deploy/local/definition.ts";
 import { stackEnvironment } from "../deploy/local/environment.ts";
-import { startMoto } from "../deploy/local/moto.ts";
 import { freePort } from "../deploy/local/ports.ts";
-import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
 import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
 import { benchBackends, cpuMs, post, readCpuSafe, startService, waitHealthy } from "./lib/processes.ts";
 import { startServerProcess } from "./lib/servers.ts";
+import { benchAws, benchDatabase } from "./lib/setup.ts";
 import { mixedWorkload, populate } from "./lib/tenant-world.ts";
 import type { BenchRow } from "./lib/types.ts";
 
@@ -56,18 +53,9 @@ interface Cpu {
 }
 
 export default async function gatewayBench(): Promise<BenchRow[]> {
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
-  await ensurePostgres(databaseUrl);
-  ensureDatabase(databaseUrl);
-  const moto = await startMoto();
+  const databaseUrl = await benchDatabase();
+  const { moto, aws, prefix, stage, outputs } = await benchAws();
   const credentials = { AWS_ACCESS_KEY_ID: "testing", AWS_SECRET_ACCESS_KEY: "testing" };
-  const aws = createAwsClients({
-    endpoint: moto.endpoint,
-    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
-  });
-  const prefix = "flowstate";
-  const stage = "dev";
-  const { outputs } = await bootstrap({ aws, prefix, stage, mailFrom: "no-reply@flowstate.local" });
   const [identityPort, gatewayPort] = [await freePort(), await freePort()];
   const identityUrl = `http://127.0.0.1:${identityPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;

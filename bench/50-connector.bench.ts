@@ -15,21 +15,13 @@
  *    alternating rounds, medians (target at least 80% of its rate).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
-import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
-import { SignatureV4 } from "@smithy/signature-v4";
-import { deployConnectorStack } from "../deploy/connector-role/deploy.ts";
-import { motoSellerAccount } from "../deploy/connector-role/moto-account.ts";
-import { bootstrap } from "../deploy/local/bootstrap.ts";
 import { stackEnvironment } from "../deploy/local/environment.ts";
-import { startMoto } from "../deploy/local/moto.ts";
 import { freePort } from "../deploy/local/ports.ts";
-import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
+import { benchAws, benchDatabase, call, onboardSeller, signedListEntities as signListEntities } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -64,26 +56,13 @@ async function waitHealthy(url: string): Promise<void> {
   throw new Error(`${url} never became healthy`);
 }
 
-async function call(method: string, url: string, token?: string, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>);
-}
-
 async function assumeRoleCalls(connectorUrl: string): Promise<number> {
   const text = await (await fetch(`${connectorUrl}/metrics`)).text();
   return Number(/^seller_assume_role_total(?:\{\})? (\d+)/m.exec(text)?.[1] ?? Number.NaN);
 }
 
 /** The same ListEntities connector-svc sends for `?limit=20`, signed once with an assumed session. */
-async function signedListEntities(sandboxUrl: string, roleArn: string, externalId: string) {
+async function assumedListEntities(sandboxUrl: string, roleArn: string, externalId: string) {
   const sts = new STSClient({ region: "us-east-1", endpoint: sandboxUrl, credentials: DEFAULT_PRINCIPAL_KEYS.backend });
   const { Credentials: c } = await sts.send(
     new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: "bench", ExternalId: externalId }),
@@ -93,34 +72,16 @@ async function signedListEntities(sandboxUrl: string, roleArn: string, externalI
     secretAccessKey: c!.SecretAccessKey!,
     sessionToken: c!.SessionToken,
   };
-  const u = new URL(sandboxUrl);
-  const body = JSON.stringify({ Catalog: "AWSMarketplace", EntityType: "SaaSProduct", MaxResults: 20 });
-  const signer = new SignatureV4({ credentials, region: "us-east-1", service: "aws-marketplace", sha256: Sha256 });
-  const signed = await signer.sign({
-    method: "POST",
-    protocol: u.protocol,
-    hostname: u.hostname,
-    port: Number(u.port),
-    path: "/ListEntities",
-    query: {},
-    headers: { host: u.host, "content-type": "application/json" },
-    body,
+  return signListEntities(sandboxUrl, credentials, {
+    Catalog: "AWSMarketplace",
+    EntityType: "SaaSProduct",
+    MaxResults: 20,
   });
-  return { headers: signed.headers as Record<string, string>, body };
 }
 
 export default async function connectorBench(): Promise<BenchRow[]> {
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
-  await ensurePostgres(databaseUrl);
-  ensureDatabase(databaseUrl);
-  const moto = await startMoto();
-  const aws = createAwsClients({
-    endpoint: moto.endpoint,
-    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
-  });
-  const prefix = "flowstate";
-  const stage = "dev";
-  const { outputs } = await bootstrap({ aws, prefix, stage, mailFrom: "no-reply@flowstate.local" });
+  const databaseUrl = await benchDatabase();
+  const { moto, prefix, stage, outputs } = await benchAws();
   const ports = {
     sandbox: await freePort(),
     identity: await freePort(),
@@ -170,25 +131,7 @@ export default async function connectorBench(): Promise<BenchRow[]> {
     await waitHealthy(gatewayUrl);
 
     // A tenant onboarded as a seller would: flag on, bundle, stack from its parameters, connect.
-    const email = `bench-${randomUUID()}@example.test`;
-    const password = `pw-${randomUUID()}`;
-    await call("POST", `${gatewayUrl}/v1/auth/signup`, undefined, { email, password, name: "Bench" });
-    const token = (await call("POST", `${gatewayUrl}/v1/auth/signin`, undefined, { email, password }))
-      .access_token as string;
-    const tenantId = (await call("POST", `${gatewayUrl}/v1/tenants`, token, { name: "Bench" })).id as string;
-    const tenant = `${gatewayUrl}/v1/tenants/${tenantId}`;
-    await call("PUT", `${tenant}/features`, token, { marketplace_offers: true });
-    const bundle = (await call("GET", `${tenant}/integrations/marketplace/onboarding`, token)) as {
-      external_id: string;
-      cloudformation: { parameters: { FlowstatePrincipalArns: string } };
-    };
-    const seller = await motoSellerAccount(moto.endpoint);
-    const roleArn = await deployConnectorStack({
-      cloudformation: seller.cloudformation,
-      stackName: "flowstate-marketplace-connector",
-      principalArns: bundle.cloudformation.parameters.FlowstatePrincipalArns.split(","),
-      externalId: bundle.external_id,
-    });
+    const { token, tenant, roleArn, externalId } = await onboardSeller(gatewayUrl, moto.endpoint);
     const before = await assumeRoleCalls(connectorUrl);
     await call("POST", `${tenant}/integrations/marketplace`, token, { role_arn: roleArn });
 
@@ -205,7 +148,7 @@ export default async function connectorBench(): Promise<BenchRow[]> {
     // 2. Latency at one request in flight: sandbox and gateway requests alternate one by one, so
     // both see the same machine (on a shared, loaded host, separate windows measured the load).
     const auth = { authorization: `Bearer ${token}` };
-    const direct = await signedListEntities(sandboxUrl, roleArn, bundle.external_id);
+    const direct = await assumedListEntities(sandboxUrl, roleArn, externalId);
     const timed = async (input: string, init: RequestInit) => {
       const started = performance.now();
       const res = await fetch(input, init);

@@ -11,49 +11,21 @@
  * 1. p50 at one connection, MCP vs REST (target MCP at most 1.5× REST).
  * 2. Calls per second at 32 connections, MCP vs REST.
  */
-import { randomUUID } from "node:crypto";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
-import { deployConnectorStack } from "../deploy/connector-role/deploy.ts";
-import { motoSellerAccount } from "../deploy/connector-role/moto-account.ts";
-import { bootstrap } from "../deploy/local/bootstrap.ts";
 import { stackEnvironment } from "../deploy/local/environment.ts";
-import { startMoto } from "../deploy/local/moto.ts";
 import { freePort } from "../deploy/local/ports.ts";
-import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
 import { startService, waitHealthy } from "./lib/processes.ts";
+import { benchAws, benchDatabase, call, onboardSeller } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ROUNDS = 3;
 const CONNECTIONS = 32;
 
-async function call(method: string, url: string, token?: string, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
 export default async function mcpBench(): Promise<BenchRow[]> {
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
-  await ensurePostgres(databaseUrl);
-  ensureDatabase(databaseUrl);
-  const moto = await startMoto();
-  const aws = createAwsClients({
-    endpoint: moto.endpoint,
-    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
-  });
-  const prefix = "flowstate";
-  const stage = "dev";
-  const { outputs } = await bootstrap({ aws, prefix, stage, mailFrom: "no-reply@flowstate.local" });
+  const databaseUrl = await benchDatabase();
+  const { moto, prefix, stage, outputs } = await benchAws();
   const names = ["seller-sandbox", "identity-svc", "connector-svc", "edge-gateway", "mcp-gateway"] as const;
   const ports = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await freePort()]))) as Record<
     (typeof names)[number],
@@ -98,25 +70,7 @@ export default async function mcpBench(): Promise<BenchRow[]> {
 
     // A tenant onboarded as a seller would, and a read key for both doors.
     const gateway = url("edge-gateway");
-    const email = `bench-${randomUUID()}@example.test`;
-    const password = `pw-${randomUUID()}`;
-    await call("POST", `${gateway}/v1/auth/signup`, undefined, { email, password, name: "Bench" });
-    const token = (await call("POST", `${gateway}/v1/auth/signin`, undefined, { email, password }))
-      .access_token as string;
-    const tenantId = (await call("POST", `${gateway}/v1/tenants`, token, { name: "Bench" })).id as string;
-    const tenant = `${gateway}/v1/tenants/${tenantId}`;
-    await call("PUT", `${tenant}/features`, token, { marketplace_offers: true });
-    const bundle = (await call("GET", `${tenant}/integrations/marketplace/onboarding`, token)) as {
-      external_id: string;
-      cloudformation: { parameters: { FlowstatePrincipalArns: string } };
-    };
-    const seller = await motoSellerAccount(moto.endpoint);
-    const roleArn = await deployConnectorStack({
-      cloudformation: seller.cloudformation,
-      stackName: "flowstate-marketplace-connector",
-      principalArns: bundle.cloudformation.parameters.FlowstatePrincipalArns.split(","),
-      externalId: bundle.external_id,
-    });
+    const { token, tenant, roleArn } = await onboardSeller(gateway, moto.endpoint);
     await call("POST", `${tenant}/integrations/marketplace`, token, { role_arn: roleArn });
     const key = (await call("POST", `${tenant}/api-keys`, token, { name: "bench", scope: "read" })).secret as string;
 

@@ -17,11 +17,9 @@ import { execFileSync } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
 import { assumeConnector } from "@flowstate/seller-sandbox/testing/clients";
-import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
-import { SignatureV4 } from "@smithy/signature-v4";
-import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
 import { launchStack } from "../deploy/local/stack-process.ts";
 import { measureHttp } from "./lib/load.ts";
+import { benchDatabase, signedListEntities } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const ROUNDS = 3;
@@ -42,9 +40,7 @@ async function json(url: string, init: RequestInit & { token?: string } = {}): P
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 export default async function offersBench(): Promise<BenchRow[]> {
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
-  await ensurePostgres(databaseUrl);
-  ensureDatabase(databaseUrl);
+  const databaseUrl = await benchDatabase();
   const many = "1000000000";
   const stack = await launchStack(
     {
@@ -100,20 +96,7 @@ export default async function offersBench(): Promise<BenchRow[]> {
       EntityTypeSort: { OfferSort: { SortBy: "LastModifiedDate", SortOrder: "DESCENDING" } },
       MaxResults: 20,
     };
-    const body = JSON.stringify(listInput);
-    const u = new URL(sandbox);
-    const signer = new SignatureV4({ credentials, region: "us-east-1", service: "aws-marketplace", sha256: Sha256 });
-    const signed = await signer.sign({
-      method: "POST",
-      protocol: u.protocol,
-      hostname: u.hostname,
-      port: Number(u.port),
-      path: "/ListEntities",
-      query: {},
-      headers: { host: u.host, "content-type": "application/json" },
-      body,
-    });
-    const direct = { headers: signed.headers as Record<string, string>, body };
+    const direct = await signedListEntities(sandbox, credentials, listInput);
     const viaGateway = { url: `${M}/offers?limit=20`, headers: { authorization: `Bearer ${token}` }, connections: 1 };
     const viaSandbox = { url: `${sandbox}/ListEntities`, method: "POST", ...direct, connections: 1 };
     await measureHttp({ ...viaGateway, durationMs: 1500 });

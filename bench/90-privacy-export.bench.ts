@@ -12,8 +12,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { openDatabase } from "@flowstate/shared/db/open-database";
-import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
 import { launchStack } from "../deploy/local/stack-process.ts";
+import { benchDatabase } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const SAMPLES = 20;
@@ -26,9 +26,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 
 export default async function privacyExportBench(): Promise<BenchRow[]> {
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
-  await ensurePostgres(databaseUrl);
-  ensureDatabase(databaseUrl);
+  const databaseUrl = await benchDatabase();
   const many = "1000000000";
   const stack = await launchStack(
     {

@@ -1,0 +1,97 @@
+/**
+ * What several bench files set up the same way: the bench database, moto with the bootstrap's
+ * resources, a tenant onboarded as a seller through the gateway, and a ListEntities request signed
+ * once for the sandbox (the baseline a gateway path is compared with).
+ */
+import { randomUUID } from "node:crypto";
+import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { SignatureV4 } from "@smithy/signature-v4";
+import type { AwsCredentialIdentity } from "@smithy/types";
+import { deployConnectorStack } from "../../deploy/connector-role/deploy.ts";
+import { motoSellerAccount } from "../../deploy/connector-role/moto-account.ts";
+import { bootstrap } from "../../deploy/local/bootstrap.ts";
+import { startMoto } from "../../deploy/local/moto.ts";
+import { ensureDatabase, ensurePostgres } from "../../deploy/local/postgres.ts";
+
+/** BENCH_DATABASE_URL, or database `flowstate_bench` on the local PostgreSQL; created when missing. */
+export async function benchDatabase(): Promise<string> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
+  await ensurePostgres(databaseUrl);
+  ensureDatabase(databaseUrl);
+  return databaseUrl;
+}
+
+/** A fresh moto with what the bootstrap creates for prefix `flowstate`, stage `dev`; the caller stops `moto`. */
+export async function benchAws() {
+  const moto = await startMoto();
+  const aws = createAwsClients({
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
+  });
+  const prefix = "flowstate";
+  const stage = "dev";
+  const { outputs } = await bootstrap({ aws, prefix, stage, mailFrom: "no-reply@flowstate.local" });
+  return { moto, aws, prefix, stage, outputs };
+}
+
+/** A JSON call with an optional bearer token; throws on a non-2xx, `{}` for a 204. */
+export async function call(method: string, url: string, token?: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>);
+}
+
+/**
+ * A tenant onboarded as a seller would, through the gateway: sign-up, sign-in, a tenant with the
+ * marketplace flag on, the onboarding bundle, and the connector stack deployed in a moto seller
+ * account from the bundle's parameters. Connecting the role is left to the caller (some count
+ * what connecting costs).
+ */
+export async function onboardSeller(gatewayUrl: string, motoEndpoint: string) {
+  const email = `bench-${randomUUID()}@example.test`;
+  const password = `pw-${randomUUID()}`;
+  await call("POST", `${gatewayUrl}/v1/auth/signup`, undefined, { email, password, name: "Bench" });
+  const token = (await call("POST", `${gatewayUrl}/v1/auth/signin`, undefined, { email, password }))
+    .access_token as string;
+  const tenantId = (await call("POST", `${gatewayUrl}/v1/tenants`, token, { name: "Bench" })).id as string;
+  const tenant = `${gatewayUrl}/v1/tenants/${tenantId}`;
+  await call("PUT", `${tenant}/features`, token, { marketplace_offers: true });
+  const bundle = (await call("GET", `${tenant}/integrations/marketplace/onboarding`, token)) as {
+    external_id: string;
+    cloudformation: { parameters: { FlowstatePrincipalArns: string } };
+  };
+  const seller = await motoSellerAccount(motoEndpoint);
+  const roleArn = await deployConnectorStack({
+    cloudformation: seller.cloudformation,
+    stackName: "flowstate-marketplace-connector",
+    principalArns: bundle.cloudformation.parameters.FlowstatePrincipalArns.split(","),
+    externalId: bundle.external_id,
+  });
+  return { token, tenantId, tenant, externalId: bundle.external_id, roleArn };
+}
+
+/** A ListEntities request to the sandbox at `url`, signed once with `credentials`: replayable as is. */
+export async function signedListEntities(url: string, credentials: AwsCredentialIdentity, input: object) {
+  const u = new URL(url);
+  const body = JSON.stringify(input);
+  const signer = new SignatureV4({ credentials, region: "us-east-1", service: "aws-marketplace", sha256: Sha256 });
+  const signed = await signer.sign({
+    method: "POST",
+    protocol: u.protocol,
+    hostname: u.hostname,
+    port: Number(u.port),
+    path: "/ListEntities",
+    query: {},
+    headers: { host: u.host, "content-type": "application/json" },
+    body,
+  });
+  return { headers: signed.headers as Record<string, string>, body };
+}
