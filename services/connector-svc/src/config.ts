@@ -1,4 +1,4 @@
-import { serviceConfigSchema } from "@flowstate/shared/config/base";
+import { booleanVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
 const optionalKey = z.string().min(16).optional();
@@ -43,10 +43,7 @@ export const ConnectorConfig = serviceConfigSchema({
     /** How long a health answer is reused per tenant (the seller's account is not hammered). */
     HEALTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     /** Consume TenantSoftDeleted from `<prefix>-<stage>-connector-svc`. */
-    CONSUME_EVENTS: z
-      .enum(["true", "false"])
-      .default("true")
-      .transform((v) => v === "true"),
+    CONSUME_EVENTS: booleanVar(true),
   },
 }).transform((env) => ({
   ...env,
