@@ -1,9 +1,10 @@
 import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AuditSink } from "./audit.ts";
 import { callRoute } from "./call-route.ts";
+import { publishedSchema } from "./published-schema.ts";
 import { refusal, toolResult } from "./tool-result.ts";
 import { confirmsDeletion, deleteMyAccount } from "./tools/delete-my-account.ts";
 import { tools } from "./tools/index.ts";
@@ -53,7 +54,9 @@ function outputShape(tool: ToolSpec): z.ZodRawShape | undefined {
 
 /**
  * Each tool's registration, built once per process: a server is built per request, and building
- * the schemas again each time cost several milliseconds per call (bench/70-mcp.bench.ts).
+ * the schemas again each time cost several milliseconds per call (bench/70-mcp.bench.ts). The SDK
+ * validates with these zod schemas: arguments strictly (unknown ones refused), answers against
+ * the output schema.
  */
 const registrations = new Map(
   tools.map((tool) => {
@@ -71,13 +74,46 @@ const registrations = new Map(
 );
 
 /**
+ * What `tools/list` says of each tool, also built once: the same zod schemas as JSON Schema, made
+ * small (published-schema.ts). The SDK's own listing writes every schema out in full on every
+ * request (45 KB, twice a model's budget for a whole tool list, see the README); `execution` is
+ * left out as its default (`taskSupport: "forbidden"`).
+ */
+const listings = new Map(
+  [...registrations].map(([tool, r]): [ToolSpec, Tool] => [
+    tool,
+    {
+      name: tool.name,
+      description: r.description,
+      inputSchema: publishedSchema(r.inputSchema, "input", tool.outlined) as Tool["inputSchema"],
+      ...(r.outputSchema ? { outputSchema: publishedSchema(r.outputSchema, "output") as Tool["outputSchema"] } : {}),
+      annotations: r.annotations,
+    },
+  ]),
+);
+
+/**
+ * What every tool shares, said once here rather than in each description (clients put these
+ * instructions beside the tool list; the tool-list test counts both against the budget).
+ */
+export const INSTRUCTIONS =
+  "Flowstate's marketplace tools act in this connection's tenant, on the seller AWS account connected to it, and need " +
+  "the tenant's marketplace_offers feature. Reads need a member (the onboarding bundle an admin), changes the admin role " +
+  "or a write API key. Start with get_marketplace_connector_status; if not connected, get_marketplace_onboarding then " +
+  "connect_marketplace_connector. A seller role that does not trust Flowstate's mcp-execution principal refuses the " +
+  "calls into AWS (CONNECTOR_ACCESS_DENIED; check_marketplace_connector_health names the fix). An offer change retried " +
+  "with the same idempotency_key and arguments returns the first change set. The *_my_* tools act for the signed-in " +
+  "person. An error's code and message say what to do.";
+
+/**
  * A new McpServer for one HTTP request (stateless: nothing is shared between requests, so one
  * caller's JSON-RPC ids can never meet another's). Each tool handler maps its arguments to its
  * REST route and sends it through the pipeline with the caller's credential.
  */
 export function buildServer(caller: Caller, pipelineUrl: string): McpServer {
-  const server = new McpServer({ name: "flowstate", version: "1.0.0" });
-  for (const tool of visibleTools(caller.identity)) {
+  const server = new McpServer({ name: "flowstate", version: "1.0.0" }, { instructions: INSTRUCTIONS });
+  const visible = visibleTools(caller.identity);
+  for (const tool of visible) {
     server.registerTool(tool.name, registrations.get(tool)!, async (args: Record<string, unknown>) => {
       const started = performance.now();
       // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
@@ -96,6 +132,10 @@ export function buildServer(caller: Caller, pipelineUrl: string): McpServer {
       return result;
     });
   }
+  // Replaces the listing registerTool installed (calls still go to the SDK's handler, which
+  // validates with the zod schemas above).
+  const listed = { tools: visible.map((tool) => listings.get(tool)!) };
+  server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
   return server;
 }
 

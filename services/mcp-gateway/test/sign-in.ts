@@ -77,5 +77,8 @@ export async function signIn(
   await first.finishAuth(back.searchParams.get("code")!);
   const client = new Client({ name: "mcp-gateway-test", version: "0.0.0" });
   await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  // As MCP clients do before calling tools. It also arms the official client's check of every
+  // call's structuredContent against the listed outputSchema: the client checks listed tools only.
+  await client.listTools();
   return { client, provider, token: provider.saved!.access_token };
 }

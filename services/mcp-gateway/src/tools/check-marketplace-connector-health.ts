@@ -6,8 +6,8 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const checkMarketplaceConnectorHealth = defineTool({
   name: "check_marketplace_connector_health",
   description:
-    "Checks the connected seller account now: for each Flowstate principal (backend, mcp-execution) whether it can assume the role, for each capability (products, offers, agreements, seller profile) whether it works, " +
-    "and a diagnosis with a stable code and the fix per onboarding path. Refused with CONNECTOR_NOT_CONNECTED before a connect. Any member may call it; needs the marketplace_offers feature.",
+    "Tests the connected seller account now: can each Flowstate principal (backend, mcp-execution) assume the role, does " +
+    "each capability work, and per problem a diagnosis with its fix for each onboarding path.",
   route: routeIn(connectorRoutes, "marketplace.connector.health"),
   scope: "marketplace:read",
   person: false,

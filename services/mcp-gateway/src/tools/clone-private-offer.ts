@@ -8,10 +8,9 @@ import { defineTool, idempotencyHeader, idempotencyKey, tenantPath } from "./too
 export const clonePrivateOffer = defineTool({
   name: "clone_private_offer",
   description:
-    "Creates a new draft offer from an existing offer's terms, each field given here replacing the original's (payment_schedule: null drops the schedule); release: true also releases it, expire_original: true also expires the original (its buyers can no longer accept it). " +
-    "One AWS Marketplace change set; does not wait for AWS: returns {change_set_id, status, location} at once; poll get_offer_change_status. " +
-    "Refused with OFFER_NOT_CLONEABLE when the original has terms Flowstate does not type (other_terms), VALIDATION_FAILED when the merged offer breaks a rule (e.g. a copied charge date in the past), CURRENCY_NOT_ALLOWED for a currency the seller is not paid out in. " +
-    "Pass idempotency_key to make a retry safe. Needs the admin role (or a write API key) and the marketplace_offers feature.",
+    "Creates a new draft offer from an offer's terms, each field given replacing the original's. release: true also " +
+    "releases it; expire_original: true also expires the original. An offer with other_terms cannot be cloned. " +
+    "Returns a change set at once: poll get_offer_change_status.",
   route: routeIn(offersRoutes, "offers.clone"),
   scope: "marketplace:write",
   person: false,
@@ -19,6 +18,12 @@ export const clonePrivateOffer = defineTool({
     offer_id: OfferId.describe("the offer to copy, e.g. offer-abc123"),
     ...CloneOfferRequest.shape,
     idempotency_key: idempotencyKey,
+  },
+  outlined: {
+    pricing: "as create_private_offer's pricing",
+    payment_schedule: "as create_private_offer's payment_schedule; null drops it",
+    legal_terms: "as create_private_offer's legal_terms",
+    validity: "as create_private_offer's validity",
   },
   annotations: {
     title: "Clone a private offer",

@@ -7,9 +7,8 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const connectMarketplaceConnector = defineTool({
   name: "connect_marketplace_connector",
   description:
-    "Connects the tenant to the seller's AWS account: Flowstate assumes role_arn (arn:aws:iam::<12-digit account>:role/MarketplaceConnector) with the tenant's external ID and verifies it with one catalog read. " +
-    "Returns {status: connected, account_id}. Refused with CONNECTOR_VERIFICATION_FAILED naming the failing step and its fix (e.g. the trust policy must list the principal that called). " +
-    "Needs the admin role and the marketplace_offers feature.",
+    "Connects the tenant to the seller's AWS account: Flowstate assumes role_arn with the tenant's external ID and " +
+    "verifies it with one catalog read.",
   route: routeIn(connectorRoutes, "marketplace.connector.connect"),
   scope: "marketplace:write",
   person: false,

@@ -10,10 +10,10 @@ import { defineTool, idempotencyHeader, idempotencyKey, tenantPath } from "./too
 export const createPrivateOffer = defineTool({
   name: "create_private_offer",
   description:
-    "Creates a private offer on a product of the connected seller AWS account, as one AWS Marketplace change set (and releases it to the buyers too with release: true). " +
-    "Does not wait for AWS: returns {change_set_id, status, location} at once; poll get_offer_change_status with change_set_id until status is succeeded (its offer_id is the new offer) or failed (its errors say why). " +
-    "Checked before submitting: the fields (dates today or later, charge dates ascending, buyers needed to release, a payment schedule only with contract pricing; VALIDATION_FAILED names each field), the product and its dimensions, and a currency the seller is paid out in (CURRENCY_NOT_ALLOWED lists the allowed ones; get_seller_currencies). " +
-    "Pass idempotency_key to make a retry safe. Needs the admin role (or a write API key) and the marketplace_offers feature.",
+    "Creates a private offer on one of the seller's products as one AWS Marketplace change set (release: true also " +
+    "releases it). Rules: dates today or later, charge dates ascending, buyers needed to release, payment_schedule " +
+    "only with contract pricing, a currency the seller is paid out in (get_seller_currencies). Returns a change set " +
+    "at once: poll get_offer_change_status.",
   route: routeIn(offersRoutes, "offers.create"),
   scope: "marketplace:write",
   person: false,

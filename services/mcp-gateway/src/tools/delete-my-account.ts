@@ -10,10 +10,9 @@ import { defineTool } from "./tool.ts";
 export const deleteMyAccount = defineTool({
   name: "delete_my_account",
   description:
-    "Deletes the signed-in person's Flowstate account: it is disabled at once and every token and session of it stops working. " +
-    "Refused (OWNS_ACTIVE_TENANTS, with the tenant ids) while the person owns a tenant that is not deleted: transfer ownership or delete those tenants first. " +
-    "Needs a sign-in at most 15 minutes old (else REAUTHENTICATION_REQUIRED: the person authorizes this client again, then retries). " +
-    'Pass confirm: "delete" (any case) to proceed; any other value deletes nothing. Returns {deleted, sub, deleted_at}.',
+    "Deletes the signed-in person's Flowstate account; every token and session of it ends. Deletes nothing unless " +
+    'confirm is "delete". Refused while the person owns a tenant (OWNS_ACTIVE_TENANTS: transfer or delete it first) ' +
+    "and after 15 minutes from sign-in (REAUTHENTICATION_REQUIRED: authorize this client again, then retry).",
   route: routeIn(identityRoutes, "users.me.delete"),
   scope: "account",
   person: true,

@@ -6,8 +6,8 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const disconnectMarketplaceConnector = defineTool({
   name: "disconnect_marketplace_connector",
   description:
-    "Disconnects the tenant from the seller's AWS account: the connector and its external ID are discarded (the next status read generates a new external ID, so the role's trust policy must be updated before reconnecting). " +
-    "Nothing in the AWS account is changed. Returns {} on success. Needs the admin role and the marketplace_offers feature.",
+    "Disconnects the tenant from the seller's AWS account (nothing there changes) and discards its external ID: the " +
+    "role's trust policy needs the new one before reconnecting.",
   route: routeIn(connectorRoutes, "marketplace.connector.disconnect"),
   scope: "marketplace:write",
   person: false,

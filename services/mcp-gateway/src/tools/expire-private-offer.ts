@@ -7,9 +7,8 @@ import { defineTool, idempotencyHeader, idempotencyKey, tenantPath } from "./too
 export const expirePrivateOffer = defineTool({
   name: "expire_private_offer",
   description:
-    "Expires a released offer of the connected seller AWS account: its availability end date becomes yesterday, so its buyers can no longer accept it (agreements already made stay). " +
-    "One AWS Marketplace change set; does not wait for AWS: returns {change_set_id, status, location} at once; poll get_offer_change_status until succeeded or failed. OFFER_CHANGE_IN_PROGRESS while another change to the offer is applying. " +
-    "Pass idempotency_key to make a retry safe. Needs the admin role (or a write API key) and the marketplace_offers feature.",
+    "Expires a released offer: its buyers can no longer accept it; agreements made stay. Returns a change set at once: " +
+    "poll get_offer_change_status.",
   route: routeIn(offersRoutes, "offers.expire"),
   scope: "marketplace:write",
   person: false,

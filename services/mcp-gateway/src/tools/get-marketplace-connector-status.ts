@@ -6,8 +6,8 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getMarketplaceConnectorStatus = defineTool({
   name: "get_marketplace_connector_status",
   description:
-    "Reads the tenant's AWS Marketplace connector. Not connected: {connected: false, external_id}, the external ID to put in the MarketplaceConnector role's trust policy (generated on the first read, kept until disconnect). " +
-    "Connected: {connected: true, status, role_arn, account_id, external_id, connected_at}. Needs the tenant's marketplace_offers feature; any member may call it.",
+    "Reads the tenant's AWS Marketplace connector: connected or not, and the external ID the MarketplaceConnector " +
+    "role's trust policy must require (kept until disconnect).",
   route: routeIn(connectorRoutes, "marketplace.connector.get"),
   scope: "marketplace:read",
   person: false,

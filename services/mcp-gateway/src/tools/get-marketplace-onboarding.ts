@@ -6,8 +6,9 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getMarketplaceOnboarding = defineTool({
   name: "get_marketplace_onboarding",
   description:
-    "Returns what the seller needs to create the MarketplaceConnector role in their AWS account: the external ID, Flowstate's principal ARNs (backend and mcp-execution: the trust policy must list both for MCP to work), " +
-    "the CloudFormation quick-create link, the Terraform module call, console steps and the policies. Reads nothing in AWS. Needs the admin role and the marketplace_offers feature.",
+    "Returns what the seller needs to create the MarketplaceConnector role: the external ID, Flowstate's principal ARNs " +
+    "(the trust policy must list both for MCP to work), a CloudFormation quick-create link, a Terraform module call, " +
+    "console steps and the policies.",
   route: routeIn(connectorRoutes, "marketplace.connector.onboarding"),
   scope: "marketplace:read",
   person: false,

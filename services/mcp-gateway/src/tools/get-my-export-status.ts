@@ -7,9 +7,8 @@ import { defineTool } from "./tool.ts";
 export const getMyExportStatus = defineTool({
   name: "get_my_export_status",
   description:
-    "Reads an export that export_my_data started: {job_id, status (queued|running|ready|failed|expired), requested_at, completed_at, expires_at}; while ready also download_url, a new link on every call valid a few minutes (download_url_expires_at), " +
-    "and when failed a failure_reason (asking again is allowed at once). From 7 days after the file was written the answer is EXPORT_EXPIRED. Someone else's or an unknown job_id is NOT_FOUND. " +
-    "Needs a person's sign-in with the account scope (not an API key).",
+    "Reads an export that export_my_data started. When ready it has a download_url, new at every call and valid a few " +
+    "minutes; when failed, export again. Gone (EXPORT_EXPIRED) 7 days after it was written.",
   route: routeIn(privacyRoutes, "users.me.export.get"),
   scope: "account",
   person: true,

@@ -7,9 +7,9 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getOfferChangeStatus = defineTool({
   name: "get_offer_change_status",
   description:
-    "Reads an offer change that create_private_offer, clone_private_offer, release_private_offer or expire_private_offer submitted: {change_set_id, action, status (preparing|applying|succeeded|failed|cancelled), offer_id, source_offer_id, submitted_at, completed_at, failure_code, changes: [{change_type, offer_id, errors: [{code, message}]}]}. " +
-    "Flowstate follows the change in AWS on its own; this reads its last known state (no call into AWS), so poll it every few seconds until the status is succeeded, failed or cancelled. " +
-    "failure_code SERVER_FAULT: AWS's side, submit again. Another tenant's or an unknown id is NOT_FOUND. Any member; needs the marketplace_offers feature.",
+    "Reads an offer change that create, clone, release or expire_private_offer submitted, as Flowstate last saw it in " +
+    "AWS: poll every few seconds until succeeded (offer_id: the offer), failed (the changes' errors say why) or " +
+    "cancelled. failure_code SERVER_FAULT: submit again.",
   route: routeIn(offersRoutes, "offers.changes.get"),
   scope: "marketplace:read",
   person: false,

@@ -7,9 +7,8 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getPrivateOffer = defineTool({
   name: "get_private_offer",
   description:
-    "Reads one offer of the connected seller AWS account as the seller sees it: name, description, product_id, state, visibility, buyer_accounts, pricing, payment_schedule, legal_terms, validity, availability_end_date, release_date, " +
-    "and other_terms (terms Flowstate does not type; an offer with any cannot be cloned). An unknown offer id is NOT_FOUND. " +
-    "Refused with CONNECTOR_NOT_CONNECTED before a connect, CONNECTOR_ACCESS_DENIED when the role refuses Flowstate's MCP principal. Any member; needs the marketplace_offers feature.",
+    "Reads one of the seller's offers with all its terms. other_terms are terms Flowstate does not model; an offer " +
+    "with any cannot be cloned.",
   route: routeIn(offersRoutes, "offers.get"),
   scope: "marketplace:read",
   person: false,

@@ -6,9 +6,8 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getSellerCurrencies = defineTool({
   name: "get_seller_currencies",
   description:
-    "Reads the currencies the connected seller AWS account is paid out in, which are the only currencies its offers may use: {determined: true, currencies: [USD|EUR|GBP|AUD|JPY, ...]}. " +
-    "With a connector role deployed before 2026-08-31 they cannot be read: {determined: false, currencies: [], reason_code: CONNECTOR_POLICY_OUTDATED, reason, health} (check_marketplace_connector_health names the fix). " +
-    "Refused with CONNECTOR_NOT_CONNECTED before a connect, CONNECTOR_ACCESS_DENIED when the role refuses Flowstate's MCP principal. Any member; needs the marketplace_offers feature.",
+    "Reads the currencies the seller is paid out in, the only ones its offers may use. determined: false with a " +
+    "connector role from before 2026-08-31 (check_marketplace_connector_health names the fix).",
   route: routeIn(offersRoutes, "seller.currencies.get"),
   scope: "marketplace:read",
   person: false,

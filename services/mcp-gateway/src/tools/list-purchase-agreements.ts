@@ -8,16 +8,16 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const listPurchaseAgreements = defineTool({
   name: "list_purchase_agreements",
   description:
-    "Lists the purchase agreements of the connected seller AWS account (offers buyers accepted), a page at a time: {agreements: [{agreement_id, status, offer_id, product_id, buyer_account_id, accepted_at, start_time, end_time}], next_cursor}. " +
-    "Filter by status; pass next_cursor back as cursor (with the same filter) for the next page (absent: last page). " +
-    "A connector role deployed before 2026-08-31 lacks the permission: the call fails with INTERNAL_ERROR while offers work, and check_marketplace_connector_health names the fix. Any member; needs the marketplace_offers feature.",
+    "Lists the seller's purchase agreements (offers buyers accepted), a page at a time (keep the filter for the next " +
+    "page). With a connector role from before 2026-08-31: INTERNAL_ERROR (check_marketplace_connector_health names " +
+    "the fix).",
   route: routeIn(offersRoutes, "agreements.list"),
   scope: "marketplace:read",
   person: false,
   input: {
     status: ListAgreementsQuery.shape.status,
-    limit: z.number().int().min(1).max(50).optional().describe("page size, 1–50 (default 20)"),
-    cursor: ListAgreementsQuery.shape.cursor.describe("next_cursor of the previous page, as given"),
+    limit: z.number().int().min(1).max(50).optional().describe("default 20"),
+    cursor: ListAgreementsQuery.shape.cursor.describe("the previous page's next_cursor"),
   },
   annotations: {
     title: "List purchase agreements",

@@ -7,9 +7,8 @@ import { defineTool, idempotencyHeader, idempotencyKey, tenantPath } from "./too
 export const releasePrivateOffer = defineTool({
   name: "release_private_offer",
   description:
-    "Releases a draft offer of the connected seller AWS account to its buyer accounts (they can then accept it). One AWS Marketplace change set; does not wait for AWS: returns {change_set_id, status, location} at once; " +
-    "poll get_offer_change_status until succeeded or failed (AWS refuses, e.g., an offer without buyers; the change's errors say so). OFFER_CHANGE_IN_PROGRESS while another change to the offer is applying. " +
-    "Pass idempotency_key to make a retry safe. Needs the admin role (or a write API key) and the marketplace_offers feature.",
+    "Releases a draft offer to its buyer accounts, who can then accept it. Returns a change set at once: poll " +
+    "get_offer_change_status (AWS refuses e.g. an offer without buyers).",
   route: routeIn(offersRoutes, "offers.release"),
   scope: "marketplace:write",
   person: false,

@@ -21,6 +21,12 @@ export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
   /** Strict input: unknown arguments are refused. */
   input: S;
   annotations: ToolAnnotations;
+  /**
+   * Arguments that `tools/list` publishes as their JSON type and this pointer only, because
+   * another tool's schema spells out the same shape (clone's overrides: create_private_offer's
+   * fields). The server still validates them in full with `input`.
+   */
+  outlined?: Partial<Record<keyof S & string, string>>;
   /** The REST request for these arguments; `tenantId` is the credential's or the path's tenant. */
   request(args: z.output<z.ZodObject<S>>, tenantId: string | undefined): RestRequest;
 }
@@ -41,15 +47,13 @@ export const tenantPath = (tenantId: string | undefined, rest = "") => `/v1/tena
 /**
  * The optional `idempotency_key` of the offer-changing tools, sent as the route's `Idempotency-Key`
  * header (offers-svc: 1 to 255 visible ASCII characters). A model that retries a call whose answer
- * it lost gets the same change set back instead of a second offer.
+ * it lost gets the same change set back instead of a second offer. No description in the schema:
+ * the name says it, and the server's instructions say it once for the four tools (server.ts).
  */
 export const idempotencyKey = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/, "1 to 255 visible ASCII characters")
-  .optional()
-  .describe(
-    "Optional key of your choosing: calling again with the same key and the same arguments returns the first call's change set instead of submitting another",
-  );
+  .optional();
 
 /** `Idempotency-Key` when the caller gave one. */
 export const idempotencyHeader = (key: string | undefined) => (key === undefined ? {} : { "idempotency-key": key });
