@@ -93,8 +93,8 @@ const listings = new Map(
 );
 
 /**
- * What every tool shares, said once here rather than in each description (clients put these
- * instructions beside the tool list; the tool-list test counts both against the budget).
+ * What every tool shares, said once here rather than in each description (clients give these
+ * instructions to the model with the tool list; src/tool-list.test.ts holds both to a budget).
  */
 export const INSTRUCTIONS =
   "Flowstate's marketplace tools act in this connection's tenant, on the seller AWS account connected to it, and need " +
@@ -103,7 +103,7 @@ export const INSTRUCTIONS =
   "connect_marketplace_connector. A seller role that does not trust Flowstate's mcp-execution principal refuses the " +
   "calls into AWS (CONNECTOR_ACCESS_DENIED; check_marketplace_connector_health names the fix). An offer change retried " +
   "with the same idempotency_key and arguments returns the first change set. The *_my_* tools act for the signed-in " +
-  "person. An error's code and message say what to do.";
+  "person, never with an API key. An error's code and message say what to do.";
 
 /**
  * A new McpServer for one HTTP request (stateless: nothing is shared between requests, so one
