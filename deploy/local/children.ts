@@ -69,7 +69,7 @@ export function startChild(options: {
  * Polls `url` until it answers 2xx. Fails early when the process exits, or after `timeoutMs`
  * (first boots run migrations and may deploy templates, hence the generous default).
  */
-export async function waitHealthy(url: string, child: Child, timeoutMs = 60_000): Promise<void> {
+export async function waitHealthy(url: string, child: Child, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | string | undefined;
   void child.exited.then((code) => {

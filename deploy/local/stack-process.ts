@@ -31,7 +31,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
  * await fetch(`${stack.services["edge-gateway"]!.url}/healthz`);
  * await stack.stop();
  */
-export async function launchStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<LaunchedStack> {
+export async function launchStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<LaunchedStack> {
   const dir = mkdtempSync(join(tmpdir(), "flowstate-stack-"));
   const file = join(dir, "stack.json");
   const child = spawn(nodeBinary, [join(root, "scripts", "start.ts")], {
