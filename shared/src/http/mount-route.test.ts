@@ -80,6 +80,47 @@ describe("mountRoute: input", () => {
     await expectProblem(await post(""), 400, "MALFORMED_JSON");
   });
 
+  it("refuses a body that is not UTF-8 with 400 MALFORMED_JSON rather than storing U+FFFD in its place", async () => {
+    const bytes = (...parts: (string | number[])[]) =>
+      Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p))));
+    for (const [what, body] of [
+      ["a lone continuation byte", bytes('{"name":"a', [0x80], '","tags":[]}')],
+      ["a truncated sequence", bytes('{"name":"a', [0xe2, 0x82], '","tags":[]}')],
+      ["an overlong encoding of /", bytes('{"name":"a', [0xc0, 0xaf], '","tags":[]}')],
+      ["an encoded surrogate", bytes('{"name":"a', [0xed, 0xa0, 0x80], '","tags":[]}')],
+      ["Latin-1", bytes('{"name":"Andr', [0xe9], '","tags":[]}')],
+    ] as const) {
+      const res = await app().request("/things/thg_abcd", {
+        method: "POST",
+        body: body,
+        headers: { "content-type": "application/json" },
+      });
+      const problem = await expectProblem(res, 400, "MALFORMED_JSON");
+      assert.equal(problem.detail, "the request body is not valid UTF-8", what);
+      assert.deepEqual(problem.errors, [
+        { path: "", code: "invalid_encoding", message: "the body is not valid UTF-8" },
+      ]);
+    }
+    // Valid multi-byte UTF-8 (and a BOM, which JSON parsers may ignore) is accepted as sent.
+    const ok = await app().request("/things/thg_abcd", {
+      method: "POST",
+      body: bytes([0xef, 0xbb, 0xbf], '{"name":"André 😀","tags":[]}'),
+      headers: { "content-type": "application/json" },
+    });
+    assert.equal(ok.status, 201);
+    assert.equal(((await ok.json()) as { name: string }).name, "André 😀");
+  });
+
+  it("refuses a lone surrogate escape anywhere in the body with a field error on its path", async () => {
+    const problem = await expectProblem(await post('{"name":"a","tags":["ok","\\ud800"]}'), 400, "VALIDATION_FAILED");
+    assert.deepEqual(
+      problem.errors?.map((e) => [e.path, e.code]),
+      [["tags.1", "invalid_format"]],
+    );
+    // A well-formed pair of escapes is one character, and fine.
+    assert.equal((await post('{"name":"\\ud83d\\ude00","tags":[]}')).status, 201);
+  });
+
   it("answers 400 VALIDATION_FAILED naming each bad field", async () => {
     const problem = await expectProblem(await post('{"name":"","tags":["a","b","c"]}'), 400, "VALIDATION_FAILED");
     assert.equal(problem.detail, "the request body is invalid");

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { ApiKeyId, Sub } from "../../ids.ts";
-import { Label, Timestamp } from "./common.ts";
+import { ApiKeyName, Timestamp } from "./common.ts";
 
 export const ApiKeyScope = z.enum(["read", "write"]);
 export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
 
-export const CreateApiKeyRequest = z.strictObject({ name: Label(100), scope: ApiKeyScope });
+export const CreateApiKeyRequest = z.strictObject({ name: ApiKeyName, scope: ApiKeyScope });
 export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
 
 /** A key as listed: never the secret. `prefix` is the non-secret start of the key, to recognise it. */

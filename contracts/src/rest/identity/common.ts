@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiKeyId, Sub, TenantId } from "../../ids.ts";
+import { FreeText } from "../../text.ts";
 
 /**
  * Field shapes shared by identity's REST schemas. E-mail addresses are compared case-insensitively
@@ -7,21 +8,10 @@ import { ApiKeyId, Sub, TenantId } from "../../ids.ts";
  */
 export const Email = z.email().max(254);
 
-/**
- * A short human label: trimmed, 1 to `max` characters, well-formed Unicode (no lone surrogates,
- * which storage would silently replace) and no control characters (NUL is refused by PostgreSQL;
- * the others only hide text in UIs and logs).
- */
-export const Label = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .refine((s) => s.isWellFormed(), { message: "must be well-formed Unicode" })
-    .refine((s) => !/\p{Cc}/u.test(s), { message: "must not contain control characters" });
-export const PersonName = Label(100);
-export const TenantName = Label(100);
+/** Names people give and others read: FreeText (no lone surrogates, control or bidi characters; contracts/src/text.ts). */
+export const PersonName = FreeText(100);
+export const TenantName = FreeText(100);
+export const ApiKeyName = FreeText(100);
 export const Timestamp = z.iso.datetime({ offset: true });
 
 export const TenantPath = z.object({ id: TenantId });

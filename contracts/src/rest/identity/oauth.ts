@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TenantId } from "../../ids.ts";
+import { FreeText } from "../../text.ts";
 import { Timestamp } from "./common.ts";
 
 /**
@@ -109,7 +110,8 @@ export const RevokeRequest = z.object({
 /** RFC 7591 registration request, the subset a public client may register (unknown members are ignored). */
 export const ClientRegistrationRequest = z.object({
   redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(10),
-  client_name: z.string().trim().min(1).max(100).optional(),
+  // Shown on the consent page ("<client_name> wants access"): a bidi override there could make one client read as another.
+  client_name: FreeText(100).optional(),
   client_uri: z.string().max(2000).optional(),
   logo_uri: z.string().max(2000).optional(),
   scope: z.string().max(500).optional(),

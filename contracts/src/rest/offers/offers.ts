@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FreeText } from "../../text.ts";
 import { AwsAccountId, Cursor, Day, OfferId, PageLimit, ProductId, Timestamp } from "./common.ts";
 import { LegalTerms, PaymentCharge, Pricing, Validity } from "./terms.ts";
 
@@ -54,8 +55,9 @@ export const ChangeHandle = z.object({ change_set_id: z.string(), status: Change
 export type ChangeHandle = z.infer<typeof ChangeHandle>;
 
 export const offerRequestFields = {
-  name: z.string().trim().min(1).max(150),
-  description: z.string().trim().min(1).max(255),
+  // Shown to the buyer and in the seller's lists: free text (contracts/src/text.ts).
+  name: FreeText(150),
+  description: FreeText(255, { lines: true }),
   buyer_accounts: z.array(AwsAccountId).min(1).max(26),
   pricing: Pricing,
   payment_schedule: z.array(PaymentCharge).min(1).max(36),
