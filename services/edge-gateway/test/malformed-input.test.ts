@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
+import { BIDI_MESSAGE, freeTextKeys } from "@flowstate/contracts/text";
 import { unparseableRequests } from "@flowstate/shared/testing/malformed-http";
 import { rawRequest } from "@flowstate/shared/testing/raw-http";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
@@ -220,6 +221,94 @@ describe("malformed input to every route", () => {
         checkRoute(route, await call("{}", type), `${route.id} as ${type}`);
       }
     }
+  });
+
+  it("refuses a body that is not UTF-8, and a lone surrogate escape, on every route with a body: nothing is stored altered", async () => {
+    const bytes = (...parts: (string | number[])[]) =>
+      new Uint8Array(Buffer.concat(parts.map((p) => Buffer.from(p as string))));
+    for (const route of routes.filter((r) => r.body)) {
+      const form = route.media?.body === "form";
+      const contentType = form ? "application/x-www-form-urlencoded" : "application/json";
+      const call = (raw: string | Uint8Array) =>
+        e2e.call(route.method, fill(route), { token: tokenFor(route), raw, headers: { "content-type": contentType } });
+      const cases: [string, string | Uint8Array][] = form
+        ? [
+            ["a raw byte that is not UTF-8", bytes("name=", [0xff])],
+            ["a percent-escape that is not UTF-8", "name=a%C3%28"],
+            ["an escaped lone surrogate", "name=%ED%A0%80"],
+          ]
+        : [
+            ["a truncated sequence", bytes('{"name":"a', [0xe2, 0x82], '"}')],
+            ["Latin-1", bytes('{"name":"Andr', [0xe9], '"}')],
+            ["an encoded surrogate", bytes('{"name":"', [0xed, 0xa0, 0x80], '"}')],
+          ];
+      for (const [what, raw] of cases) {
+        const res = await call(raw);
+        checkRoute(route, res, `${route.id}: ${what}`);
+        assert.equal(res.status, 400, `${route.id}: ${what}: ${res.text}`);
+        if (res.headers.get("content-type") === "application/problem+json") {
+          assert.equal(res.json.code, "MALFORMED_JSON", `${route.id}: ${what}`);
+          assert.equal(res.json.errors?.[0]?.code, "invalid_encoding", `${route.id}: ${what}`);
+        }
+      }
+      if (!form) {
+        const res = await call('{"name":"\\ud800x"}');
+        checkRoute(route, res, `${route.id}: a lone surrogate escape`);
+        assert.equal(res.status, 400, `${route.id}: ${res.text}`);
+        if (route.errors !== "oauth") {
+          assert.equal(res.json.code, "VALIDATION_FAILED", route.id);
+          assert.deepEqual(
+            res.json.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+            [["name", "invalid_format"]],
+            route.id,
+          );
+        }
+      }
+    }
+  });
+
+  it("refuses bidirectional controls in every free-text field with a field error, and never takes them anywhere", async () => {
+    const BIDI = [
+      "\u202A",
+      "\u202B",
+      "\u202C",
+      "\u202D",
+      "\u202E",
+      "\u2066",
+      "\u2067",
+      "\u2068",
+      "\u2069",
+      "\u200E",
+      "\u200F",
+      "\u061C",
+    ];
+    let checked = 0;
+    for (const route of routes.filter((r) => r.body && r.media?.body !== "form")) {
+      const schema = route.body!;
+      const free = freeTextKeys(schema);
+      const object = schema instanceof z.ZodObject ? schema : undefined;
+      const strings = object ? Object.keys(object.shape) : ["name"];
+      for (const c of BIDI) {
+        // Every member set to text with the control: free-text fields must name it, the rest refuse anyway.
+        const body = Object.fromEntries([...new Set([...strings, ...free])].map((k) => [k, `Acme${c}gpj.exe`]));
+        const res = await e2e.call(route.method, fill(route), { token: tokenFor(route), body });
+        checkRoute(route, res, `${route.id} U+${c.codePointAt(0)!.toString(16)}`);
+        if (route.errors === "oauth") {
+          assert.equal(res.status, 400, route.id);
+          continue;
+        }
+        for (const key of free) {
+          checked++;
+          assert.ok(
+            res.json.errors?.some(
+              (e: { path: string; message: string }) => e.path === key && e.message === BIDI_MESSAGE,
+            ),
+            `${route.id}.${key} U+${c.codePointAt(0)!.toString(16)}: ${res.text}`,
+          );
+        }
+      }
+    }
+    assert.ok(checked >= 12 * 9, `free-text fields checked: ${checked / 12}`);
   });
 
   it("refuses malformed ids in the path of every route with parameters", async () => {

@@ -3,6 +3,7 @@ import { OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/http/security-header
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { utf8Body } from "@flowstate/shared/http/utf8-body";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
@@ -108,7 +109,11 @@ export function createMcpApp(o: McpAppOptions): ServiceApp {
       }
       let body: unknown;
       try {
-        body = await c.req.json();
+        // Not c.req.json(): it decodes bytes that are not UTF-8 as U+FFFD, and the altered text
+        // would reach the services (and storage) as if the client had sent it.
+        const text = await utf8Body(c);
+        if (text === undefined) throw new Error("not UTF-8");
+        body = JSON.parse(text);
       } catch {
         return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }, 400);
       }

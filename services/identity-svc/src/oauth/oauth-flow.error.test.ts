@@ -193,6 +193,53 @@ describe("the token endpoint refuses", () => {
   });
 });
 
+describe("OAuth bodies are never altered on the way in", () => {
+  it("the token endpoint refuses bytes or percent-escapes that are not UTF-8 instead of reading U+FFFD", async () => {
+    const post = (body: Uint8Array<ArrayBuffer> | string) =>
+      h.app.request("/oauth/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
+    for (const [what, body] of [
+      ["a raw byte", new Uint8Array([...Buffer.from("grant_type=refresh_token&client_id=a"), 0xff])],
+      ["an escape of a lone continuation byte", "grant_type=refresh_token&client_id=a%80&refresh_token=x"],
+      ["an escape of an encoded surrogate", "grant_type=refresh_token&client_id=%ED%A0%80&refresh_token=x"],
+    ] as const) {
+      const res = await post(body);
+      assert.equal(res.status, 400, what);
+      assert.equal(await errorOf(res), "invalid_request", what);
+    }
+    // Valid escapes (multi-byte included) still decode.
+    assert.equal(
+      await errorOf(await post("grant_type=refresh_token&client_id=%C3%A9&refresh_token=x")),
+      "invalid_grant",
+    );
+  });
+
+  it("registration refuses a body that is not UTF-8 and a client name with a bidi control", async () => {
+    const raw = await h.app.request("/oauth/register", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: Buffer.concat([
+        Buffer.from(`{"redirect_uris":["${REDIRECT}"],"client_name":"Cl`),
+        Buffer.from([0xe9]),
+        Buffer.from('"}'),
+      ]),
+    });
+    assert.equal(raw.status, 400);
+    assert.equal(await errorOf(raw), "invalid_client_metadata");
+    for (const name of ["Good App\u202E", "\u2067Good App", "Good\u200FApp"]) {
+      const res = await h.call("POST", "/oauth/register", {
+        raw: `{"redirect_uris":["${REDIRECT}"],"client_name":"${name}"}`,
+        headers: { "content-type": "application/json" },
+      });
+      assert.equal(res.status, 400, name);
+      assert.equal(await errorOf(res), "invalid_client_metadata", name);
+    }
+  });
+});
+
 describe("revocation covers OAuth tokens", () => {
   it("a deleted account's refresh token is refused, and so is a disabled account's", async () => {
     for (const revoke of ["delete", "disable"] as const) {

@@ -1,3 +1,4 @@
+import { utf8Body } from "@flowstate/shared/http/utf8-body";
 import type { Context } from "hono";
 import type { z } from "zod";
 import { invalidRequest } from "./oauth-error.ts";
@@ -16,17 +17,39 @@ export async function readForm<S extends z.ZodType>(c: Context, schema: S): Prom
   return parseParameters(await formParameters(c), schema);
 }
 
-/** The form's parameters (empty values dropped, duplicates refused), before validation. */
+/**
+ * The form's parameters (empty values dropped, duplicates refused), before validation. Bytes or
+ * percent-escapes that are not UTF-8 are refused: URLSearchParams and c.req.text() would both
+ * replace them with U+FFFD and carry on with an altered value.
+ */
 export async function formParameters(c: Context): Promise<Record<string, string>> {
   const type = c.req.header("content-type");
   if (!type || !FORM.test(type)) throw invalidRequest("the body must be application/x-www-form-urlencoded");
-  return flatten(new URLSearchParams(await c.req.text()));
+  const text = await utf8Body(c);
+  if (text === undefined) throw invalidRequest("the body is not valid UTF-8");
+  const pairs: [string, string][] = [];
+  for (const part of text.split("&")) {
+    if (!part) continue;
+    const eq = part.indexOf("=");
+    const [name, value] = eq < 0 ? [part, ""] : [part.slice(0, eq), part.slice(eq + 1)];
+    pairs.push([strictDecode(name), strictDecode(value)]);
+  }
+  return flatten(pairs);
+}
+
+/** application/x-www-form-urlencoded decoding of one name or value; decodeURIComponent throws on a malformed or non-UTF-8 escape. */
+function strictDecode(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded.replaceAll("+", " "));
+  } catch {
+    throw invalidRequest("a parameter is not valid percent-encoded UTF-8");
+  }
 }
 
 /** The query string's parameters, with the same rules as a form body. */
 export const queryParameters = (c: Context): Record<string, string> => flatten(new URL(c.req.url).searchParams);
 
-function flatten(params: URLSearchParams): Record<string, string> {
+function flatten(params: Iterable<[string, string]>): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   for (const [key, value] of params) {
     if (value === "") continue;

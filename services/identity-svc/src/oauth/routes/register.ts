@@ -1,5 +1,6 @@
 import { routeIn } from "@flowstate/contracts/rest/route";
 import { oauthRoutes } from "@flowstate/contracts/rest/routes";
+import { utf8Body } from "@flowstate/shared/http/utf8-body";
 import type { IdentityApp } from "../../http/env.ts";
 import { registerClient } from "../clients/register-client.ts";
 import { oauthEndpoint } from "../http/endpoint.ts";
@@ -12,9 +13,12 @@ export function registerOAuthRegister(app: IdentityApp): void {
     oauthEndpoint(c, async () => {
       if (!/^application\/json\s*(?:;|$)/i.test(c.req.header("content-type") ?? ""))
         throw new OAuthProtocolError("invalid_client_metadata", "the body must be application/json");
+      // Not c.req.text(): it would turn bytes that are not UTF-8 into U+FFFD and store the client name so.
+      const text = await utf8Body(c);
+      if (text === undefined) throw new OAuthProtocolError("invalid_client_metadata", "the body is not valid UTF-8");
       let body: unknown;
       try {
-        body = JSON.parse(await c.req.text());
+        body = JSON.parse(text);
       } catch {
         throw new OAuthProtocolError("invalid_client_metadata", "the body is not valid JSON");
       }
