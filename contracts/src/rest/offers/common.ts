@@ -20,7 +20,12 @@ export type Currency = z.infer<typeof Currency>;
 export const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
-  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "expected a date that exists");
+  // zod runs this even when the format failed, and "2026-13-45" passes the format: an Invalid Date
+  // (whose toISOString throws, a 500) is a refusal like any other.
+  .refine((d) => {
+    const day = new Date(`${d}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(d);
+  }, "expected a date that exists");
 
 /** A money amount as AWS writes it: a decimal string with at most two decimals ("200.00"). */
 export const Amount = z.string().regex(/^\d{1,12}(\.\d{1,2})?$/, "expected an amount such as 200.00");

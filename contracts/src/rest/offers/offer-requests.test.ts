@@ -24,6 +24,11 @@ describe("the create-offer request", () => {
     assert.deepEqual(parsed.pricing, { ...valid.pricing, dimensions: [{ key: "BasicService", quantity: 1 }] });
   });
 
+  it("refuses a day that matches the format but no calendar (month 13, day 45, letters) as a field error, never a throw", () => {
+    for (const day of ["2026-13-45", "2026-00-10", "9999-99-99", "Acme\u202Agpj.exe"])
+      assert.deepEqual([...new Set(paths({ ...valid, availability_end_date: day }))], ["availability_end_date"], day);
+  });
+
   it("reports every shape error against its field", () => {
     assert.deepEqual(
       paths({
