@@ -45,20 +45,30 @@ export async function utf8Body(c: Context): Promise<string | undefined> {
  * illFormedPaths(JSON.parse('{"a":["ok","\\ud800"]}')) // ["a.1"]
  */
 export function illFormedPaths(value: unknown, limit = 10): string[] {
+  // Iterative, with parent links: a 1 MiB body can nest half a million levels, which would
+  // overflow a recursive walk (a 500) and make per-level path copies quadratic.
+  type Node = { key: string; parent: Node | undefined };
+  const pathOf = (node: Node | undefined, last?: string): string => {
+    const parts: string[] = last === undefined ? [] : [last];
+    for (let n = node; n; n = n.parent) parts.push(n.key);
+    return parts.reverse().join(".");
+  };
   const found: string[] = [];
-  const walk = (v: unknown, path: string[]): void => {
-    if (found.length >= limit) return;
+  const stack: { value: unknown; node: Node | undefined }[] = [{ value, node: undefined }];
+  while (stack.length && found.length < limit) {
+    const { value: v, node } = stack.pop()!;
     if (typeof v === "string") {
-      if (!v.isWellFormed()) found.push(path.join("."));
+      if (!v.isWellFormed()) found.push(pathOf(node));
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, [...path, String(i)]));
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], node: { key: String(i), parent: node } });
     } else if (v !== null && typeof v === "object") {
-      for (const [key, item] of Object.entries(v)) {
-        if (!key.isWellFormed()) found.push([...path, key.toWellFormed()].join("."));
-        walk(item, [...path, key]);
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i]!;
+        if (!key.isWellFormed()) found.push(pathOf(node, key.toWellFormed()));
+        stack.push({ value: item, node: { key, parent: node } });
       }
     }
-  };
-  walk(value, []);
-  return found;
+  }
+  return found.slice(0, limit);
 }
