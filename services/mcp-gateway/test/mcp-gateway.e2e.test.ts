@@ -84,6 +84,30 @@ describe("mcp-gateway", () => {
     assert.equal(after.status, 401);
   });
 
+  it("refuses a body that is not UTF-8 as a parse error rather than passing U+FFFD on to the services", async () => {
+    const user = await stack.identity.signUp();
+    const { client, token } = await signIn(user);
+    const body = Buffer.concat([
+      Buffer.from(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_my_account","arguments":{"confirm":"del',
+      ),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}}'),
+    ]);
+    const res = await fetch(new URL("/mcp", stack.resource), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body,
+    });
+    assert.equal(res.status, 400);
+    assert.deepEqual(((await res.json()) as { error: { code: number } }).error.code, -32700);
+    await client.close();
+  });
+
   it("answers the owner of an active tenant OWNS_ACTIVE_TENANTS, as REST does", async () => {
     const user = await stack.identity.signUp();
     await stack.identity.createTenant(user);
