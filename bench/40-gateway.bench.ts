@@ -23,12 +23,11 @@ import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { bodyless, IDENTITY_HEADER, MAX_SKEW_MS, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { decodeJwt } from "jose";
 import { stackNames } from "../deploy/local/definition.ts";
-import { stackEnvironment } from "../deploy/local/environment.ts";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
 import { benchBackends, cpuMs, post, readCpuSafe, startService, waitHealthy } from "./lib/processes.ts";
 import { startServerProcess } from "./lib/servers.ts";
-import { benchAws, benchDatabase } from "./lib/setup.ts";
+import { benchAws, benchDatabase, benchServiceEnv, unlimitedAnonymousEnv, unlimitedRatesEnv } from "./lib/setup.ts";
 import { mixedWorkload, populate } from "./lib/tenant-world.ts";
 import type { BenchRow } from "./lib/types.ts";
 
@@ -55,30 +54,16 @@ interface Cpu {
 export default async function gatewayBench(): Promise<BenchRow[]> {
   const databaseUrl = await benchDatabase();
   const { moto, aws, prefix, stage, outputs } = await benchAws();
-  const credentials = { AWS_ACCESS_KEY_ID: "testing", AWS_SECRET_ACCESS_KEY: "testing" };
   const [identityPort, gatewayPort] = [await freePort(), await freePort()];
   const identityUrl = `http://127.0.0.1:${identityPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const unlimited = "1000000000";
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...credentials,
-    ...stackEnvironment(outputs, prefix, stage),
-    NODE_ENV: "production",
-    LOG_LEVEL: "info",
-    STAGE: stage,
-    SERVICE_PREFIX: prefix,
-    DATABASE_URL: databaseUrl,
-    AWS_ENDPOINT_URL: moto.endpoint,
+    ...benchServiceEnv({ moto, outputs, prefix, stage }, databaseUrl, "info"),
     IDENTITY_URL: identityUrl,
     // One account hammers one tenant in the first workload, and every sign-up and sign-in of the
     // mixed set-up comes from one address: the limits would be the bottleneck (they are still counted).
-    RATE_LIMIT_CREDENTIAL_PER_SEC: unlimited,
-    RATE_LIMIT_CREDENTIAL_BURST: unlimited,
-    RATE_LIMIT_TENANT_PER_SEC: unlimited,
-    RATE_LIMIT_TENANT_BURST: unlimited,
-    RATE_LIMIT_ANONYMOUS_PER_SEC: unlimited,
-    RATE_LIMIT_ANONYMOUS_BURST: unlimited,
+    ...unlimitedRatesEnv,
+    ...unlimitedAnonymousEnv,
   };
   const identity = startService("identity-svc", { ...env, PORT: String(identityPort) });
   const gateway = startService("edge-gateway", { ...env, PORT: String(gatewayPort), METRICS_PORT: "0" });

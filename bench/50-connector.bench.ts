@@ -18,10 +18,18 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
-import { stackEnvironment } from "../deploy/local/environment.ts";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
-import { benchAws, benchDatabase, call, onboardSeller, signedListEntities as signListEntities } from "./lib/setup.ts";
+import {
+  benchAws,
+  benchDatabase,
+  benchServiceEnv,
+  call,
+  onboardSeller,
+  principalKeysEnv,
+  signedListEntities as signListEntities,
+  unlimitedRatesEnv,
+} from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -95,30 +103,14 @@ export default async function connectorBench(): Promise<BenchRow[]> {
     ports.connector,
     ports.gateway,
   ].map(url) as [string, string, string, string];
-  const unlimited = "1000000000";
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    AWS_ACCESS_KEY_ID: "testing",
-    AWS_SECRET_ACCESS_KEY: "testing",
-    ...stackEnvironment(outputs, prefix, stage),
-    NODE_ENV: "production",
-    LOG_LEVEL: "warn",
-    STAGE: stage,
-    SERVICE_PREFIX: prefix,
-    DATABASE_URL: databaseUrl,
-    AWS_ENDPOINT_URL: moto.endpoint,
+    ...benchServiceEnv({ moto, outputs, prefix, stage }, databaseUrl),
     MARKETPLACE_ENDPOINT_URL: sandboxUrl,
     IDENTITY_URL: identityUrl,
     CONNECTOR_URL: connectorUrl,
     EDGE_GATEWAY_URL: gatewayUrl,
-    PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
-    PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
-    PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
-    PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
-    RATE_LIMIT_CREDENTIAL_PER_SEC: unlimited,
-    RATE_LIMIT_CREDENTIAL_BURST: unlimited,
-    RATE_LIMIT_TENANT_PER_SEC: unlimited,
-    RATE_LIMIT_TENANT_BURST: unlimited,
+    ...principalKeysEnv,
+    ...unlimitedRatesEnv,
   };
   const children = [
     startService("seller-sandbox", { ...env, PORT: String(ports.sandbox) }),

@@ -11,12 +11,19 @@
  * 1. p50 at one connection, MCP vs REST (target MCP at most 1.5× REST).
  * 2. Calls per second at 32 connections, MCP vs REST.
  */
-import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
-import { stackEnvironment } from "../deploy/local/environment.ts";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
 import { startService, waitHealthy } from "./lib/processes.ts";
-import { benchAws, benchDatabase, call, onboardSeller } from "./lib/setup.ts";
+import {
+  benchAws,
+  benchDatabase,
+  benchServiceEnv,
+  call,
+  onboardSeller,
+  principalKeysEnv,
+  unlimitedAnonymousEnv,
+  unlimitedRatesEnv,
+} from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -32,33 +39,16 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     number
   >;
   const url = (n: (typeof names)[number]) => `http://127.0.0.1:${ports[n]}`;
-  const unlimited = "1000000000";
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    AWS_ACCESS_KEY_ID: "testing",
-    AWS_SECRET_ACCESS_KEY: "testing",
-    ...stackEnvironment(outputs, prefix, stage),
-    NODE_ENV: "production",
-    LOG_LEVEL: "warn",
-    STAGE: stage,
-    SERVICE_PREFIX: prefix,
-    DATABASE_URL: databaseUrl,
-    AWS_ENDPOINT_URL: moto.endpoint,
+    ...benchServiceEnv({ moto, outputs, prefix, stage }, databaseUrl),
     MARKETPLACE_ENDPOINT_URL: url("seller-sandbox"),
     IDENTITY_URL: url("identity-svc"),
     CONNECTOR_URL: url("connector-svc"),
     EDGE_GATEWAY_URL: url("edge-gateway"),
     JWT_ISSUER: url("edge-gateway"),
-    PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
-    PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
-    PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
-    PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
-    RATE_LIMIT_CREDENTIAL_PER_SEC: unlimited,
-    RATE_LIMIT_CREDENTIAL_BURST: unlimited,
-    RATE_LIMIT_TENANT_PER_SEC: unlimited,
-    RATE_LIMIT_TENANT_BURST: unlimited,
-    RATE_LIMIT_ANONYMOUS_PER_SEC: unlimited,
-    RATE_LIMIT_ANONYMOUS_BURST: unlimited,
+    ...principalKeysEnv,
+    ...unlimitedRatesEnv,
+    ...unlimitedAnonymousEnv,
   };
   const children = names.slice(0, 3).map((n) => startService(n, { ...env, PORT: String(ports[n]) }));
   try {

@@ -4,6 +4,7 @@
  * once for the sandbox (the baseline a gateway path is compared with).
  */
 import { randomUUID } from "node:crypto";
+import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
 import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { SignatureV4 } from "@smithy/signature-v4";
@@ -11,6 +12,7 @@ import type { AwsCredentialIdentity } from "@smithy/types";
 import { deployConnectorStack } from "../../deploy/connector-role/deploy.ts";
 import { motoSellerAccount } from "../../deploy/connector-role/moto-account.ts";
 import { bootstrap } from "../../deploy/local/bootstrap.ts";
+import { stackEnvironment } from "../../deploy/local/environment.ts";
 import { startMoto } from "../../deploy/local/moto.ts";
 import { ensureDatabase, ensurePostgres } from "../../deploy/local/postgres.ts";
 
@@ -95,3 +97,42 @@ export async function signedListEntities(url: string, credentials: AwsCredential
   });
   return { headers: signed.headers as Record<string, string>, body };
 }
+
+/** The environment every service of a bench stack shares: moto, the bootstrap's names, the bench database. */
+export function benchServiceEnv(
+  stack: Pick<Awaited<ReturnType<typeof benchAws>>, "moto" | "outputs" | "prefix" | "stage">,
+  databaseUrl: string,
+  logLevel = "warn",
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    AWS_ACCESS_KEY_ID: "testing",
+    AWS_SECRET_ACCESS_KEY: "testing",
+    ...stackEnvironment(stack.outputs, stack.prefix, stack.stage),
+    NODE_ENV: "production",
+    LOG_LEVEL: logLevel,
+    STAGE: stack.stage,
+    SERVICE_PREFIX: stack.prefix,
+    DATABASE_URL: databaseUrl,
+    AWS_ENDPOINT_URL: stack.moto.endpoint,
+  };
+}
+
+/** The sandbox's default principal keys as the services read them (the local stack's, not role chaining). */
+export const principalKeysEnv = {
+  PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
+  PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
+  PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
+  PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
+};
+
+const unlimited = "1000000000";
+/** The gateway's per-credential and per-tenant limits lifted: one account hammers one tenant in a bench. */
+export const unlimitedRatesEnv = {
+  RATE_LIMIT_CREDENTIAL_PER_SEC: unlimited,
+  RATE_LIMIT_CREDENTIAL_BURST: unlimited,
+  RATE_LIMIT_TENANT_PER_SEC: unlimited,
+  RATE_LIMIT_TENANT_BURST: unlimited,
+};
+/** ... and the anonymous one, for benches whose sign-ups all come from one address. */
+export const unlimitedAnonymousEnv = { RATE_LIMIT_ANONYMOUS_PER_SEC: unlimited, RATE_LIMIT_ANONYMOUS_BURST: unlimited };
