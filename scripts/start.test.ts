@@ -19,6 +19,12 @@ test("npm start brings up every service healthy, prints where it listens, and st
     assert.match(stack.output(), /AWS endpoint\s+http:\/\/127\.0\.0\.1:\d+/);
     const gateway = stack.services["edge-gateway"];
     if (gateway) assert.ok(stack.output().includes(`${gateway.url}/docs`), "the summary points at the API docs");
+    const sandbox = stack.services["seller-sandbox"];
+    if (sandbox) {
+      // The control plane answers this host (loopback) without a token, and the summary says where it is.
+      assert.ok(stack.output().includes(`${sandbox.url}/_sandbox/`), "the summary names the sandbox control plane");
+      assert.equal((await fetch(`${sandbox.url}/_sandbox/healthz`)).status, 200, "sandbox control plane from loopback");
+    }
     const moto = await fetch(`${stack.awsEndpoint}/moto-api/`);
     assert.equal(moto.status, 200);
     for (const [name, service] of Object.entries(stack.services)) {
