@@ -2,11 +2,10 @@ import type { Invalidation } from "@flowstate/contracts/internal/identity";
 import type { ReceivedInvitation } from "@flowstate/contracts/rest/identity/invitations";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
-import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
+import { emit, now, type ServiceContext } from "../context.ts";
 import { type Invitation, Membership } from "../db/entities.ts";
-import { requireUser } from "./lib/guards.ts";
 import { recordAcceptance } from "./lib/invitation-lifecycle.ts";
-import { lockOpenInvitation, receivedInvitations } from "./lib/my-invitation.ts";
+import { answerInvitation } from "./lib/my-invitation.ts";
 import { notAMember } from "./request-ownership-transfer.ts";
 
 /**
@@ -27,19 +26,14 @@ export async function acceptInvitation({
   ctx: ServiceContext;
   invitationId: string;
 }): Promise<ReceivedInvitation> {
-  const { sub } = requireUser(ctx);
-  const { view, invalidations } = await inTransaction(ctx, async (em) => {
-    const { invitation } = await lockOpenInvitation(ctx, em, invitationId, sub);
+  return answerInvitation(ctx, invitationId, async (em, invitation, sub) => {
     const invalidations =
       invitation.kind === "membership"
         ? await join(ctx, em, invitation, sub)
         : await takeOver(ctx, em, invitation, sub);
     recordAcceptance(ctx, em, invitation, sub);
-    await em.flush();
-    return { view: (await receivedInvitations(ctx, em, "i.id = ?", [invitation.id]))[0]!, invalidations };
+    return invalidations;
   });
-  ctx.invalidations.push(...invalidations);
-  return view;
 }
 
 async function join(

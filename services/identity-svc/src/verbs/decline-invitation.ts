@@ -1,8 +1,7 @@
 import type { ReceivedInvitation } from "@flowstate/contracts/rest/identity/invitations";
-import { inTransaction, type ServiceContext } from "../context.ts";
-import { requireUser } from "./lib/guards.ts";
+import type { ServiceContext } from "../context.ts";
 import { closeInvitation } from "./lib/invitation-lifecycle.ts";
-import { lockOpenInvitation, receivedInvitations } from "./lib/my-invitation.ts";
+import { answerInvitation } from "./lib/my-invitation.ts";
 
 /** The invitee says no: the invitation closes, nothing else changes. */
 export async function declineInvitation({
@@ -12,11 +11,8 @@ export async function declineInvitation({
   ctx: ServiceContext;
   invitationId: string;
 }): Promise<ReceivedInvitation> {
-  const { sub } = requireUser(ctx);
-  return inTransaction(ctx, async (em) => {
-    const { invitation } = await lockOpenInvitation(ctx, em, invitationId, sub);
+  return answerInvitation(ctx, invitationId, async (em, invitation, sub) => {
     closeInvitation(ctx, em, invitation, "declined", sub);
-    await em.flush();
-    return (await receivedInvitations(ctx, em, "i.id = ?", [invitation.id]))[0]!;
+    return [];
   });
 }

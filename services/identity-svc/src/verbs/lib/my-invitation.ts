@@ -1,8 +1,10 @@
+import type { Invalidation } from "@flowstate/contracts/internal/identity";
 import type { ReceivedInvitation } from "@flowstate/contracts/rest/identity/invitations";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
-import { now, type ServiceContext, table } from "../../context.ts";
+import { inTransaction, now, type ServiceContext, table } from "../../context.ts";
 import { Invitation, Tenant, User } from "../../db/entities.ts";
+import { requireUser } from "./guards.ts";
 
 type Row = {
   id: string;
@@ -99,4 +101,25 @@ export async function lockOpenInvitation(
     });
   }
   return { invitation, tenant, me };
+}
+
+/**
+ * An answer of the signed-in invitee to invitation `id`: in one transaction, the invitation locked
+ * (lockOpenInvitation), `answer` applied, and the invitation as its invitee now sees it. What
+ * `answer` returns is pushed to the gateway after the commit.
+ */
+export async function answerInvitation(
+  ctx: ServiceContext,
+  id: string,
+  answer: (em: EntityManager, invitation: Invitation, sub: string) => Promise<Invalidation[]>,
+): Promise<ReceivedInvitation> {
+  const { sub } = requireUser(ctx);
+  const { view, invalidations } = await inTransaction(ctx, async (em) => {
+    const { invitation } = await lockOpenInvitation(ctx, em, id, sub);
+    const invalidations = await answer(em, invitation, sub);
+    await em.flush();
+    return { view: (await receivedInvitations(ctx, em, "i.id = ?", [invitation.id]))[0]!, invalidations };
+  });
+  ctx.invalidations.push(...invalidations);
+  return view;
 }
