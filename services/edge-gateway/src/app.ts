@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Channel, Invalidation } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes as registry } from "@flowstate/contracts/rest/routes";
@@ -15,8 +16,9 @@ import { identityClient } from "./auth/identity-client.ts";
 import { InvalidationLog } from "./cache/invalidation-log.ts";
 import { applyInvalidations, depKeys, parseInvalidateHeader } from "./cache/invalidations.ts";
 import type { GatewayConfig } from "./config.ts";
-import { trustedProxies } from "./http/client-address.ts";
+import { clientAddress, trustedProxies } from "./http/client-address.ts";
 import { gatewayFetch } from "./http/gateway-fetch.ts";
+import type { LocalAnswer, LocalRequest } from "./http/local-call.ts";
 import { SECURITY_HEADERS } from "./http/security-headers.ts";
 import { mountDocs } from "./openapi/docs-page.ts";
 import { openApiDocument } from "./openapi/document.ts";
@@ -61,6 +63,13 @@ export interface Gateway {
   app: ServiceApp;
   /** What to serve: registry routes on the direct Node path, everything else through `app`. */
   fetch: ReturnType<typeof gatewayFetch>;
+  /**
+   * A registry route called in process, through the same route path as `fetch` (mcp-gateway's tool
+   * calls: no loopback socket, see its ADR 0007).
+   */
+  call(request: LocalRequest): Promise<LocalAnswer>;
+  /** The client's address behind a Node request, as routes see it (TRUSTED_PROXIES applied). */
+  clientAddress(req: IncomingMessage): string;
   /** For the AccessRevoked consumer: the same path the answer header takes. */
   invalidate(list: readonly Invalidation[]): void;
   /** Drops every cached session, API key and membership answer. */
@@ -191,6 +200,7 @@ export function createApp(deps: GatewayDeps): Gateway {
   const document = JSON.stringify(openApiDocument(routes));
   app.get("/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json" }));
   mountDocs(app);
+  const proxies = config.TRUSTED_PROXIES.length ? trustedProxies(config.TRUSTED_PROXIES) : undefined;
   const routeDeps = {
     upstreams,
     tokens,
@@ -201,13 +211,15 @@ export function createApp(deps: GatewayDeps): Gateway {
     hooks,
     onTenantWrite: (tenantId: string) => log.mark([depKeys.tenant(tenantId)]),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
-    trustedProxies: config.TRUSTED_PROXIES.length ? trustedProxies(config.TRUSTED_PROXIES) : undefined,
+    trustedProxies: proxies,
   };
   const fetch = gatewayFetch({ app, table: new RouteTable(routes), deps: routeDeps, logger, metrics });
 
   return {
     app,
     fetch,
+    call: fetch.call,
+    clientAddress: (req) => clientAddress(req, proxies),
     invalidate: (list) => applyInvalidations(log, list),
     invalidateAll: () => log.markAll(),
     authenticate: (authorization) => authenticate(credentialOf(authorization), tokens, state),

@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { PROBLEM_CONTENT_TYPE } from "@flowstate/contracts/errors/problem";
 import type { Logger } from "../log/logger.ts";
 import { mapError } from "./error-handler.ts";
@@ -64,6 +64,24 @@ export function recordRequest(
 }
 
 /**
+ * The part of a Node `ServerResponse` the gateway's direct path writes to (problems here, relayed
+ * answers in edge-gateway's RelayHandler): a real response, or the collector of an in-process call
+ * (edge-gateway's local-call.ts, mcp-gateway's tool calls), which has no socket.
+ */
+export interface ResponseSink {
+  readonly headersSent: boolean;
+  readonly writableFinished: boolean;
+  /** Merged into the head `writeHead` writes (its own headers win), as Node does. */
+  setHeader(name: string, value: string): this;
+  writeHead(status: number, headers: OutgoingHttpHeaders | string[]): this;
+  write(chunk: Buffer): boolean;
+  end(chunk?: Buffer | string): this;
+  once(event: "close", listener: () => void): this;
+  on(event: "drain", listener: () => void): this;
+  destroy(): this;
+}
+
+/**
  * Answers a thrown error on a Node response as the one problem+json (shared mapError and
  * problemBody, as `onError` does for Hono apps); returns the status. A response already under way
  * can only be cut.
@@ -71,7 +89,7 @@ export function recordRequest(
  * @example
  * status = writeProblem(res, err, requestId);
  */
-export function writeProblem(res: ServerResponse, err: unknown, requestId: string): number {
+export function writeProblem(res: ResponseSink, err: unknown, requestId: string): number {
   const { problem, headers } = mapError(err);
   if (res.headersSent) {
     res.destroy();

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { BlockList, isIP } from "node:net";
 
 /** `::ffff:1.2.3.4` (an IPv4 peer on a dual-stack socket) → `1.2.3.4`. */
@@ -46,7 +46,10 @@ const trusts = (blocks: BlockList, address: string) => {
  * `X-Forwarded-For: 1.2.3.4`. With no trusted proxies configured, the header is ignored entirely,
  * so a caller cannot buy a fresh rate-limit bucket per request by inventing addresses.
  */
-export function clientAddress(req: IncomingMessage, trusted: BlockList | undefined): string {
+export function clientAddress(
+  req: { headers: IncomingHttpHeaders; socket: { remoteAddress?: string | undefined } },
+  trusted: BlockList | undefined,
+): string {
   const peer = plain(req.socket.remoteAddress ?? "unknown");
   if (trusted === undefined || !trusts(trusted, peer)) return peer;
   const header = req.headers["x-forwarded-for"];

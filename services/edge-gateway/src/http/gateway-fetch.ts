@@ -1,5 +1,5 @@
 import { IncomingMessage, type ServerResponse } from "node:http";
-import { recordRequest, writeProblem } from "@flowstate/shared/http/access-log";
+import { type ResponseSink, recordRequest, writeProblem } from "@flowstate/shared/http/access-log";
 import type { ServiceApp } from "@flowstate/shared/http/app";
 import { HttpProblem } from "@flowstate/shared/http/http-problem";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
@@ -10,8 +10,9 @@ import type { Logger } from "@flowstate/shared/log/logger";
 import type { HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { getPath } from "hono/utils/url";
-import { proxyRoute, type RouteDeps } from "../routing/proxy-route.ts";
+import { type InboundRequest, proxyRoute, type RouteDeps } from "../routing/proxy-route.ts";
 import type { RouteMatch, RouteTable } from "../routing/route-table.ts";
+import { type LocalAnswer, LocalIncoming, type LocalRequest, LocalResponse } from "./local-call.ts";
 import { OWN_ANSWER_HEADERS } from "./security-headers.ts";
 
 export interface GatewayFetchOptions {
@@ -36,18 +37,76 @@ export interface GatewayFetchOptions {
  * unusual characters) and decoded with Hono's getPath, exactly as the service's Hono will see it,
  * so the signed assertion binds the path the service verifies.
  *
- * In-process `app.request()` calls have no Node request and only reach the platform app.
+ * In-process `app.request()` calls have no Node request and only reach the platform app; `call`
+ * (below) is the in-process way to a registry route.
  */
 export function gatewayFetch(options: GatewayFetchOptions) {
-  const { app, table, deps, logger, metrics } = options;
+  const { app, table } = options;
+  const serveRoute = routeServer(options);
+
+  function fetch(request: Request, env?: Partial<HttpBindings>): Response | Promise<Response> {
+    const req = env?.incoming;
+    const res = env?.outgoing;
+    if (!(req instanceof IncomingMessage) || res === undefined) return app.fetch(request, env);
+    const path = getPath(request);
+    const match = table.match(req.method!, path);
+    if (match === null) return app.fetch(request, env);
+    const url = request.url;
+    return serveRoute(match, req, res as ServerResponse, path, url.slice(url.indexOf("/", url.indexOf("//") + 2)));
+  }
+
+  /**
+   * A registry route called in process (mcp-gateway's tool calls): the same route path as
+   * `fetch` (request id, authentication and revocation, tenant and role, flag, rate limits, the
+   * signed assertion, the relay, problem answers, the access record), with no socket on either
+   * side. The target is normalised as an HTTP client and node-server would (WHATWG URL), so the
+   * assertion binds the path the service will see. Anything not in the registry is answered by
+   * the platform app, as over HTTP.
+   */
+  async function call(request: LocalRequest): Promise<LocalAnswer> {
+    request.signal?.throwIfAborted();
+    const parsed = new URL(request.target, LOCAL_ORIGIN);
+    // "//host/…" would name another origin: a target is a path, never somewhere to send the caller's credential.
+    if (parsed.origin !== LOCAL_ORIGIN) throw new Error(`not a path: ${request.target}`);
+    const url = parsed.href;
+    const path = getPath(new Request(url));
+    const match = table.match(request.method, path);
+    if (match === null) {
+      const answer = await app.fetch(
+        new Request(url, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body ? new Uint8Array(request.body) : null,
+        }),
+      );
+      return {
+        status: answer.status,
+        headers: Object.fromEntries(answer.headers),
+        body: Buffer.from(await answer.arrayBuffer()),
+      };
+    }
+    const res = new LocalResponse(request.signal);
+    void serveRoute(match, new LocalIncoming(request), res, path, url.slice(LOCAL_ORIGIN.length));
+    return res.answer;
+  }
+
+  return Object.assign(fetch, { call });
+}
+
+/** The origin in-process targets are resolved against; it reaches no service (Host is never forwarded). */
+const LOCAL_ORIGIN = "http://pipeline.local";
+
+/** One registry route end to end on a Node response or an in-process one (see gatewayFetch). */
+function routeServer(options: GatewayFetchOptions) {
+  const { deps, logger, metrics } = options;
   const labels = new Map<object, string>();
 
-  async function serveRoute(
+  return async function serveRoute(
     match: RouteMatch | { allow: string },
-    request: Request,
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: InboundRequest,
+    res: ResponseSink,
     path: string,
+    target: string,
   ) {
     const started = performance.now();
     const header = req.headers["x-request-id"];
@@ -63,8 +122,6 @@ export function gatewayFetch(options: GatewayFetchOptions) {
       }
       route = labels.get(match.route) ?? honoPath(match.route.path);
       labels.set(match.route, route);
-      const url = request.url;
-      const target = url.slice(url.indexOf("/", url.indexOf("//") + 2));
       status = await proxyRoute({ ...match, req, res, requestId, path, target }, deps);
     } catch (err) {
       error = err;
@@ -76,15 +133,5 @@ export function gatewayFetch(options: GatewayFetchOptions) {
     // /metrics here), so the gateway's line is debug; every refusal and failure is its own to report.
     recordRequest(logger, metrics, { requestId, method: req.method!, route, status, started, error }, "debug");
     return RESPONSE_ALREADY_SENT;
-  }
-
-  return function fetch(request: Request, env?: Partial<HttpBindings>): Response | Promise<Response> {
-    const req = env?.incoming;
-    const res = env?.outgoing;
-    if (!(req instanceof IncomingMessage) || res === undefined) return app.fetch(request, env);
-    const path = getPath(request);
-    const match = table.match(req.method!, path);
-    if (match === null) return app.fetch(request, env);
-    return serveRoute(match, request, req, res as ServerResponse, path);
   };
 }

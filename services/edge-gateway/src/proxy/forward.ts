@@ -1,5 +1,5 @@
-import type { ServerResponse } from "node:http";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import type { ResponseSink } from "@flowstate/shared/http/access-log";
 import type { Dispatcher } from "undici";
 import { RelayHandler } from "./relay-handler.ts";
 import type { Upstream } from "./upstreams.ts";
@@ -40,7 +40,7 @@ export interface ForwardHooks {
 export function forward(
   upstream: Pick<Upstream, "pool" | "breaker">,
   req: ForwardRequest,
-  res: ServerResponse,
+  res: ResponseSink,
   hooks: ForwardHooks,
 ): Promise<number> {
   const { pool, breaker } = upstream;

@@ -1,6 +1,6 @@
-import type { ServerResponse } from "node:http";
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import type { ResponseSink } from "@flowstate/shared/http/access-log";
 import { HOP_BY_HOP_HEADERS } from "@flowstate/shared/http/hop-by-hop";
 import { NO_STORE, SECURITY_HEADER_LIST, SECURITY_HEADERS } from "../http/security-headers.ts";
 
@@ -16,7 +16,7 @@ const NOT_RELAYED = new Set([
 ]);
 
 export interface RelayOptions {
-  res: ServerResponse;
+  res: ResponseSink;
   requestId: string;
   head: boolean;
   /**

@@ -1,10 +1,11 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import type { BlockList } from "node:net";
 import type { Channel, TenantContext } from "@flowstate/contracts/internal/identity";
 import type { AssertionSign } from "@flowstate/shared/auth/assertion-cache";
 import { bodyless, IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { apiKeyNotAllowed } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import type { ResponseSink } from "@flowstate/shared/http/access-log";
 import type { AccessState } from "../auth/access-state.ts";
 import type { AccessTokenVerifier } from "../auth/access-token.ts";
 import { authenticate, type CallerIdentity } from "../auth/authenticate.ts";
@@ -35,9 +36,22 @@ export interface RouteDeps {
   trustedProxies?: BlockList | undefined;
 }
 
+/**
+ * What a route reads of the client's request: Node's IncomingMessage, or the stand-in of an
+ * in-process call (local-call.ts), whose socket's address is the one its caller established.
+ */
+export interface InboundRequest extends Pick<NodeJS.ReadableStream, "on" | "off" | "once" | "resume"> {
+  method?: string | undefined;
+  headers: IncomingHttpHeaders;
+  rawHeaders: string[];
+  /** False while the body is still arriving (an early close is then a cut-off body). */
+  complete: boolean;
+  socket: { remoteAddress?: string | undefined };
+}
+
 export interface RouteCall extends RouteMatch {
-  req: IncomingMessage;
-  res: ServerResponse;
+  req: InboundRequest;
+  res: ResponseSink;
   requestId: string;
   /** The decoded path, as the service's Hono computes `c.req.path` (what the route table matched). */
   path: string;
@@ -138,7 +152,7 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
  * The request body, read whole while counting: a declared Content-Length over the limit was
  * refused before this, a chunked upload is cut off as soon as it passes the limit.
  */
-function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readLimited(req: InboundRequest, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
