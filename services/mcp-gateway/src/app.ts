@@ -1,12 +1,14 @@
 import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
 import { OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/http/security-headers";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
-import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
+import { createServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import type { ServiceEnv } from "@flowstate/shared/http/types";
 import { utf8Body } from "@flowstate/shared/http/utf8-body";
 import type { Logger } from "@flowstate/shared/log/logger";
+import type { HttpBindings } from "@hono/node-server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Context } from "hono";
+import type { Context, Hono } from "hono";
 import { decodeJwt } from "jose";
 import type { AuditSink } from "./audit.ts";
 import type { Pipeline } from "./pipeline.ts";
@@ -14,7 +16,7 @@ import { buildServer, visibleTools } from "./server.ts";
 import type { Scope } from "./tools/tool.ts";
 
 export interface McpAppOptions {
-  pipeline: Pick<Pipeline, "gateway" | "url">;
+  pipeline: Pick<Pipeline, "gateway">;
   /** The canonical resource URI (`<public origin>/mcp`): the audience tokens must carry. */
   resource: string;
   /** The authorization server (the REST gateway's origin, identity-svc's issuer). */
@@ -28,6 +30,9 @@ export interface McpAppOptions {
   audit?: AuditSink;
 }
 
+/** Served by node-server (serve.ts), whose Node request gives the caller's address; absent under `app.request()`. */
+type McpEnv = ServiceEnv & { Bindings: Partial<HttpBindings> };
+
 const SCOPES: Scope[] = ["marketplace:read", "marketplace:write", "account"];
 const rpcError = (c: Context, status: 400 | 403 | 404 | 405, message: string, headers: Record<string, string> = {}) =>
   c.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, status, headers);
@@ -39,7 +44,7 @@ const rpcError = (c: Context, status: 400 | 403 | 404 | 405, message: string, he
  * `WWW-Authenticate: Bearer resource_metadata=…`), the tenant of the path (404 unless the caller
  * may read it), and the scope of a `tools/call` (403 `insufficient_scope`).
  */
-export function createMcpApp(o: McpAppOptions): ServiceApp {
+export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
   const metadataUrl = `${new URL(o.resource).origin}/.well-known/oauth-protected-resource/mcp`;
   const challenge = (extra = "") => `Bearer resource_metadata="${metadataUrl}"${extra}`;
   const prm = {
@@ -49,7 +54,7 @@ export function createMcpApp(o: McpAppOptions): ServiceApp {
     bearer_methods_supported: ["header"],
     resource_name: "Flowstate",
   };
-  const app = createServiceApp({
+  const app = createServiceApp<McpEnv>({
     name: "mcp-gateway",
     logger: o.logger,
     metrics: o.metrics,
@@ -92,18 +97,29 @@ export function createMcpApp(o: McpAppOptions): ServiceApp {
             : ["marketplace:read"]
           : (String(claims?.scope ?? "").split(" ") as Scope[]),
       );
+      const incoming = c.env?.incoming;
+      const caller = {
+        authorization,
+        requestId: c.get("requestId"),
+        address: incoming ? o.pipeline.gateway.clientAddress(incoming) : "unknown",
+      };
       const pathTenant = c.req.param("id");
       let tenantId = identity.kind === "api_key" ? identity.tenant_id : (claims?.tenant_id as string | undefined);
       if (pathTenant) {
         const readable =
           identity.kind === "api_key"
             ? identity.tenant_id === pathTenant
-            : await fetch(new URL(`/v1/tenants/${encodeURIComponent(pathTenant)}`, o.pipeline.url), {
-                headers: { authorization },
-              }).then(
-                (r) => r.status === 200,
-                () => false,
-              );
+            : await o.pipeline.gateway
+                .call({
+                  method: "GET",
+                  target: `/v1/tenants/${encodeURIComponent(pathTenant)}`,
+                  headers: { authorization, "x-request-id": caller.requestId },
+                  address: caller.address,
+                })
+                .then(
+                  (r) => r.status === 200,
+                  () => false,
+                );
         if (!readable) return rpcError(c, 404, "No such tenant for this credential");
         tenantId = pathTenant;
       }
@@ -118,34 +134,26 @@ export function createMcpApp(o: McpAppOptions): ServiceApp {
         return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }, 400);
       }
       const call = body as { method?: string; params?: { name?: string } };
-      if (call?.method === "tools/call") {
-        const tool = visibleTools(identity).find((t) => t.name === call.params?.name);
-        if (tool && !scopes.has(tool.scope)) {
-          o.audit?.record({
-            tool: tool.name,
-            identity,
-            tenantId: tool.person ? undefined : tenantId,
-            outcome: "denied",
-            code: "insufficient_scope",
-            durationMs: 0,
-            requestId: c.get("requestId"),
-          });
-          return rpcError(c, 403, `this tool needs the ${tool.scope} scope`, {
-            "www-authenticate": challenge(`, error="insufficient_scope", scope="${tool.scope}"`),
-          });
-        }
+      const tool =
+        call?.method === "tools/call" ? visibleTools(identity).find((t) => t.name === call.params?.name) : undefined;
+      if (tool && !scopes.has(tool.scope)) {
+        o.audit?.record({
+          tool: tool.name,
+          identity,
+          tenantId: tool.person ? undefined : tenantId,
+          outcome: "denied",
+          code: "insufficient_scope",
+          durationMs: 0,
+          requestId: caller.requestId,
+        });
+        return rpcError(c, 403, `this tool needs the ${tool.scope} scope`, {
+          "www-authenticate": challenge(`, error="insufficient_scope", scope="${tool.scope}"`),
+        });
       }
       const server = buildServer(
-        {
-          authorization,
-          identity,
-          scopes,
-          tenantId,
-          requestId: c.get("requestId"),
-          audit: o.audit,
-          principalPrefix: o.principalPrefix,
-        },
-        o.pipeline.url,
+        { ...caller, identity, scopes, tenantId, audit: o.audit, principalPrefix: o.principalPrefix },
+        o.pipeline.gateway,
+        tool,
       );
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -155,7 +163,10 @@ export function createMcpApp(o: McpAppOptions): ServiceApp {
       try {
         return await transport.handleRequest(c.req.raw, { parsedBody: body });
       } finally {
-        void server.close();
+        // Once the SDK has finished its own bookkeeping of the answered request (a few promise
+        // turns later): closed earlier, it aborts that request's handler signal, which costs a
+        // DOMException per call for nothing.
+        setImmediate(() => void server.close());
       }
     });
   }

@@ -1,3 +1,4 @@
+import type { Gateway } from "@flowstate/edge-gateway/app";
 import type { RestRequest, ToolSpec } from "./tools/tool.ts";
 
 export interface RouteAnswer {
@@ -6,42 +7,53 @@ export interface RouteAnswer {
   requestId: string | undefined;
 }
 
+/** The longest a tool call waits for its route (longer work returns a handle to poll instead). */
+const CALL_TIMEOUT_MS = 15_000;
+
 /**
  * Sends a tool's REST request through the pipeline (pipeline.ts) with the caller's own
- * Authorization header, exactly as a REST client would send it to the edge gateway.
+ * Authorization header, exactly as a REST client would send it to the edge gateway, but in
+ * process (`gateway.call`): the same route path, without a loopback socket, so a call costs no
+ * HTTP round trip (ADR 0007). `address` is the MCP caller's, for the per-client rate limit.
  */
 export async function callRoute(
-  pipelineUrl: string,
+  gateway: Pick<Gateway, "call">,
   tool: ToolSpec,
   request: RestRequest,
-  authorization: string,
-  requestId: string,
+  caller: { authorization: string; requestId: string; address: string },
 ): Promise<RouteAnswer> {
-  const url = new URL(request.path, pipelineUrl);
+  const url = new URL(request.path, "http://pipeline.local");
   for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   const hasBody = request.body !== undefined;
-  const res = await fetch(url, {
+  const res = await gateway.call({
     method: tool.route.method,
+    target: url.pathname + url.search,
     headers: {
       ...definedHeaders(request.headers),
-      authorization,
-      "x-request-id": requestId,
+      authorization: caller.authorization,
+      "x-request-id": caller.requestId,
       ...(hasBody ? { "content-type": "application/json" } : {}),
     },
-    ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
-    // Above the pipeline's relay timeout (UPSTREAM_TIMEOUT_MS, 10 s by default), so a slow service
-    // comes back as the pipeline's 503 UPSTREAM_UNAVAILABLE rather than an abort here.
-    signal: AbortSignal.timeout(15_000),
+    body: hasBody ? Buffer.from(JSON.stringify(request.body)) : undefined,
+    address: caller.address,
+    // Past this the call is abandoned as a client gives up (the relay is cut) and the tool answers a
+    // generic error. Above the pipeline's relay timeout (UPSTREAM_TIMEOUT_MS, 10 s by default), so a
+    // slow service comes back as the pipeline's 503 UPSTREAM_UNAVAILABLE rather than an abort here.
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
   });
-  const text = await res.text();
   let body: unknown = null;
   try {
-    body = text ? JSON.parse(text) : null;
+    body = res.body.length ? JSON.parse(res.body.toString("utf8")) : null;
   } catch {
     body = null;
   }
-  return { status: res.status, body, requestId: res.headers.get("x-request-id") ?? undefined };
+  return { status: res.status, body, requestId: res.headers["x-request-id"] };
 }
 
+/** Header names in lower case (the pipeline's), without the unset ones. */
 const definedHeaders = (headers: RestRequest["headers"]) =>
-  Object.fromEntries(Object.entries(headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+  Object.fromEntries(
+    Object.entries(headers ?? {})
+      .filter((e): e is [string, string] => e[1] !== undefined)
+      .map(([k, v]) => [k.toLowerCase(), v]),
+  );

@@ -16,7 +16,7 @@ import { mcpRevocationConsumer } from "./revocations.ts";
 
 /**
  * Boot: configuration, the assertion key, the pipeline (the edge gateway's, audience = this
- * server's resource, channel mcp) on loopback, its AccessRevoked consumer (queue
+ * server's resource, channel mcp) in process, its AccessRevoked consumer (queue
  * `<prefix>-<stage>-mcp-gateway`: a sign-out at the REST door reaches these caches too), then the
  * MCP endpoint.
  */
@@ -29,7 +29,7 @@ const secret = (
 if (!secret) throw new Error(`secret ${config.gateway.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
 
 const metrics = createMetrics();
-const pipeline = await startPipeline({
+const pipeline = startPipeline({
   config: config.gateway,
   resource: config.resource,
   internalSecret: secret,

@@ -1,13 +1,10 @@
 import { createApp as createGatewayPipeline, type Gateway } from "@flowstate/edge-gateway/app";
 import type { GatewayConfig } from "@flowstate/edge-gateway/config";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
-import { serve } from "@flowstate/shared/http/serve";
 import type { Logger } from "@flowstate/shared/log/logger";
 
 export interface Pipeline {
   gateway: Gateway;
-  /** The loopback URL tool calls are sent to. */
-  url: string;
   close(): Promise<void>;
 }
 
@@ -16,17 +13,18 @@ export interface Pipeline {
  * authentication (with the MCP resource as the token audience, so a REST token is refused here and
  * an MCP token at the REST door), revocation caches, tenant membership and role, feature flags,
  * rate limits and relay to the owning service, with `channel: "mcp"` in the signed assertion (the
- * seller session then uses the mcp-execution principal). It listens on loopback only, inside this
- * process; the caller's token goes no further than here, as at the REST gateway.
+ * seller session then uses the mcp-execution principal). Tool calls reach it in process
+ * (`gateway.call`, call-route.ts): it listens on no socket, so the caller's token goes no further
+ * than this process, as at the REST gateway (ADR 0007).
  */
-export async function startPipeline(options: {
+export function startPipeline(options: {
   config: GatewayConfig;
   resource: string;
   internalSecret: string;
   logger: Logger;
   /** mcp-gateway's own registry: the pipeline's requests and upstream breakers show on its /metrics. */
   metrics?: MetricsRegistry;
-}): Promise<Pipeline> {
+}): Pipeline {
   const gateway = createGatewayPipeline({
     config: { ...options.config, JWT_AUDIENCE: options.resource },
     logger: options.logger.child({ component: "pipeline" }),
@@ -34,19 +32,5 @@ export async function startPipeline(options: {
     channel: "mcp",
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
-  const server = await serve(gateway, {
-    host: "127.0.0.1",
-    port: 0,
-    logger: options.logger,
-    handleSignals: false,
-    drainTimeoutMs: 5_000,
-  });
-  return {
-    gateway,
-    url: server.url,
-    async close() {
-      await server.shutdown("mcp-gateway stopping");
-      await gateway.close();
-    },
-  };
+  return { gateway, close: () => gateway.close() };
 }

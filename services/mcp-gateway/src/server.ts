@@ -1,6 +1,8 @@
+import type { Gateway } from "@flowstate/edge-gateway/app";
 import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import type { AuditSink } from "./audit.ts";
 import { callRoute } from "./call-route.ts";
@@ -20,6 +22,8 @@ export interface Caller {
   requestId: string;
   /** `<prefix>-<stage>`: refusals by a seller's role name the full principal (tool-result.ts). */
   principalPrefix?: string | undefined;
+  /** The caller's address as the MCP door sees it (the pipeline's per-client rate limit). */
+  address: string;
   /** Where each tool call's audit event goes (audit.ts); none in tests that do not look. */
   audit?: AuditSink | undefined;
 }
@@ -106,18 +110,33 @@ export const INSTRUCTIONS =
   "person, never with an API key. An error's code and message say what to do.";
 
 /**
+ * The SDK's JSON Schema validator (it validates elicitation answers, which these stateless servers
+ * never ask for), shared: left to the SDK, every server builds its own Ajv instance with its
+ * formats, which cost more CPU than the rest of a tool call (bench/70-mcp.bench.ts).
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+/**
  * A new McpServer for one HTTP request (stateless: nothing is shared between requests, so one
  * caller's JSON-RPC ids can never meet another's). Each tool handler maps its arguments to its
  * REST route and sends it through the pipeline with the caller's credential.
+ *
+ * `called`: the request is a single `tools/call` of this (visible) tool, so only it is registered:
+ * the SDK answers that call from that tool alone, and registering every tool cost more than the
+ * call's own MCP handling (bench/70-mcp.bench.ts). Anything else (a list, a batch, an unknown
+ * tool) gets every visible tool, so the SDK answers it exactly as before.
  */
-export function buildServer(caller: Caller, pipelineUrl: string): McpServer {
-  const server = new McpServer({ name: "flowstate", version: "1.0.0" }, { instructions: INSTRUCTIONS });
+export function buildServer(caller: Caller, gateway: Pick<Gateway, "call">, called?: ToolSpec): McpServer {
+  const server = new McpServer(
+    { name: "flowstate", version: "1.0.0" },
+    { instructions: INSTRUCTIONS, jsonSchemaValidator },
+  );
   const visible = visibleTools(caller.identity);
-  for (const tool of visible) {
+  for (const tool of called ? [called] : visible) {
     server.registerTool(tool.name, registrations.get(tool)!, async (args: Record<string, unknown>) => {
       const started = performance.now();
       // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
-      const result = await runTool(tool, args, caller, pipelineUrl).catch(() =>
+      const result = await runTool(tool, args, caller, gateway).catch(() =>
         refusal("INTERNAL_ERROR", `Flowstate could not complete this call (request ${caller.requestId}).`),
       );
       caller.audit?.record({
@@ -154,7 +173,7 @@ async function runTool(
   tool: ToolSpec,
   args: Record<string, unknown>,
   caller: Caller,
-  pipelineUrl: string,
+  gateway: Pick<Gateway, "call">,
 ): Promise<CallToolResult> {
   if (tool === (deleteMyAccount as unknown as ToolSpec) && !confirmsDeletion(String(args.confirm))) {
     return refusal(
@@ -168,12 +187,6 @@ async function runTool(
       "This tool acts in a tenant: connect to /mcp/tenants/{tenant_id}, or use a tenant API key.",
     );
   }
-  const answer = await callRoute(
-    pipelineUrl,
-    tool,
-    tool.request(args as never, caller.tenantId),
-    caller.authorization,
-    caller.requestId,
-  );
+  const answer = await callRoute(gateway, tool, tool.request(args as never, caller.tenantId), caller);
   return toolResult(answer, caller.principalPrefix);
 }

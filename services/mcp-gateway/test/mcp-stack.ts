@@ -84,7 +84,7 @@ export async function startMcpStack(prefix: string) {
     internalSecret: identity.secret,
   });
   const restServer = await serve(rest, { ...quiet, port: restPort });
-  const pipeline = await startPipeline({ config, resource, internalSecret: identity.secret, logger });
+  const pipeline = startPipeline({ config, resource, internalSecret: identity.secret, logger });
   // What would be published as McpToolCalled (audit.ts's publisher is tested against the bus on its own).
   const audited: ToolCallRecord[] = [];
   const audit = { record: (call: ToolCallRecord) => void audited.push(call) };
