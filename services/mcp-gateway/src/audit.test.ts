@@ -39,6 +39,18 @@ describe("mcp-gateway audit events", () => {
     });
   });
 
+  it("dates the event at the call, not at the send", () => {
+    const at = new Date("2026-11-23T12:00:00.000Z");
+    assert.equal(toolCallEnvelope(call(1), at).occurred_at, "2026-11-23T12:00:00.000Z");
+  });
+
+  it("builds envelopes off the caller's path: a record the schema refuses is counted, never thrown at the tool call", async () => {
+    const audit = new AuditPublisher({ eventBridge, busName: "unused", logger });
+    assert.doesNotThrow(() => audit.record({ ...call(1), tool: "Not A Tool Name" }));
+    await audit.drain();
+    assert.deepEqual(audit.stats, { published: 0, failed: 1 });
+  });
+
   it("publishes in batches of at most 10 without holding the caller, and counts what the bus refuses", async () => {
     const busName = `mcp-audit-${randomUUID().slice(0, 8)}`;
     await eventBridge.send(new CreateEventBusCommand({ Name: busName }));

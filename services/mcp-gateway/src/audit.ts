@@ -19,8 +19,8 @@ export interface AuditSink {
   record(call: ToolCallRecord): void;
 }
 
-/** The audit envelope of one tool call (validated as the outbox validates; never the arguments). */
-export function toolCallEnvelope(call: ToolCallRecord): EventEnvelope {
+/** The audit envelope of one tool call made at `at` (validated as the outbox validates; never the arguments). */
+export function toolCallEnvelope(call: ToolCallRecord, at = new Date()): EventEnvelope {
   const actor: EventActor =
     call.identity.kind === "api_key"
       ? { kind: "api_key", key_id: call.identity.key_id, sub: call.identity.sub }
@@ -30,7 +30,7 @@ export function toolCallEnvelope(call: ToolCallRecord): EventEnvelope {
     type: "McpToolCalled",
     version: 1,
     source: "flowstate.mcp-gateway",
-    occurred_at: new Date().toISOString(),
+    occurred_at: at.toISOString(),
     ...(call.tenantId ? { tenant_id: call.tenantId } : {}),
     actor,
     subject: call.identity.sub,
@@ -49,15 +49,18 @@ export function toolCallEnvelope(call: ToolCallRecord): EventEnvelope {
 /**
  * Publishes McpToolCalled events to the domain bus without a database (the way partner-inbound
  * publishes): buffered, sent in PutEvents batches of 10 at most every `flushMs`, best effort. A
- * tool call never waits for its audit event; an entry EventBridge refuses, or a call that throws,
- * is counted in `failed` (exported as `mcp_audit_publish_failures_total`) and logged without
- * content. Why not the outbox: mcp-gateway owns no database, and a tool call's effects are
+ * tool call never waits for its audit event, nor pays for building it: `record` keeps the call's
+ * facts and time, and the envelopes are built and validated when their batch is sent, after the
+ * answer went out (on the request path they cost about as much CPU as the pipeline's own checks,
+ * bench/70-mcp.bench.ts). An entry EventBridge refuses, or a batch that throws, is counted in
+ * `failed` (exported as `mcp_audit_publish_failures_total`) and logged without content. Why not the outbox: mcp-gateway owns no database, and a tool call's effects are
  * already recorded by the owning service's own outbox events; this event is the who-called-what trail.
  */
 export class AuditPublisher implements AuditSink {
   readonly stats = { published: 0, failed: 0 };
-  #buffer: EventEnvelope[] = [];
+  #buffer: { call: ToolCallRecord; at: Date }[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #soon: NodeJS.Immediate | undefined;
   #inFlight = new Set<Promise<void>>();
 
   readonly o: { eventBridge: EventBridgeClient; busName: string; logger: Logger; flushMs?: number };
@@ -67,28 +70,35 @@ export class AuditPublisher implements AuditSink {
   }
 
   record(call: ToolCallRecord): void {
-    this.#buffer.push(toolCallEnvelope(call));
-    if (this.#buffer.length >= 10) this.#flush();
-    else this.#timer ??= setTimeout(() => this.#flush(), this.o.flushMs ?? 200);
+    this.#buffer.push({ call, at: new Date() });
+    // A full batch goes once this turn's answers are written; a partial one waits at most flushMs.
+    if (this.#buffer.length >= 10) this.#soon ??= setImmediate(() => this.#flush(false));
+    else this.#timer ??= setTimeout(() => this.#flush(true), this.o.flushMs ?? 200);
   }
 
   /** Sends what is buffered and waits for every batch in flight (shutdown, tests). */
   async drain(): Promise<void> {
-    while (this.#buffer.length) this.#flush();
+    this.#flush(true);
     await Promise.all(this.#inFlight);
   }
 
-  #flush(): void {
+  /** Sends every full batch, and the last partial one too when `all`; a partial one left waits for the timer. */
+  #flush(all: boolean): void {
+    clearImmediate(this.#soon);
+    this.#soon = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    const batch = this.#buffer.splice(0, 10);
-    if (!batch.length) return;
-    const sending = this.#send(batch).finally(() => this.#inFlight.delete(sending));
-    this.#inFlight.add(sending);
+    while (this.#buffer.length >= 10 || (all && this.#buffer.length)) {
+      const batch = this.#buffer.splice(0, 10);
+      const sending = this.#send(batch).finally(() => this.#inFlight.delete(sending));
+      this.#inFlight.add(sending);
+    }
+    if (this.#buffer.length) this.#timer = setTimeout(() => this.#flush(true), this.o.flushMs ?? 200);
   }
 
-  async #send(batch: EventEnvelope[]): Promise<void> {
+  async #send(calls: { call: ToolCallRecord; at: Date }[]): Promise<void> {
     try {
+      const batch = calls.map(({ call, at }) => toolCallEnvelope(call, at));
       const res = await this.o.eventBridge.send(
         new PutEventsCommand({
           Entries: batch.map((e) => ({
@@ -104,8 +114,8 @@ export class AuditPublisher implements AuditSink {
       this.stats.failed += failed;
       if (failed) this.o.logger.warn({ failed }, "audit events refused by the bus");
     } catch (err) {
-      this.stats.failed += batch.length;
-      this.o.logger.warn({ count: batch.length, error: (err as Error).name }, "audit events not published");
+      this.stats.failed += calls.length;
+      this.o.logger.warn({ count: calls.length, error: (err as Error).name }, "audit events not published");
     }
   }
 }
