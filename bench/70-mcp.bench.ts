@@ -10,10 +10,14 @@
  *
  * 1. p50 at one connection, MCP vs REST (target MCP at most 1.5× REST).
  * 2. Calls per second at 32 connections, MCP vs REST.
+ * 3. CPU time per call of each process on the path (from /proc, over the measured windows): the
+ *    door (mcp-gateway or edge-gateway), connector-svc, and moto (mcp-gateway's audit events;
+ *    EventBridge is remote in production). On a loaded machine latency follows CPU time, which is
+ *    the steadier figure; with 1 connection it includes waking each process per call.
  */
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
-import { startService, waitHealthy } from "./lib/processes.ts";
+import { cpuMs, startService, waitHealthy } from "./lib/processes.ts";
 import {
   benchAws,
   benchDatabase,
@@ -91,7 +95,6 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     await probeMcp();
     const restProbe = await fetch(rest.url, { headers: auth });
     if (!restProbe.ok) throw new Error(`REST probe: ${restProbe.status} ${(await restProbe.text()).slice(0, 300)}`);
-    const load = (o: Omit<LoadOptions, "durationMs">) => measureHttp({ durationMs: 3000, warmupMs: 1000, ...o });
     const check = async (r: LoadResult, what: string) => {
       if (r.errors || r.non2xx) {
         const statuses: Record<number, number> = {};
@@ -110,15 +113,37 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     };
     const p50 = { mcp: [] as number[], rest: [] as number[] };
     const rps = { mcp: [] as number[], rest: [] as number[] };
+    // CPU ms of each process over the measured windows, and the calls made in them, per door and connection count.
+    const pids = {
+      door: { mcp: children[4]!.pid!, rest: children[3]!.pid! },
+      connector: children[2]!.pid!,
+      moto: moto.process.pid!,
+    };
+    const zero = () => ({ door: 0, connector: 0, moto: 0, calls: 0 });
+    const cpu = { mcp: { one: zero(), many: zero() }, rest: { one: zero(), many: zero() } };
+    const measured = async (door: "mcp" | "rest", connections: number) => {
+      const o = { ...(door === "mcp" ? mcp : rest), connections };
+      const read = () => [cpuMs(pids.door[door]), cpuMs(pids.connector), cpuMs(pids.moto)] as const;
+      await measureHttp({ ...o, durationMs: 1000 }); // warm-up (connections, JIT), outside the window
+      const before = read();
+      const r = await check(await measureHttp({ ...o, durationMs: 3000 }), `${door} ${connections}`);
+      const after = read();
+      const c = cpu[door][connections === 1 ? "one" : "many"];
+      c.door += after[0] - before[0];
+      c.connector += after[1] - before[1];
+      c.moto += after[2] - before[2];
+      c.calls += r.requests;
+      return r;
+    };
     for (let round = 0; round < ROUNDS; round++) {
       const pair = [
         async () => {
-          p50.mcp.push((await check(await load({ ...mcp, connections: 1 }), "mcp p50")).p50Ms);
-          rps.mcp.push((await check(await load({ ...mcp, connections: CONNECTIONS }), `mcp ${CONNECTIONS}`)).rps);
+          p50.mcp.push((await measured("mcp", 1)).p50Ms);
+          rps.mcp.push((await measured("mcp", CONNECTIONS)).rps);
         },
         async () => {
-          p50.rest.push((await check(await load({ ...rest, connections: 1 }), "rest p50")).p50Ms);
-          rps.rest.push((await check(await load({ ...rest, connections: CONNECTIONS }), `rest ${CONNECTIONS}`)).rps);
+          p50.rest.push((await measured("rest", 1)).p50Ms);
+          rps.rest.push((await measured("rest", CONNECTIONS)).rps);
         },
       ];
       for (const run of round % 2 ? pair.reverse() : pair) await run();
@@ -148,10 +173,34 @@ export default async function mcpBench(): Promise<BenchRow[]> {
         },
         ratio: mcpRps / restRps,
       },
+      ...cpuRows(cpu),
     ];
   } finally {
     for (const c of children) c.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 500));
     await moto.stop();
   }
+}
+
+type Cpu = { door: number; connector: number; moto: number; calls: number };
+
+/** CPU µs per call of each process, MCP against REST (the baseline), at 1 and at 32 connections. */
+function cpuRows(cpu: Record<"mcp" | "rest", { one: Cpu; many: Cpu }>) {
+  const per = (c: Cpu, k: "door" | "connector" | "moto") => Math.round((c[k] * 1000) / c.calls);
+  const row = (label: string, k: "door" | "connector" | "moto", at: "one" | "many", restLabel: string) => {
+    const [m, r] = [per(cpu.mcp[at], k), per(cpu.rest[at], k)];
+    return {
+      name: `CPU per call, ${at === "one" ? "1 conn" : `${CONNECTIONS} conns`}: ${label}`,
+      value: m,
+      unit: "µs CPU/call",
+      baseline: { name: restLabel, value: r },
+      ...(r > 0 ? { ratio: m / r } : {}),
+    };
+  };
+  return [
+    row("mcp-gateway", "door", "one", "edge-gateway"),
+    row("mcp-gateway", "door", "many", "edge-gateway"),
+    row("connector-svc behind it", "connector", "many", "connector-svc behind the edge gateway"),
+    row("moto (MCP: audit events; EventBridge is remote in production)", "moto", "many", "moto, REST"),
+  ];
 }
