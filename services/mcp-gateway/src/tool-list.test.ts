@@ -22,9 +22,10 @@ async function client() {
       scopes: new Set(["marketplace:read", "marketplace:write", "account"]),
       tenantId: "tnt_0123456789ab",
       requestId: "req_tool_list",
+      address: "127.0.0.1",
     },
-    // Discard port: a call that got past validation would fail as INTERNAL_ERROR, not as the refusals below.
-    "http://127.0.0.1:9",
+    // No pipeline: a call that got past validation would fail as INTERNAL_ERROR, not as the refusals below.
+    { call: () => Promise.reject(new Error("no pipeline in this test")) },
   );
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
