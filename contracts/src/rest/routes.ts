@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AuditEventList, MyAuditQuery, TenantAuditQuery } from "./audit/audit-events.ts";
 import { HealthReport } from "./connector/diagnosis.ts";
 import {
   ConnectorStatus,
@@ -665,6 +666,43 @@ export const privacyRoutes = [
   }),
 ] as const satisfies readonly RouteSpec[];
 
+const audit = "audit-svc" as const;
+
+/**
+ * audit-svc: the audit trail, read-only (issue 11). Neither route is part of the personal-data
+ * export (interface.md 2.4).
+ */
+export const auditRoutes = [
+  defineRoute({
+    id: "audit_events.list",
+    method: "GET",
+    path: "/v1/tenants/{id}/audit-events",
+    service: audit,
+    auth: "tenant",
+    minRole: "admin",
+    // The issue asks for read-scoped keys, but a read key stands for a member (SCOPE_CEILING in
+    // contracts/src/auth/tenant-access.ts) and the trail is for admins: a write-scoped key it is.
+    apiKey: "write",
+    summary:
+      "The tenant's audit trail, newest first: who (by sub) did what to whom; filter by time range, type and actor; cursor pagination",
+    params: TenantPath,
+    query: TenantAuditQuery,
+    problems: ["INVALID_CURSOR"],
+    responses: { 200: AuditEventList },
+  }),
+  defineRoute({
+    id: "users.me.audit_events.list",
+    method: "GET",
+    path: "/v1/users/me/audit-events",
+    service: audit,
+    auth: "user",
+    summary: "The audit events where you were the target (any tenant), newest first; filter by time range and type",
+    query: MyAuditQuery,
+    problems: ["INVALID_CURSOR"],
+    responses: { 200: AuditEventList },
+  }),
+] as const satisfies readonly RouteSpec[];
+
 /** The whole public surface. Other services add their arrays here. */
 export const routes: readonly RouteSpec[] = [
   ...identityRoutes,
@@ -673,6 +711,7 @@ export const routes: readonly RouteSpec[] = [
   ...connectorRoutes,
   ...offersRoutes,
   ...privacyRoutes,
+  ...auditRoutes,
 ];
 
 /** Looks a route up by id, for tests and tools that name routes. */

@@ -4,6 +4,8 @@ import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { AuditDeps } from "./deps.ts";
 import { auditContext } from "./http/audit-context.ts";
 import type { AuditApp, AuditEnv } from "./http/env.ts";
+import { mountAuditEventsList } from "./routes/audit-events-list.ts";
+import { mountUsersMeAuditEventsList } from "./routes/users-me-audit-events-list.ts";
 
 /**
  * audit-svc's HTTP app: the platform base (request ids, body limit, probes, one error mapping),
@@ -23,5 +25,7 @@ export function createApp(
     readiness: { database: databaseReady(deps.orm) },
   });
   app.use(auditContext(deps));
+  mountAuditEventsList(app);
+  mountUsersMeAuditEventsList(app);
   return app;
 }

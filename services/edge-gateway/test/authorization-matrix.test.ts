@@ -113,6 +113,7 @@ const connected =
 const cases: Record<string, Case> = {
   "partner.opportunities.list": async (w) => ({ path: `${T(w)}/partner/opportunities` }),
   "partner.engagements.list": async (w) => ({ path: `${T(w)}/partner/engagements?limit=10` }),
+  "audit_events.list": async (w) => ({ path: `${T(w)}/audit-events?limit=5&type=MembershipAdded` }),
   "tenants.get": async (w) => ({ path: T(w) }),
   "tenants.rename": async (w) => ({ path: T(w), body: { name: "Renamed" } }),
   "tenants.delete": async (w, caller, allowed) => ({
@@ -479,6 +480,7 @@ const userCases: Record<string, (w: World) => Promise<{ token: string; path?: st
     return { token: w.member.token, path: `/v1/users/me/authorized-clients/${client}` };
   },
   "users.me.export.create": async (w) => ({ token: w.member.token }),
+  "users.me.audit_events.list": async (w) => ({ token: w.member.token, path: "/v1/users/me/audit-events?limit=5" }),
   "users.me.export.get": async (w) => {
     const started = await w.e2e.call("POST", "/v1/users/me/export", { token: w.admin.token });
     assert.equal(started.status, 202, started.text);

@@ -4,6 +4,7 @@ import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { type RunningOffers, startOffersService } from "@flowstate/offers-svc/testing/offers-service";
+import { type AuditHarness, startAuditHarness } from "@flowstate/audit-svc/testing/harness";
 import { startPartnerSvc } from "@flowstate/partner-svc/testing/harness";
 import { type PrivacyHarness, startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
@@ -161,6 +162,9 @@ export async function startE2E(
     privacyServer = await listen(observe(privacy.app), "privacy-svc");
   }
   const partner = await startPartnerSvc(prefix, identity.secret);
+  // audit-svc behind the gateway too (its routes are read-only and its harness cheap).
+  const audit: AuditHarness = await startAuditHarness({ prefix: `${prefix}_au`, secret: identity.secret });
+  const auditServer = await listen(observe(audit.app), "audit-svc");
   const many = 100_000;
   const gateway = await startGateway({
     identityUrl: identityServer.url,
@@ -176,6 +180,7 @@ export async function startE2E(
       RATE_LIMIT_TENANT_PER_SEC: many,
       RATE_LIMIT_TENANT_BURST: many,
       PARTNER_URL: partner.url,
+      AUDIT_URL: auditServer.url,
       ...(connector ? { CONNECTOR_URL: connector.url } : {}),
       ...(offers ? { OFFERS_URL: offers.url } : {}),
       ...(privacyServer ? { PRIVACY_URL: privacyServer.url } : {}),
@@ -275,6 +280,8 @@ export async function startE2E(
       await privacy?.close();
       await identityServer.shutdown("test done");
       await partner.close();
+      await auditServer.shutdown("test done");
+      await audit.close();
       await identity.close();
       await offers?.close();
       await connector?.close();

@@ -1,0 +1,135 @@
+import type { EventActor } from "@flowstate/contracts/events/envelope";
+import type { AuditEvent, MyAuditQuery, TenantAuditQuery } from "@flowstate/contracts/rest/audit/audit-events";
+import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
+import { type ServiceContext, table } from "../context.ts";
+
+type Row = {
+  id: string;
+  event_id: string;
+  event_type: string;
+  event_version: number;
+  occurred_at: string;
+  recorded_at: string;
+  source: string;
+  tenant_id: string | null;
+  actor_kind: EventActor["kind"];
+  actor_sub: string | null;
+  actor_key_id: string | null;
+  actor_service: string | null;
+  target_sub: string | null;
+  request_id: string | null;
+  summary: Record<string, unknown> | null;
+};
+
+/** A position in a listing: the last row's exact `occurred_at` (PostgreSQL's text, microseconds kept) and id. */
+type Position = [occurredAt: string, id: string];
+
+const encodeCursor = (p: Position) => Buffer.from(JSON.stringify(p)).toString("base64url");
+
+/** The position a cursor names, or 400 INVALID_CURSOR when it is not one of ours. */
+export function decodeCursor(cursor: string): Position {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (
+      Array.isArray(v) &&
+      v.length === 2 &&
+      typeof v[0] === "string" &&
+      !Number.isNaN(Date.parse(v[0])) &&
+      typeof v[1] === "string" &&
+      /^[1-9][0-9]{0,17}$/.test(v[1])
+    )
+      return [v[0], v[1]];
+  } catch {}
+  throw new DomainError("invalid", "INVALID_CURSOR", "the cursor is not one this listing gave out");
+}
+
+const actorOf = (r: Row): EventActor => {
+  switch (r.actor_kind) {
+    case "user":
+      return { kind: "user", sub: r.actor_sub! };
+    case "api_key":
+      return { kind: "api_key", key_id: r.actor_key_id!, sub: r.actor_sub! };
+    case "system":
+      return { kind: "system", service: r.actor_service! };
+    case "anonymous":
+      return { kind: "anonymous" };
+  }
+};
+
+const view = (r: Row): AuditEvent => ({
+  event_id: r.event_id,
+  type: r.event_type,
+  version: r.event_version,
+  occurred_at: new Date(r.occurred_at).toISOString(),
+  recorded_at: new Date(r.recorded_at).toISOString(),
+  source: r.source,
+  tenant_id: r.tenant_id,
+  actor: actorOf(r),
+  target_sub: r.target_sub,
+  request_id: r.request_id,
+  summary: r.summary,
+});
+
+/**
+ * One page of audit rows matching `where` (a column = value map, all ANDed), newest first, keyset
+ * pagination on (occurred_at, id): a page never repeats or skips a row while new rows arrive.
+ */
+async function page(
+  ctx: ServiceContext,
+  where: Record<string, string>,
+  query: MyAuditQuery,
+): Promise<{ items: AuditEvent[]; next_cursor: string | null }> {
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const and = (condition: string, ...values: unknown[]) => {
+    conditions.push(condition);
+    params.push(...values);
+  };
+  for (const [column, value] of Object.entries(where)) and(`${column} = ?`, value);
+  if (query.from) and("occurred_at >= ?::timestamptz", query.from);
+  if (query.to) and("occurred_at < ?::timestamptz", query.to);
+  if (query.type) and("event_type = ?", query.type);
+  if (after) and("(occurred_at, id) < (?::timestamptz, ?::bigint)", ...after);
+  const rows = await ctx.deps.orm.em.fork().execute<Row[]>(
+    `SELECT id::text AS id, event_id, event_type, event_version, to_jsonb(occurred_at) #>> '{}' AS occurred_at,
+            recorded_at, source, tenant_id, actor_kind, actor_sub, actor_key_id, actor_service, target_sub,
+            request_id, summary
+       FROM ${table(ctx.deps, "audit_event")}
+      WHERE ${conditions.join(" AND ")}
+      ORDER BY occurred_at DESC, id DESC
+      LIMIT ?`,
+    [...params, query.limit + 1],
+  );
+  const more = rows.length > query.limit;
+  const items = more ? rows.slice(0, query.limit) : rows;
+  const last = items[items.length - 1];
+  return { items: items.map(view), next_cursor: more && last ? encodeCursor([last.occurred_at, last.id]) : null };
+}
+
+/**
+ * A tenant's audit trail, for its admins and owner and for its write-scoped API keys. The
+ * gateway checked membership, role and scope; this re-checks them against the path, and another
+ * tenant answers exactly like a missing one.
+ */
+export function listTenantAuditEvents(ctx: ServiceContext, tenantId: string, query: TenantAuditQuery) {
+  const { actor, tenant } = ctx;
+  if (actor.kind === "api_key") {
+    if (actor.tenant_id !== tenantId) throw notFound("tenant");
+    // A read key stands for a member (contracts/src/auth/tenant-access.ts); the trail is for admins.
+    if (actor.scope !== "write")
+      throw new DomainError("forbidden", "INSUFFICIENT_SCOPE", "the audit trail needs an API key with the write scope");
+  } else {
+    if (tenant?.tenant_id !== tenantId) throw notFound("tenant");
+    if (tenant.role !== "admin" && tenant.role !== "owner")
+      throw new DomainError("forbidden", "INSUFFICIENT_ROLE", "the audit trail is for the tenant's admins and owner");
+  }
+  return page(ctx, { tenant_id: tenantId, ...(query.actor_sub ? { actor_sub: query.actor_sub } : {}) }, query);
+}
+
+/** The caller's own events as target (any tenant): a signed-in user only, never an API key. */
+export function listMyAuditEvents(ctx: ServiceContext, query: MyAuditQuery) {
+  if (ctx.actor.kind !== "user")
+    throw new DomainError("forbidden", "API_KEY_NOT_ALLOWED", "this route needs a user's access token, not an API key");
+  return page(ctx, { target_sub: ctx.actor.sub }, query);
+}
