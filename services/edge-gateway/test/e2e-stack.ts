@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { type AuditHarness, startAuditHarness } from "@flowstate/audit-svc/testing/harness";
 import { type RunningConnector, startConnectorService } from "@flowstate/connector-svc/testing/connector-service";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { type RunningOffers, startOffersService } from "@flowstate/offers-svc/testing/offers-service";
-import { type AuditHarness, startAuditHarness } from "@flowstate/audit-svc/testing/harness";
 import { startPartnerSvc } from "@flowstate/partner-svc/testing/harness";
 import { type PrivacyHarness, startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
