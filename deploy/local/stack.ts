@@ -34,6 +34,9 @@ const StartEnv = StackEnv.extend({
   MARKETPLACE_ENDPOINT_URL: baseEnv.MARKETPLACE_ENDPOINT_URL,
   // Any value but empty: every service on a kernel-chosen port (parallel stacks in tests).
   FLOWSTATE_FREE_PORTS: z.string().optional(),
+  // How long each service may take to answer /healthz; a loaded machine starting every service at
+  // once needs more than the default.
+  FLOWSTATE_HEALTH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export interface StartedService {
@@ -186,7 +189,7 @@ export async function startStack(options: {
     };
     const healthy = async (s: StartedService) => {
       try {
-        await waitHealthy(`${s.url}/healthz`, s.child);
+        await waitHealthy(`${s.url}/healthz`, s.child, env.FLOWSTATE_HEALTH_TIMEOUT_SECONDS * 1000);
         s.healthy = true;
       } catch (err) {
         s.error = `${(err as Error).message}\n    ${s.child.tail().slice(-10).join("\n    ")}`;
