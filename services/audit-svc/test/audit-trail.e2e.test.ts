@@ -389,7 +389,7 @@ describe("the audit trail of one flow through the real services", () => {
     await ok(200, call("DELETE", "/v1/users/me", { token: owner.token }));
     await ok(204, call("DELETE", `/v1/tenants/${tenantId}`, { token: admin.token }));
     await ok(204, call("POST", "/v1/auth/signout", { token: decliner.token }));
-  });
+  }, 600_000);
 
   test("every published event has exactly one audit row, with the envelope's actor and target", async () => {
     const published = await waitFor(
@@ -486,7 +486,7 @@ describe("the audit trail of one flow through the real services", () => {
     const missing = catalogTypes.filter((t) => !types.has(t) && !NOT_PRODUCIBLE.has(t));
     assert.deepEqual(missing, [], "catalog types the flow did not produce");
     for (const t of NOT_PRODUCIBLE) assert.ok(!types.has(t), `${t} was produced after all: take it off NOT_PRODUCIBLE`);
-  });
+  }, 600_000);
 
   test("each event delivered twice more still has one row", async () => {
     const before = await auditRows();
@@ -534,7 +534,7 @@ describe("the audit trail of one flow through the real services", () => {
       .data("sqs")
       .send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ["ApproximateNumberOfMessages"] }));
     assert.equal(Attributes?.ApproximateNumberOfMessages, "0", "nothing dead-lettered");
-  });
+  }, 300_000);
 
   test("no audit row and no archive object holds an e-mail address, a name, a password, a token or a key of the flow", async () => {
     const rows = JSON.stringify(await auditRows());
@@ -572,5 +572,5 @@ describe("the audit trail of one flow through the real services", () => {
       [],
       "the flow's personal data or secrets in the archive",
     );
-  });
+  }, 300_000);
 });

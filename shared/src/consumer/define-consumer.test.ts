@@ -19,6 +19,13 @@ describe("defineConsumer", () => {
     assert.deepEqual(Object.keys(d.handlers).sort(), ["AccountDeleted.v1", "TenantSoftDeleted.v1"]);
   });
 
+  it('records processed events by default; `idempotency: "handler"` leaves it to the handler\'s own row', () => {
+    const handlers = { "AccountDeleted.v1": noop };
+    assert.equal(defineConsumer({ service: "a", events: ["AccountDeleted"], handlers }).idempotency, "processed-event");
+    const own = defineConsumer({ service: "b", events: ["AccountDeleted"], idempotency: "handler", handlers });
+    assert.equal(own.idempotency, "handler");
+  });
+
   it("reads test events only from the test catalog, which the production one does not contain", () => {
     const d = defineConsumer({
       service: "platform-test",
