@@ -20,7 +20,7 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand } from "@aws-sdk/cli
 import { auditConsumer } from "@flowstate/audit-svc/consumers/consumer";
 import { domainEvent } from "@flowstate/audit-svc/testing/events";
 import { startAuditHarness } from "@flowstate/audit-svc/testing/harness";
-import type { DomainEvent, EventKey } from "@flowstate/contracts/events/catalog";
+import type { DomainEvent } from "@flowstate/contracts/events/catalog";
 import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
 import { applyEvent } from "@flowstate/shared/consumer/apply-event";
 import { type Consumer, createConsumer } from "@flowstate/shared/consumer/consumer";
