@@ -28,7 +28,11 @@ export const kinds = {
   codes: z.array(z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/)).max(20),
   /** Why an export failed (contracts: "a stable code, never text"); the values privacy-svc emits. */
   exportFailure: z.enum(["participant_unavailable", "account_deleted", "timed_out", "internal"]),
-  toolName: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
+  /** An MCP tool's name: snake_case words without digits (a hex token fits the catalog's looser pattern). */
+  toolName: z
+    .string()
+    .regex(/^[a-z]+(_[a-z]+){0,10}$/)
+    .max(64),
   /** Partner Central ids as the events carry them (`O123…`, `eng-…`, `engi-…`); ARNs are left out. */
   opportunityId: z.string().regex(/^O[0-9]{1,20}$/),
   engagementId: z.string().regex(/^eng-[a-z0-9]{1,64}$/),
