@@ -192,7 +192,9 @@ describe("identity-svc stalled (SIGSTOP) for 10 s", () => {
         await sleep(250);
       }
       const slowestOpen = Math.max(...atOnce);
-      assert.ok(slowestOpen < 500, `while open, the slowest refusal took ${Math.round(slowestOpen)} ms`);
+      // Half the 2 s lookup timeout: an answer that waited for identity-svc at all would take longer.
+      // (500 ms was missed at 570 ms on a machine at load 30 by scheduling alone.)
+      assert.ok(slowestOpen < 1_000, `while open, the slowest refusal took ${Math.round(slowestOpen)} ms`);
 
       identity.kill("SIGCONT");
       const resumedAt = performance.now();

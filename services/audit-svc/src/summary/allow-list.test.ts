@@ -24,6 +24,9 @@ const probes = {
     `Bearer ${randomBytes(32).toString("base64url")}`,
     randomBytes(32).toString("base64url"),
     randomBytes(32).toString("hex"),
+    // Fixed as well as random: a hex token starting with a letter once passed as a tool name, in
+    // about a third of the runs.
+    "d682a5e4173993593473dce14914acbe0ba70baa7da022e768f34591dcce87d5",
   ],
   freeText: ["please call me back", "Hi, I'm the new admin!", "x".repeat(500), "<script>alert(1)</script>"],
 };
