@@ -42,6 +42,6 @@ export async function archivedRows(s3: S3Client, bucket: string, prefix: string)
 /** The `audit_archive_batch` rows, in sequence order. */
 export async function batchRows(h: AuditHarness) {
   return h.asOwner<{ seq: string; object_key: string; first_row_id: string; last_row_id: string; row_count: number }[]>(
-    "SELECT seq::text, object_key, first_row_id::text, last_row_id::text, row_count FROM audit_archive_batch ORDER BY seq",
+    "SELECT b.seq::text, b.object_key, b.first_row_id::text, b.last_row_id::text, b.row_count FROM audit_archive_batch b ORDER BY b.seq",
   );
 }

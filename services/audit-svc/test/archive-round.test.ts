@@ -73,6 +73,21 @@ describe("archiving rounds", () => {
     assert.equal(result.ok && result.rows, 9);
   });
 
+  test("past the ninth batch the sequence goes on numerically (a textual sort once stopped archiving at 10)", async () => {
+    const { h, deps, verify } = await setUp(1);
+    await recordRows(h, 11);
+    assert.deepEqual(await archiveRound(deps), { batches: 11, rows: 11, adopted: 0 });
+    await recordRows(h, 1);
+    assert.deepEqual(await archiveRound(deps), { batches: 1, rows: 1, adopted: 0 });
+    assert.deepEqual(
+      (await batchRows(h)).map((b) => b.seq),
+      Array.from({ length: 12 }, (_, i) => String(i + 1)),
+    );
+    const result = await verify();
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.equal(result.ok && result.rows, 12);
+  });
+
   test("lines carry the row's columns and its table; ids burned by duplicate deliveries leave gaps, not breaks", async () => {
     const { h, deps, verify, archived } = await setUp(10);
     const [eventId] = await recordRows(h, 1);

@@ -17,7 +17,9 @@ export interface ArchiveHead {
 
 export async function archiveHead(em: EntityManager, schema: string): Promise<ArchiveHead> {
   const [row] = await em.execute<{ seq: string; last_row_id: string; manifest_sha256: string | null }[]>(
-    `SELECT seq::text, last_row_id::text, manifest_sha256 FROM "${schema}".audit_archive_batch ORDER BY seq DESC LIMIT 1`,
+    // `b.seq`, qualified: a bare `seq` sorts by the output column `seq::text`, where "9" comes after
+    // "10" (archiving then stopped at the tenth batch, computing seq 10 again on every round).
+    `SELECT b.seq::text, b.last_row_id::text, b.manifest_sha256 FROM "${schema}".audit_archive_batch b ORDER BY b.seq DESC LIMIT 1`,
   );
   if (!row) return { nextSeq: 1, afterId: "0", prevManifestSha256: GENESIS_HASH };
   if (!row.manifest_sha256) throw new Error(`archive batch ${row.seq} has no manifest hash: the chain cannot continue`);
@@ -110,7 +112,7 @@ export async function recordedBatches(
   schema: string,
 ): Promise<Map<number, { key: string; manifestSha256: string }>> {
   const rows = await em.execute<{ seq: string; object_key: string; manifest_sha256: string | null }[]>(
-    `SELECT seq::text, object_key, manifest_sha256 FROM "${schema}".audit_archive_batch ORDER BY seq`,
+    `SELECT b.seq::text, b.object_key, b.manifest_sha256 FROM "${schema}".audit_archive_batch b ORDER BY b.seq`, // numeric order, as above
   );
   return new Map(rows.map((r) => [Number(r.seq), { key: r.object_key, manifestSha256: r.manifest_sha256 ?? "" }]));
 }

@@ -95,9 +95,11 @@ async function page(
     `SELECT id::text AS id, event_id, event_type, event_version, to_jsonb(occurred_at) #>> '{}' AS occurred_at,
             recorded_at, source, tenant_id, actor_kind, actor_sub, actor_key_id, actor_service, target_sub,
             request_id, summary
-       FROM ${table(ctx.deps, "audit_event")}
+       FROM ${table(ctx.deps, "audit_event")} e
       WHERE ${conditions.join(" AND ")}
-      ORDER BY occurred_at DESC, id DESC
+      -- Qualified: bare names would sort by the text output columns above ("9" after "10"), out of
+      -- step with the keyset condition, which compares the real timestamp and bigint.
+      ORDER BY e.occurred_at DESC, e.id DESC
       LIMIT ?`,
     [...params, query.limit + 1],
   );
