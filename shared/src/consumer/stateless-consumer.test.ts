@@ -105,7 +105,10 @@ describe("startStatelessConsumer", () => {
     assert.equal(capture.lines.filter((l) => String(l.msg).startsWith("message moved to the DLQ")).length, 4);
     assert.ok(!capture.text().includes(secret), "the payload never reaches the log");
 
-    // The right consumer applies a valid event and deletes it.
+    // The right consumer applies a valid event and deletes it. Sent once the stopped consumer's last
+    // long poll (1 s) is over on the server's side: stopping aborts the request locally, but SQS may
+    // still hand that poll a message, which then stays invisible for the 30 s visibility timeout.
+    await new Promise((r) => setTimeout(r, 1_500));
     await sendBodies(sqs, q.queueUrl, [valid]);
     const right = startStatelessConsumer({
       sqs,
