@@ -50,11 +50,16 @@ export const PrivacyConfig = serviceConfigSchema({
     /** Consume `<prefix>-<stage>-privacy-svc`; off only to run the HTTP side alone. */
     CONSUME_EVENTS: booleanVar(true),
   },
-}).transform((env) => ({
-  ...env,
-  DATA_KMS_KEY_ID: env.DATA_KMS_KEY_ID ?? `alias/${env.SERVICE_PREFIX}-${env.STAGE}-data`,
-  participantUrls: Object.fromEntries(
-    PARTICIPANTS.map((s) => [s, (env as unknown as Record<string, string>)[urlVariableOf(s)]!]),
-  ) as Record<ParticipantService, string>,
-}));
+}).transform((env) => {
+  // The URL variables are keyed by computed names, so they are read by name from the parsed values
+  // (each is a required, validated URL above) rather than through a typed property.
+  const parsed = new Map<string, unknown>(Object.entries(env));
+  const participantUrls: Partial<Record<ParticipantService, string>> = {};
+  for (const s of PARTICIPANTS) participantUrls[s] = String(parsed.get(urlVariableOf(s)));
+  return {
+    ...env,
+    DATA_KMS_KEY_ID: env.DATA_KMS_KEY_ID ?? `alias/${env.SERVICE_PREFIX}-${env.STAGE}-data`,
+    participantUrls,
+  };
+});
 export type PrivacyConfig = z.output<typeof PrivacyConfig>;
