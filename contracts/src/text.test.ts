@@ -2,22 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import type { z } from "zod";
 import { routes } from "./rest/routes.ts";
+import { BIDI_CONTROL_CHARACTERS as BIDI } from "./testing/bidi-controls.ts";
 import { BIDI_MESSAGE, FreeText, freeTextKeys } from "./text.ts";
 
-const BIDI = [
-  "\u202A",
-  "\u202B",
-  "\u202C",
-  "\u202D",
-  "\u202E",
-  "\u2066",
-  "\u2067",
-  "\u2068",
-  "\u2069",
-  "\u200E",
-  "\u200F",
-  "\u061C",
-];
 const Name = FreeText(100);
 const messages = (r: { success: boolean; error?: z.ZodError }) => r.error?.issues.map((i) => i.message) ?? [];
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
+import { BIDI_CONTROL_CHARACTERS as BIDI } from "@flowstate/contracts/testing/bidi-controls";
 import { BIDI_MESSAGE, freeTextKeys } from "@flowstate/contracts/text";
 import { unparseableRequests } from "@flowstate/shared/testing/malformed-http";
 import { rawRequest } from "@flowstate/shared/testing/raw-http";
@@ -268,20 +269,6 @@ describe("malformed input to every route", () => {
   });
 
   it("refuses bidirectional controls in every free-text field with a field error, and never takes them anywhere", async () => {
-    const BIDI = [
-      "\u202A",
-      "\u202B",
-      "\u202C",
-      "\u202D",
-      "\u202E",
-      "\u2066",
-      "\u2067",
-      "\u2068",
-      "\u2069",
-      "\u200E",
-      "\u200F",
-      "\u061C",
-    ];
     let checked = 0;
     for (const route of routes.filter((r) => r.body && r.media?.body !== "form")) {
       const schema = route.body!;
