@@ -45,6 +45,34 @@ async function setUp(batchMaxRows = 3) {
   return { h, deps, verify, archived };
 }
 
+/**
+ * A delivery in flight: once this resolves its row id is taken (under the writers' shared lock),
+ * and it commits only when `finish` is called; `done` settles with its transaction.
+ */
+async function writerInFlight(h: AuditHarness): Promise<{ finish: () => void; done: Promise<void> }> {
+  let finish!: () => void;
+  const held = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let taken!: () => void;
+  const idTaken = new Promise<void>((resolve) => {
+    taken = resolve;
+  });
+  const done = h.inTransaction(async (em) => {
+    const sub = newSub();
+    await recordEvent(
+      em,
+      h.schema,
+      domainEvent("MembershipAdded.v1", { tenant_id: newTenantId(), sub, role: "member" }, { subject: sub }),
+      h.logger,
+    );
+    taken();
+    await held;
+  });
+  await idTaken;
+  return { finish, done };
+}
+
 const idsOf = (rows: Record<string, unknown>[]) => rows.map((r) => String(r.id));
 
 describe("archiving rounds", () => {
@@ -107,27 +135,7 @@ describe("archiving rounds", () => {
   test("a row whose writer has not committed holds the round back instead of being skipped", async () => {
     const { h, deps, archived } = await setUp(10);
     await recordRows(h, 1);
-    let commit!: () => void;
-    const held = new Promise<void>((resolve) => {
-      commit = resolve;
-    });
-    let taken!: () => void;
-    const idTaken = new Promise<void>((resolve) => {
-      taken = resolve;
-    });
-    // A delivery in flight: its id is taken (under the writers' shared lock), its commit is late.
-    const slow = h.inTransaction(async (em) => {
-      const sub = newSub();
-      await recordEvent(
-        em,
-        h.schema,
-        domainEvent("MembershipAdded.v1", { tenant_id: newTenantId(), sub, role: "member" }, { subject: sub }),
-        h.logger,
-      );
-      taken();
-      await held;
-    });
-    await idTaken;
+    const { finish: commit, done: slow } = await writerInFlight(h);
     let settled = false;
     const round = archiveRound(deps).finally(() => {
       settled = true;
@@ -143,26 +151,7 @@ describe("archiving rounds", () => {
   test("a writer stuck in flight makes the round give up after the lock timeout, never stalls the others", async () => {
     const { h, deps, archived } = await setUp(10);
     await recordRows(h, 1);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let taken!: () => void;
-    const idTaken = new Promise<void>((resolve) => {
-      taken = resolve;
-    });
-    const stuck = h.inTransaction(async (em) => {
-      const sub = newSub();
-      await recordEvent(
-        em,
-        h.schema,
-        domainEvent("MembershipAdded.v1", { tenant_id: newTenantId(), sub, role: "member" }, { subject: sub }),
-        h.logger,
-      );
-      taken();
-      await held;
-    });
-    await idTaken;
+    const { finish: release, done: stuck } = await writerInFlight(h);
     await assert.rejects(
       archiveRound({ ...deps, horizonLockTimeoutMs: 300 }),
       (err: { code?: string }) => err.code === "55P03", // lock_not_available
