@@ -17,7 +17,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
-import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { DEFAULT_PRINCIPAL_KEYS, DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
 import {
@@ -26,7 +26,6 @@ import {
   benchServiceEnv,
   call,
   onboardSeller,
-  principalKeysEnv,
   signedListEntities as signListEntities,
   unlimitedRatesEnv,
 } from "./lib/setup.ts";
@@ -109,7 +108,7 @@ export default async function connectorBench(): Promise<BenchRow[]> {
     IDENTITY_URL: identityUrl,
     CONNECTOR_URL: connectorUrl,
     EDGE_GATEWAY_URL: gatewayUrl,
-    ...principalKeysEnv,
+    ...DEFAULT_PRINCIPAL_KEYS_ENV,
     ...unlimitedRatesEnv,
   };
   const children = [

@@ -15,6 +15,7 @@
  *    EventBridge is remote in production). On a loaded machine latency follows CPU time, which is
  *    the steadier figure; with 1 connection it includes waking each process per call.
  */
+import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
 import { cpuMs, startService, waitHealthy } from "./lib/processes.ts";
@@ -24,7 +25,6 @@ import {
   benchServiceEnv,
   call,
   onboardSeller,
-  principalKeysEnv,
   unlimitedAnonymousEnv,
   unlimitedRatesEnv,
 } from "./lib/setup.ts";
@@ -50,7 +50,7 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     CONNECTOR_URL: url("connector-svc"),
     EDGE_GATEWAY_URL: url("edge-gateway"),
     JWT_ISSUER: url("edge-gateway"),
-    ...principalKeysEnv,
+    ...DEFAULT_PRINCIPAL_KEYS_ENV,
     ...unlimitedRatesEnv,
     ...unlimitedAnonymousEnv,
   };

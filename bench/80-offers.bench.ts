@@ -19,7 +19,7 @@ import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
 import { assumeConnector } from "@flowstate/seller-sandbox/testing/clients";
 import { launchStack } from "../deploy/local/stack-process.ts";
 import { measureHttp } from "./lib/load.ts";
-import { benchDatabase, signedListEntities } from "./lib/setup.ts";
+import { benchDatabase, signedListEntities, unlimitedRatesEnv } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const ROUNDS = 3;
@@ -41,16 +41,12 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 
 export default async function offersBench(): Promise<BenchRow[]> {
   const databaseUrl = await benchDatabase();
-  const many = "1000000000";
   const stack = await launchStack(
     {
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "warn",
       // One account hammers one tenant here: the limits would be the bottleneck, not the path.
-      RATE_LIMIT_CREDENTIAL_PER_SEC: many,
-      RATE_LIMIT_CREDENTIAL_BURST: many,
-      RATE_LIMIT_TENANT_PER_SEC: many,
-      RATE_LIMIT_TENANT_BURST: many,
+      ...unlimitedRatesEnv,
     },
     90_000,
   );

@@ -4,7 +4,6 @@
  * once for the sandbox (the baseline a gateway path is compared with).
  */
 import { randomUUID } from "node:crypto";
-import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
 import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { SignatureV4 } from "@smithy/signature-v4";
@@ -25,8 +24,8 @@ export async function benchDatabase(): Promise<string> {
 }
 
 /** A fresh moto with what the bootstrap creates for prefix `flowstate`, stage `dev`; the caller stops `moto`. */
-export async function benchAws() {
-  const moto = await startMoto();
+export async function benchAws(motoOptions?: Parameters<typeof startMoto>[0]) {
+  const moto = await startMoto(motoOptions);
   const aws = createAwsClients({
     endpoint: moto.endpoint,
     credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
@@ -117,14 +116,6 @@ export function benchServiceEnv(
     AWS_ENDPOINT_URL: stack.moto.endpoint,
   };
 }
-
-/** The sandbox's default principal keys as the services read them (the local stack's, not role chaining). */
-export const principalKeysEnv = {
-  PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
-  PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
-  PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
-  PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
-};
 
 const unlimited = "1000000000";
 /** The gateway's per-credential and per-tenant limits lifted: one account hammers one tenant in a bench. */

@@ -1,5 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { freePort } from "./ports.ts";
+
+/** moto_server with two of its costs taken out (moto-server.py says which, and why one is for benches only). */
+const launcher = fileURLToPath(new URL("moto-server.py", import.meta.url));
 
 export interface Moto {
   endpoint: string;
@@ -9,11 +13,21 @@ export interface Moto {
 
 /**
  * Starts `moto_server` (the local AWS emulator) on a free loopback port and waits until it answers.
- * The caller owns the process and must `stop()` it.
+ * The caller owns the process and must `stop()` it. It runs through `moto-server.py` on the Python
+ * that has moto (`python3`), or as the plain `moto_server` command where that Python has no moto.
  */
-export async function startMoto(): Promise<Moto> {
+export async function startMoto(options: { plain?: boolean; fastEvents?: boolean } = {}): Promise<Moto> {
   const port = await freePort();
-  const child = spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"] });
+  const args = ["-H", "127.0.0.1", "-p", String(port)];
+  // `plain`: moto_server as installed, the baseline of bench/15-moto.bench.ts.
+  const [command, argv] = !options.plain && pythonHasMoto() ? ["python3", [launcher, ...args]] : ["moto_server", args];
+  // fastEvents (default: FLOWSTATE_MOTO_FAST_EVENTS=1, which `npm run bench` sets): moto-server.py's
+  // first fix too, the one that changes event latency (see that file for why tests do without it).
+  const fast = options.fastEvents ?? process.env.FLOWSTATE_MOTO_FAST_EVENTS === "1";
+  const child = spawn(command, argv, {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, FLOWSTATE_MOTO_FAST_EVENTS: fast ? "1" : "0" },
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -46,4 +60,11 @@ export async function startMoto(): Promise<Moto> {
         child.kill("SIGTERM");
       }),
   };
+}
+
+let hasMoto: boolean | undefined;
+/** Whether `python3` imports moto (asked once per process; a machine may install moto for another Python). */
+function pythonHasMoto(): boolean {
+  hasMoto ??= spawnSync("python3", ["-c", "import moto.server"], { stdio: "ignore" }).status === 0;
+  return hasMoto;
 }

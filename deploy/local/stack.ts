@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { baseEnv } from "@flowstate/shared/config/base";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -19,12 +19,7 @@ import { StackEnv } from "./settings.ts";
  * (MARKETPLACE_ENDPOINT_URL set elsewhere, or unset in production) they are not given.
  */
 function sandboxPrincipalKeys(): NodeJS.ProcessEnv {
-  return {
-    PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
-    PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
-    PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
-    PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
-  };
+  return { ...DEFAULT_PRINCIPAL_KEYS_ENV };
 }
 
 const StartEnv = StackEnv.extend({

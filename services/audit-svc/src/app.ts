@@ -1,6 +1,4 @@
-import { databaseReady } from "@flowstate/shared/db/open-database";
-import { createServiceApp } from "@flowstate/shared/http/app";
-import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { type AppOptions, databaseServiceApp } from "@flowstate/shared/http/database-service-app";
 import type { AuditDeps } from "./deps.ts";
 import { auditContext } from "./http/audit-context.ts";
 import type { AuditApp, AuditEnv } from "./http/env.ts";
@@ -12,20 +10,10 @@ import { mountUsersMeAuditEventsList } from "./routes/users-me-audit-events-list
  * the deny-by-default gateway assertion check, then one route per registry entry (mountRoute).
  * `app.test.ts` checks that the routes here and the registry are the same set.
  */
-export function createApp(
-  deps: AuditDeps,
-  options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
-): AuditApp {
-  const app = createServiceApp<AuditEnv>({
-    name: "audit-svc",
-    logger: deps.logger,
-    metrics: options.metrics,
-    checkResponses: options.checkResponses,
+export function createApp(deps: AuditDeps, options: AppOptions = {}): AuditApp {
+  return databaseServiceApp<AuditEnv>("audit-svc", deps, options, {
     bodyLimitBytes: 16 * 1024, // no route takes a body
-    readiness: { database: databaseReady(deps.orm) },
+    context: auditContext(deps),
+    routes: [mountAuditEventsList, mountUsersMeAuditEventsList],
   });
-  app.use(auditContext(deps));
-  mountAuditEventsList(app);
-  mountUsersMeAuditEventsList(app);
-  return app;
 }

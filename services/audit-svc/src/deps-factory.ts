@@ -1,23 +1,12 @@
-import type { AwsClients } from "@flowstate/shared/aws/clients";
-import { type Database, schemaOf } from "@flowstate/shared/db/open-database";
-import type { Logger } from "@flowstate/shared/log/logger";
+import { type BootParts, platformDeps } from "@flowstate/shared/boot/platform-deps";
 import type { AuditConfig } from "./config.ts";
 import type { AuditDeps } from "./deps.ts";
 
 /** The one way to assemble AuditDeps from configuration (main.ts; the test harness builds its own). */
-export function buildDeps(o: {
-  config: AuditConfig;
-  orm: Database;
-  logger: Logger;
-  aws: AwsClients;
-  internalAuthSecret: string;
-}): AuditDeps {
+export function buildDeps(o: BootParts<AuditConfig>): AuditDeps {
   const c = o.config;
   return {
-    orm: o.orm,
-    schema: schemaOf(o.orm),
-    logger: o.logger,
-    internalAuthSecret: o.internalAuthSecret,
+    ...platformDeps(o),
     s3: o.aws.data("s3"),
     archive: {
       bucket: c.AUDIT_ARCHIVE_BUCKET,

@@ -1,12 +1,7 @@
-import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
-import { GetQueueUrlCommand } from "@aws-sdk/client-sqs";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
-import { queueNames } from "@flowstate/shared/config/base";
+import { readSecretString } from "@flowstate/shared/boot/read-secret";
+import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
-import { type Consumer, createConsumer } from "@flowstate/shared/consumer/consumer";
-import { createMetrics } from "@flowstate/shared/http/metrics";
-import { serve } from "@flowstate/shared/http/serve";
-import { createLogger } from "@flowstate/shared/log/logger";
+import { createConsumer } from "@flowstate/shared/consumer/consumer";
 import { createApp } from "./app.ts";
 import { registerArchiveMetrics } from "./archive/metrics.ts";
 import { startArchiver } from "./archive/start-archiver.ts";
@@ -23,14 +18,9 @@ import { buildDeps } from "./deps-factory.ts";
  * (a round in flight finishes). audit-svc emits no events, so it runs no outbox relay.
  */
 const config = parseConfig(AuditConfig);
-const logger = createLogger({ service: "audit-svc", level: config.LOG_LEVEL });
-const aws = createAwsClients({ endpoint: config.AWS_ENDPOINT_URL });
+const { logger, aws, metrics, ...boot } = serviceBoot("audit-svc", config);
 
-const assertionKey = await aws
-  .data("secretsmanager")
-  .send(new GetSecretValueCommand({ SecretId: config.INTERNAL_AUTH_SECRET_ID }));
-if (!assertionKey.SecretString) throw new Error(`secret ${config.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
-
+const assertionKey = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
 const logins = await databaseLogins(config);
 const orm = await openAuditDatabase({
   ...logins,
@@ -38,31 +28,13 @@ const orm = await openAuditDatabase({
   logger,
   poolMax: config.DATABASE_POOL_MAX,
 });
-const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey.SecretString });
-const metrics = createMetrics();
+const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey });
 registerArchiveMetrics(metrics, deps);
 const app = createApp(deps, { metrics });
-
-let consumer: Consumer | undefined;
-if (config.CONSUME_EVENTS) {
-  const sqs = aws.data("sqs");
-  const { queue } = queueNames(config, "audit-svc");
-  const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: queue }));
-  consumer = createConsumer({
-    sqs,
-    queueUrl: QueueUrl!,
-    orm,
-    logger,
-    definition: auditConsumer(deps.schema, logger),
-    metrics,
-  }).start();
-}
+const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
+  createConsumer({ sqs, queueUrl, orm, logger, definition: auditConsumer(deps.schema, logger), metrics }).start(),
+);
 
 const archiver = startArchiver(deps);
 
-await serve(app, {
-  host: config.HOST,
-  port: config.PORT,
-  logger,
-  onShutdown: [() => consumer?.stop({ deadlineMs: 20_000 }), () => archiver.stop(), () => orm.close()],
-});
+await boot.serve(app, [() => consumer?.stop({ deadlineMs: 20_000 }), () => archiver.stop(), () => orm.close()]);

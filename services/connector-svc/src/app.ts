@@ -1,6 +1,4 @@
-import { databaseReady } from "@flowstate/shared/db/open-database";
-import { createServiceApp } from "@flowstate/shared/http/app";
-import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { type AppOptions, databaseServiceApp } from "@flowstate/shared/http/database-service-app";
 import type { ConnectorDeps } from "./deps.ts";
 import { connectorContext } from "./http/connector-context.ts";
 import type { ConnectorApp, ConnectorEnv } from "./http/env.ts";
@@ -19,27 +17,20 @@ import { mountMarketplaceProductsList } from "./routes/marketplace-products-list
  * per file, each mounted from its registry entry (`mountRoute`). `app.test.ts` checks the route
  * contract (expectRouteContract).
  */
-export function createApp(
-  deps: ConnectorDeps,
-  options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
-): ConnectorApp {
-  const app = createServiceApp<ConnectorEnv>({
-    name: "connector-svc",
-    logger: deps.logger,
-    metrics: options.metrics,
-    checkResponses: options.checkResponses,
+export function createApp(deps: ConnectorDeps, options: AppOptions = {}): ConnectorApp {
+  return databaseServiceApp<ConnectorEnv>("connector-svc", deps, options, {
     bodyLimitBytes: 16 * 1024, // a role ARN is the largest thing anyone sends here
-    readiness: { database: databaseReady(deps.orm) },
+    context: connectorContext(deps),
+    routes: [
+      mountMarketplaceConnectorGet,
+      mountMarketplaceConnectorConnect,
+      mountMarketplaceConnectorDisconnect,
+      mountMarketplaceConnectorOnboarding,
+      mountMarketplaceConnectorHealth,
+      mountMarketplaceProductsList,
+      mountMarketplaceConnectorRoleTemplate,
+      mountInternalSellerConnectorGet,
+      mountInternalMarketplaceConnectorsList,
+    ],
   });
-  app.use(connectorContext(deps));
-  mountMarketplaceConnectorGet(app);
-  mountMarketplaceConnectorConnect(app);
-  mountMarketplaceConnectorDisconnect(app);
-  mountMarketplaceConnectorOnboarding(app);
-  mountMarketplaceConnectorHealth(app);
-  mountMarketplaceProductsList(app);
-  mountMarketplaceConnectorRoleTemplate(app);
-  mountInternalSellerConnectorGet(app);
-  mountInternalMarketplaceConnectorsList(app);
-  return app;
 }

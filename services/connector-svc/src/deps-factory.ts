@@ -1,5 +1,6 @@
 import type { AwsClients } from "@flowstate/shared/aws/clients";
-import { type Database, schemaOf } from "@flowstate/shared/db/open-database";
+import { platformDeps } from "@flowstate/shared/boot/platform-deps";
+import type { Database } from "@flowstate/shared/db/open-database";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { chainedPrincipalCredentials, type PrincipalCredentials } from "@flowstate/shared/marketplace/principals";
@@ -31,10 +32,7 @@ export function buildDeps(o: BuildDepsOptions): ConnectorDeps {
     { labels: {}, value: sessions.stats().cached },
   ]);
   return {
-    orm: o.orm,
-    schema: schemaOf(o.orm),
-    logger: o.logger,
-    internalAuthSecret: o.internalAuthSecret,
+    ...platformDeps(o),
     vault: kmsVault(o.aws.data("kms"), o.kmsKeyId),
     kmsKeyId: o.kmsKeyId,
     sessions,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type AuditHarness, startAuditHarness } from "@flowstate/audit-svc/testing/harness";
 import { type RunningConnector, startConnectorService } from "@flowstate/connector-svc/testing/connector-service";
+import { type Answer, type CallOptions, gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
@@ -14,28 +15,13 @@ import { createLogger } from "@flowstate/shared/log/logger";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { decodeJwt, SignJWT } from "jose";
 import type { GatewaySettings } from "../src/app.ts";
-import { type RunningGateway, startGateway } from "./gateway-harness.ts";
+import { type RunningGateway, startGateway, unlimitedRates } from "./gateway-harness.ts";
 
 /** What the identity harness signs tokens for (services/identity-svc/src/testing/harness.ts). */
 export const ISSUER = "https://identity.test";
 export const AUDIENCE = "flowstate-test";
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: answers are asserted field by field in the tests
-  json: any;
-}
-
-export interface CallOptions {
-  /** `Authorization: Bearer <token>`: an access token or an API key. */
-  token?: string | undefined;
-  body?: unknown;
-  /** A raw body (malformed-input tests); sent as is. */
-  raw?: string | Uint8Array;
-  headers?: Record<string, string>;
-}
+export type { Answer, CallOptions } from "@flowstate/connector-svc/testing/gateway-caller";
 
 export interface SeenAssertion {
   method: string;
@@ -165,7 +151,6 @@ export async function startE2E(
   // audit-svc behind the gateway too (its routes are read-only and its harness cheap).
   const audit: AuditHarness = await startAuditHarness({ prefix: `${prefix}_au`, secret: identity.secret });
   const auditServer = await listen(observe(audit.app), "audit-svc");
-  const many = 100_000;
   const gateway = await startGateway({
     identityUrl: identityServer.url,
     secret: identity.secret,
@@ -173,12 +158,7 @@ export async function startE2E(
     settings: {
       JWT_ISSUER: ISSUER,
       JWT_AUDIENCE: AUDIENCE,
-      RATE_LIMIT_ANONYMOUS_PER_SEC: many,
-      RATE_LIMIT_ANONYMOUS_BURST: many,
-      RATE_LIMIT_CREDENTIAL_PER_SEC: many,
-      RATE_LIMIT_CREDENTIAL_BURST: many,
-      RATE_LIMIT_TENANT_PER_SEC: many,
-      RATE_LIMIT_TENANT_BURST: many,
+      ...unlimitedRates,
       PARTNER_URL: partner.url,
       AUDIT_URL: auditServer.url,
       ...(connector ? { CONNECTOR_URL: connector.url } : {}),
@@ -190,28 +170,7 @@ export async function startE2E(
 
   if (connector) connector.deps.settings.templateUrl = `${gateway.url}/v1/marketplace/connector-role/template.json`;
 
-  const call: E2E["call"] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = { ...o.headers };
-    if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
-    let body: string | Uint8Array | undefined = o.raw;
-    if (body === undefined && o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers["content-type"] ??= "application/json";
-    }
-    const res = await fetch(`${gateway.url}${path}`, {
-      method,
-      headers,
-      ...(body !== undefined ? { body: body as BodyInit } : {}),
-    });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
-  };
+  const { call } = gatewayCaller(gateway.url);
 
   const expect = (answer: Answer, status: number, what: string) => {
     if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status} ${answer.text}`);

@@ -12,6 +12,17 @@ export function testSettings(identityUrl: string, overrides: Partial<GatewaySett
   return { ...parsed, ...overrides };
 }
 
+const many = 100_000;
+/** Every rate limit of the gateway lifted: a stack's tests sign up, call and poll from one address, credential and tenant. */
+export const unlimitedRates = {
+  RATE_LIMIT_ANONYMOUS_PER_SEC: many,
+  RATE_LIMIT_ANONYMOUS_BURST: many,
+  RATE_LIMIT_CREDENTIAL_PER_SEC: many,
+  RATE_LIMIT_CREDENTIAL_BURST: many,
+  RATE_LIMIT_TENANT_PER_SEC: many,
+  RATE_LIMIT_TENANT_BURST: many,
+} satisfies Partial<GatewaySettings>;
+
 export interface RunningGateway {
   url: string;
   gateway: Gateway;

@@ -1,18 +1,10 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import {
-  CreateEventBusCommand,
-  DeleteEventBusCommand,
-  DeleteRuleCommand,
-  PutRuleCommand,
-  PutTargetsCommand,
-  RemoveTargetsCommand,
-} from "@aws-sdk/client-eventbridge";
 import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { type OutboxRelay, startOutboxRelay } from "@flowstate/shared/outbox/relay";
+import { createTestBus, type TestBus } from "@flowstate/shared/outbox/test-bus";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { eventPattern } from "../../../deploy/local/definition.ts";
@@ -140,7 +132,7 @@ describe("revocation reaching another gateway instance through AccessRevoked", (
   let queue: TestQueue;
   let relay: OutboxRelay;
   let consumer: RevocationConsumer;
-  let busName: string;
+  let bus: TestBus;
 
   beforeAll(async () => {
     e2e = await startE2E("gw_revoke_events");
@@ -151,23 +143,14 @@ describe("revocation reaching another gateway instance through AccessRevoked", (
     });
     // The production shape: identity-svc's outbox → EventBridge bus → the gateway's rule (AccessRevoked only) → SQS.
     queue = await createTestQueue(aws.data("sqs"), { prefix: "gw-revoked", visibilityTimeout: 5 });
-    busName = `t-gw-${randomBytes(5).toString("hex")}`;
-    await eventBridge.send(new CreateEventBusCommand({ Name: busName }));
-    await eventBridge.send(
-      new PutRuleCommand({
-        Name: `${busName}-gw`,
-        EventBusName: busName,
-        EventPattern: JSON.stringify(eventPattern(["AccessRevoked"])),
-      }),
-    );
-    await eventBridge.send(
-      new PutTargetsCommand({
-        Rule: `${busName}-gw`,
-        EventBusName: busName,
-        Targets: [{ Id: "q", Arn: queue.queueArn }],
-      }),
-    );
-    relay = startOutboxRelay({ orm: e2e.identity.db.orm, eventBridge, busName, logger, pollIntervalMs: 200 });
+    bus = await createTestBus(eventBridge, queue.queueArn, eventPattern(["AccessRevoked"]));
+    relay = startOutboxRelay({
+      orm: e2e.identity.db.orm,
+      eventBridge,
+      busName: bus.busName,
+      logger,
+      pollIntervalMs: 200,
+    });
     consumer = startRevocationConsumer({
       sqs: aws.data("sqs"),
       queueUrl: queue.queueUrl,
@@ -181,9 +164,7 @@ describe("revocation reaching another gateway instance through AccessRevoked", (
     await consumer.stop();
     await relay.stop();
     await other.close();
-    await eventBridge.send(new RemoveTargetsCommand({ Rule: `${busName}-gw`, EventBusName: busName, Ids: ["q"] }));
-    await eventBridge.send(new DeleteRuleCommand({ Name: `${busName}-gw`, EventBusName: busName }));
-    await eventBridge.send(new DeleteEventBusCommand({ Name: busName }));
+    await bus.delete();
     await queue.delete();
     await e2e.close();
   });

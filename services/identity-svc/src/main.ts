@@ -1,11 +1,8 @@
-import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { databaseOptions } from "@flowstate/shared/boot/database-options";
+import { readSecretString } from "@flowstate/shared/boot/read-secret";
+import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { openDatabase } from "@flowstate/shared/db/open-database";
-import { createMetrics } from "@flowstate/shared/http/metrics";
-import { serve } from "@flowstate/shared/http/serve";
-import { createLogger } from "@flowstate/shared/log/logger";
-import { startOutboxRelay } from "@flowstate/shared/outbox/relay";
 import { createApp } from "./app.ts";
 import { IdentityConfig } from "./config.ts";
 import { entities } from "./db/entities.ts";
@@ -21,25 +18,15 @@ import { secretsManagerKeyStore } from "./tokens/key-store.ts";
  * and housekeeping timers, then listen. Shutdown drains HTTP first, then stops the timers and the relay.
  */
 const config = parseConfig(IdentityConfig);
-const logger = createLogger({ service: "identity-svc", level: config.LOG_LEVEL });
-const aws = createAwsClients({ endpoint: config.AWS_ENDPOINT_URL });
+const { logger, aws, metrics, ...boot } = serviceBoot("identity-svc", config);
 const secrets = aws.data("secretsmanager");
 
-const assertionKey = await secrets.send(new GetSecretValueCommand({ SecretId: config.INTERNAL_AUTH_SECRET_ID }));
-if (!assertionKey.SecretString) throw new Error(`secret ${config.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
-
-const orm = await openDatabase({
-  url: config.DATABASE_URL,
-  schema: config.DATABASE_SCHEMA,
-  entities,
-  migrations,
-  logger,
-  pool: { max: config.DATABASE_POOL_MAX },
-});
+const assertionKey = await readSecretString(secrets, config.INTERNAL_AUTH_SECRET_ID);
+const orm = await openDatabase({ ...databaseOptions(config, logger), entities, migrations });
 const deps = await buildDeps({
   orm,
   logger,
-  internalAuthSecret: assertionKey.SecretString,
+  internalAuthSecret: assertionKey,
   keyStore: secretsManagerKeyStore(secrets, config.SIGNING_KEYS_SECRET_ID),
   issuer: config.JWT_ISSUER,
   audience: config.JWT_AUDIENCE,
@@ -59,16 +46,8 @@ if (config.OAUTH_CIMD_ALLOWED_ADDRESSES.length)
     { addresses: config.OAUTH_CIMD_ALLOWED_ADDRESSES },
     "OAUTH_CIMD_ALLOWED_ADDRESSES is a test seam; unset it in production",
   );
-// One registry for the HTTP metrics and the relay's outbox_backlog, so /metrics shows both.
-const metrics = createMetrics();
 const app = createApp(deps, { metrics });
-const relay = startOutboxRelay({
-  orm,
-  eventBridge: aws.data("eventbridge"),
-  busName: config.EVENT_BUS_NAME,
-  logger,
-  metrics,
-});
+const relay = boot.relay(orm, aws.data("eventbridge"));
 const maintenance = startKeyMaintenance(deps, {
   reloadMs: config.KEYSET_RELOAD_SECONDS * 1000,
   rotateAfterMs: config.KEY_ROTATION_DAYS * 24 * 3600_000,
@@ -76,9 +55,4 @@ const maintenance = startKeyMaintenance(deps, {
 
 const housekeeping = startHousekeeping(deps, { everyMs: 60_000 });
 
-await serve(app, {
-  host: config.HOST,
-  port: config.PORT,
-  logger,
-  onShutdown: [() => maintenance.stop(), () => housekeeping.stop(), () => relay.stop(), () => orm.close()],
-});
+await boot.serve(app, [() => maintenance.stop(), () => housekeeping.stop(), () => relay.stop(), () => orm.close()]);

@@ -46,6 +46,18 @@ export function toolCallEnvelope(call: ToolCallRecord, at = new Date()): EventEn
   });
 }
 
+export interface AuditPublisherOptions {
+  eventBridge: EventBridgeClient;
+  busName: string;
+  logger: Logger;
+  /** The longest a partial batch waits (default 200 ms). */
+  flushMs?: number;
+  /** PutEvents requests at once (default 4); more calls wait in the buffer (a bus that slows must not get a request per 10 calls). */
+  maxInFlight?: number;
+  /** Calls kept waiting at most (default 10,000); past it the newest are dropped and counted (memory stays bounded if the bus is down). */
+  maxBuffered?: number;
+}
+
 /**
  * Publishes McpToolCalled events to the domain bus without a database (the way partner-inbound
  * publishes): buffered, sent in PutEvents batches of 10 at most every `flushMs`, best effort. A
@@ -55,45 +67,59 @@ export function toolCallEnvelope(call: ToolCallRecord, at = new Date()): EventEn
  * bench/70-mcp.bench.ts). An entry EventBridge refuses, or a batch that throws, is counted in
  * `failed` (exported as `mcp_audit_publish_failures_total`) and logged without content. Why not the outbox: mcp-gateway owns no database, and a tool call's effects are
  * already recorded by the owning service's own outbox events; this event is the who-called-what trail.
+ * At most `maxInFlight` PutEvents at once (under load the calls wait in the buffer and go in full
+ * batches), and at most `maxBuffered` calls waiting: past that they are dropped and counted.
  */
 export class AuditPublisher implements AuditSink {
-  readonly stats = { published: 0, failed: 0 };
+  readonly stats = { published: 0, failed: 0, dropped: 0 };
   #buffer: { call: ToolCallRecord; at: Date }[] = [];
   #timer: NodeJS.Timeout | undefined;
   #soon: NodeJS.Immediate | undefined;
   #inFlight = new Set<Promise<void>>();
 
-  readonly o: { eventBridge: EventBridgeClient; busName: string; logger: Logger; flushMs?: number };
+  readonly o: Required<AuditPublisherOptions>;
 
-  constructor(options: AuditPublisher["o"]) {
-    this.o = options;
+  constructor(options: AuditPublisherOptions) {
+    this.o = { flushMs: 200, maxInFlight: 4, maxBuffered: 10_000, ...options };
   }
 
   record(call: ToolCallRecord): void {
+    if (this.#buffer.length >= this.o.maxBuffered) {
+      if (this.stats.dropped++ % 1000 === 0) this.o.logger.warn({ dropped: this.stats.dropped }, "audit buffer full");
+      return;
+    }
     this.#buffer.push({ call, at: new Date() });
     // A full batch goes once this turn's answers are written; a partial one waits at most flushMs.
     if (this.#buffer.length >= 10) this.#soon ??= setImmediate(() => this.#flush(false));
-    else this.#timer ??= setTimeout(() => this.#flush(true), this.o.flushMs ?? 200);
+    else this.#timer ??= setTimeout(() => this.#flush(true), this.o.flushMs);
   }
 
-  /** Sends what is buffered and waits for every batch in flight (shutdown, tests). */
+  /** Sends what is buffered and waits until nothing is left or in flight (shutdown, tests). */
   async drain(): Promise<void> {
-    this.#flush(true);
-    await Promise.all(this.#inFlight);
+    while (this.#buffer.length || this.#inFlight.size) {
+      this.#flush(true);
+      await Promise.race(this.#inFlight);
+    }
   }
 
-  /** Sends every full batch, and the last partial one too when `all`; a partial one left waits for the timer. */
+  /**
+   * Sends full batches while fewer than maxInFlight are in flight, and the last partial one too
+   * when `all`; what is left goes when a batch in flight ends, or when the timer fires.
+   */
   #flush(all: boolean): void {
     clearImmediate(this.#soon);
     this.#soon = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    while (this.#buffer.length >= 10 || (all && this.#buffer.length)) {
+    while (this.#inFlight.size < this.o.maxInFlight && (this.#buffer.length >= 10 || (all && this.#buffer.length))) {
       const batch = this.#buffer.splice(0, 10);
-      const sending = this.#send(batch).finally(() => this.#inFlight.delete(sending));
+      const sending = this.#send(batch).finally(() => {
+        this.#inFlight.delete(sending);
+        if (this.#buffer.length >= 10) this.#soon ??= setImmediate(() => this.#flush(false));
+      });
       this.#inFlight.add(sending);
     }
-    if (this.#buffer.length) this.#timer = setTimeout(() => this.#flush(true), this.o.flushMs ?? 200);
+    if (this.#buffer.length) this.#timer ??= setTimeout(() => this.#flush(true), this.o.flushMs);
   }
 
   async #send(calls: { call: ToolCallRecord; at: Date }[]): Promise<void> {

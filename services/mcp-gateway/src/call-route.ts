@@ -25,22 +25,31 @@ export async function callRoute(
   const url = new URL(request.path, "http://pipeline.local");
   for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   const hasBody = request.body !== undefined;
-  const res = await gateway.call({
-    method: tool.route.method,
-    target: url.pathname + url.search,
-    headers: {
-      ...definedHeaders(request.headers),
-      authorization: caller.authorization,
-      "x-request-id": caller.requestId,
-      ...(hasBody ? { "content-type": "application/json" } : {}),
-    },
-    body: hasBody ? Buffer.from(JSON.stringify(request.body)) : undefined,
-    address: caller.address,
-    // Past this the call is abandoned as a client gives up (the relay is cut) and the tool answers a
-    // generic error. Above the pipeline's relay timeout (UPSTREAM_TIMEOUT_MS, 10 s by default), so a
-    // slow service comes back as the pipeline's 503 UPSTREAM_UNAVAILABLE rather than an abort here.
-    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-  });
+  // Past CALL_TIMEOUT_MS the call is abandoned as a client gives up (the relay is cut) and the tool
+  // answers a generic error. Above the pipeline's relay timeout (UPSTREAM_TIMEOUT_MS, 10 s by
+  // default), so a slow service comes back as the pipeline's 503 UPSTREAM_UNAVAILABLE rather than
+  // an abort here. A timer cleared with the answer, not AbortSignal.timeout: that one lives its full
+  // 15 s and keeps what listens to it (the call's relay) alive that long after every answer.
+  const abandon = new AbortController();
+  const timer = setTimeout(
+    () => abandon.abort(new DOMException("tool call timed out", "TimeoutError")),
+    CALL_TIMEOUT_MS,
+  );
+  const res = await gateway
+    .call({
+      method: tool.route.method,
+      target: url.pathname + url.search,
+      headers: {
+        ...definedHeaders(request.headers),
+        authorization: caller.authorization,
+        "x-request-id": caller.requestId,
+        ...(hasBody ? { "content-type": "application/json" } : {}),
+      },
+      body: hasBody ? Buffer.from(JSON.stringify(request.body)) : undefined,
+      address: caller.address,
+      signal: abandon.signal,
+    })
+    .finally(() => clearTimeout(timer));
   let body: unknown = null;
   try {
     body = res.body.length ? JSON.parse(res.body.toString("utf8")) : null;

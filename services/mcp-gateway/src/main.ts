@@ -1,13 +1,8 @@
-import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
-import { GetQueueUrlCommand } from "@aws-sdk/client-sqs";
 import { OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/http/security-headers";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
-import { queueNames } from "@flowstate/shared/config/base";
-import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
-import { createMetrics } from "@flowstate/shared/http/metrics";
+import { readSecretString } from "@flowstate/shared/boot/read-secret";
+import { serviceBoot } from "@flowstate/shared/boot/service-boot";
+import { startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
 import { serveMetrics } from "@flowstate/shared/http/metrics-server";
-import { serve } from "@flowstate/shared/http/serve";
-import { createLogger } from "@flowstate/shared/log/logger";
 import { createMcpApp } from "./app.ts";
 import { AuditPublisher } from "./audit.ts";
 import { readMcpConfig } from "./config.ts";
@@ -21,14 +16,9 @@ import { mcpRevocationConsumer } from "./revocations.ts";
  * MCP endpoint.
  */
 const config = readMcpConfig();
-const logger = createLogger({ service: "mcp-gateway", level: config.gateway.LOG_LEVEL });
-const aws = createAwsClients({ endpoint: config.gateway.AWS_ENDPOINT_URL });
-const secret = (
-  await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: config.gateway.INTERNAL_AUTH_SECRET_ID }))
-).SecretString;
-if (!secret) throw new Error(`secret ${config.gateway.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
+const { logger, aws, metrics, ...boot } = serviceBoot("mcp-gateway", config.gateway);
 
-const metrics = createMetrics();
+const secret = await readSecretString(aws.data("secretsmanager"), config.gateway.INTERNAL_AUTH_SECRET_ID);
 const pipeline = startPipeline({
   config: config.gateway,
   resource: config.resource,
@@ -36,22 +26,17 @@ const pipeline = startPipeline({
   logger,
   metrics,
 });
-let consumer: StatelessConsumer | undefined;
-if (config.gateway.CONSUME_EVENTS) {
-  const sqs = aws.data("sqs");
-  const { QueueUrl } = await sqs.send(
-    new GetQueueUrlCommand({ QueueName: queueNames(config.gateway, "mcp-gateway").queue }),
-  );
-  consumer = startStatelessConsumer({
+const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
+  startStatelessConsumer({
     sqs,
-    queueUrl: QueueUrl!,
+    queueUrl,
     logger,
     definition: mcpRevocationConsumer,
     context: { invalidate: pipeline.gateway.invalidate },
     onRecovered: () => pipeline.gateway.invalidateAll(),
     metrics,
-  });
-}
+  }),
+);
 const audit = new AuditPublisher({
   eventBridge: aws.data("eventbridge"),
   busName: config.gateway.EVENT_BUS_NAME,
@@ -62,6 +47,11 @@ metrics.counter(
   "mcp_audit_publish_failures_total",
   "McpToolCalled events not published (refused by the bus or the call failed)",
   () => audit.stats.failed,
+);
+metrics.counter(
+  "mcp_audit_dropped_total",
+  "McpToolCalled events dropped because the buffer was full (the bus slower than the calls)",
+  () => audit.stats.dropped,
 );
 const app = createMcpApp({
   metrics,
@@ -79,15 +69,8 @@ const internal = await serveMetrics(metrics, {
   port: config.gateway.METRICS_PORT,
   logger,
 });
-await serve(app, {
-  host: config.gateway.HOST,
-  port: config.gateway.PORT,
-  logger,
-  headers: OWN_ANSWER_HEADERS,
-  onShutdown: [
-    () => consumer?.stop(),
-    () => audit.drain(),
-    () => pipeline.close(),
-    () => internal.shutdown("stopping"),
-  ],
-});
+await boot.serve(
+  app,
+  [() => consumer?.stop(), () => audit.drain(), () => pipeline.close(), () => internal.shutdown("stopping")],
+  { headers: OWN_ANSWER_HEADERS },
+);

@@ -1,4 +1,5 @@
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
+import { cacheInvalidations } from "@flowstate/edge-gateway/events/revocation-consumer";
 import { defineStatelessConsumer } from "@flowstate/shared/consumer/define-consumer";
 
 /**
@@ -12,10 +13,6 @@ export const mcpRevocationConsumer = defineStatelessConsumer<{
 }>()({
   service: "mcp-gateway",
   events: ["AccessRevoked", "FeatureFlagChanged"],
-  handlers: {
-    "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]),
-    // The pipeline caches flags like the edge gateway: a change must show within a second here too.
-    "FeatureFlagChanged.v1": (event, caches) =>
-      caches.invalidate([{ scope: "features", tenant_id: event.data.tenant_id }]),
-  },
+  // The pipeline caches what the edge gateway caches, flags included (a change must show within a second here too).
+  handlers: cacheInvalidations,
 });

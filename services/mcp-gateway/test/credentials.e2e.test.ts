@@ -1,19 +1,11 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import {
-  CreateEventBusCommand,
-  DeleteEventBusCommand,
-  DeleteRuleCommand,
-  PutRuleCommand,
-  PutTargetsCommand,
-  RemoveTargetsCommand,
-} from "@aws-sdk/client-eventbridge";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { type OutboxRelay, startOutboxRelay } from "@flowstate/shared/outbox/relay";
+import { createTestBus, type TestBus } from "@flowstate/shared/outbox/test-bus";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -34,33 +26,26 @@ const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
 const sqs = aws.data("sqs");
 const eventBridge = aws.data("eventbridge");
 const logger = createLogger({ service: "mcp-gateway" });
-const busName = `t-bus-${randomBytes(5).toString("hex")}`;
-const rule = `${busName}-mcp-gateway`;
 
 let stack: Awaited<ReturnType<typeof startMcpStack>>;
 let queue: TestQueue;
 let relay: OutboxRelay;
+let bus: TestBus;
 beforeAll(async () => {
   stack = await startMcpStack("mcp_cred");
   queue = await createTestQueue(sqs, { prefix: "mcp", visibilityTimeout: 5 });
-  await eventBridge.send(new CreateEventBusCommand({ Name: busName }));
-  await eventBridge.send(
-    new PutRuleCommand({
-      Name: rule,
-      EventBusName: busName,
-      EventPattern: JSON.stringify(eventPattern(mcpRevocationConsumer.events)),
-    }),
-  );
-  await eventBridge.send(
-    new PutTargetsCommand({ Rule: rule, EventBusName: busName, Targets: [{ Id: "queue", Arn: queue.queueArn }] }),
-  );
-  relay = startOutboxRelay({ orm: stack.identity.db.orm, eventBridge, busName, logger, pollIntervalMs: 200 });
+  bus = await createTestBus(eventBridge, queue.queueArn, eventPattern(mcpRevocationConsumer.events));
+  relay = startOutboxRelay({
+    orm: stack.identity.db.orm,
+    eventBridge,
+    busName: bus.busName,
+    logger,
+    pollIntervalMs: 200,
+  });
 });
 afterAll(async () => {
   await relay?.stop();
-  await eventBridge.send(new RemoveTargetsCommand({ Rule: rule, EventBusName: busName, Ids: ["queue"] }));
-  await eventBridge.send(new DeleteRuleCommand({ Name: rule, EventBusName: busName }));
-  await eventBridge.send(new DeleteEventBusCommand({ Name: busName }));
+  await bus?.delete();
   await queue?.delete();
   await stack?.close();
 });

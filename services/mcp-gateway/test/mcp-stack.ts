@@ -3,6 +3,7 @@ import { startConnectorService } from "@flowstate/connector-svc/testing/connecto
 import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { createApp as createRestGateway } from "@flowstate/edge-gateway/app";
 import { GatewayConfig } from "@flowstate/edge-gateway/config";
+import { unlimitedRates } from "@flowstate/edge-gateway/test/gateway-harness";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { startOffersService } from "@flowstate/offers-svc/testing/offers-service";
 import { startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";
@@ -64,19 +65,13 @@ export async function startMcpStack(prefix: string) {
     participantUrls: { "identity-svc": identityServer.url },
   });
   const privacyServer = await serve(privacy.app, { ...quiet, port: 0 });
-  const many = 100_000;
   const config = {
     ...GatewayConfig.parse({ IDENTITY_URL: identityServer.url }),
     CONNECTOR_URL: connector.url,
     OFFERS_URL: offers.url,
     PRIVACY_URL: privacyServer.url,
     JWT_ISSUER: issuer,
-    RATE_LIMIT_ANONYMOUS_PER_SEC: many,
-    RATE_LIMIT_ANONYMOUS_BURST: many,
-    RATE_LIMIT_CREDENTIAL_PER_SEC: many,
-    RATE_LIMIT_CREDENTIAL_BURST: many,
-    RATE_LIMIT_TENANT_PER_SEC: many,
-    RATE_LIMIT_TENANT_BURST: many,
+    ...unlimitedRates,
   };
   const rest = createRestGateway({
     config: { ...config, JWT_AUDIENCE: "flowstate-test" },

@@ -1,5 +1,6 @@
 import type { AwsClients } from "@flowstate/shared/aws/clients";
-import { type Database, schemaOf } from "@flowstate/shared/db/open-database";
+import { platformDeps } from "@flowstate/shared/boot/platform-deps";
+import type { Database } from "@flowstate/shared/db/open-database";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { connectorLookup } from "@flowstate/shared/marketplace/connector-lookup";
@@ -57,10 +58,7 @@ export function buildDeps(o: {
   });
   const ttlMs = o.config.SELLER_CURRENCIES_TTL_SECONDS * 1000;
   return {
-    orm: o.orm,
-    schema: schemaOf(o.orm),
-    logger: o.logger,
-    internalAuthSecret: o.internalAuthSecret,
+    ...platformDeps(o),
     sellers: sellerAccess(sessions, directory),
     currencies: new CurrencyCache({ ttlMs, undeterminedTtlMs: Math.min(ttlMs, 5000) }),
     wakeTracker: o.wakeTracker,

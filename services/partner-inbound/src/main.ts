@@ -1,11 +1,8 @@
-import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
-import { GetQueueUrlCommand } from "@aws-sdk/client-sqs";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { queueUrlOf } from "@flowstate/shared/boot/queue-url";
+import { readSecretString } from "@flowstate/shared/boot/read-secret";
+import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { queueNames } from "@flowstate/shared/config/base";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
-import { createMetrics } from "@flowstate/shared/http/metrics";
-import { serve } from "@flowstate/shared/http/serve";
-import { createLogger } from "@flowstate/shared/log/logger";
 import { partnerBusNames } from "@flowstate/shared/partner/ingest-bus";
 import { createApp } from "./app.ts";
 import { busPolicyWriter } from "./bus-policies.ts";
@@ -23,12 +20,8 @@ import { TenantMap } from "./tenant-map.ts";
  * bus policies (ADR 0003).
  */
 const config = parseConfig(PartnerInboundConfig);
-const logger = createLogger({ service: "partner-inbound", level: config.LOG_LEVEL });
-const aws = createAwsClients({ endpoint: config.AWS_ENDPOINT_URL });
-const secret = (
-  await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: config.INTERNAL_AUTH_SECRET_ID }))
-).SecretString;
-if (!secret) throw new Error(`secret ${config.INTERNAL_AUTH_SECRET_ID} has no SecretString`);
+const { logger, aws, metrics, ...boot } = serviceBoot("partner-inbound", config);
+const secret = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
 
 const busNames = partnerBusNames(config);
 const writer = await busPolicyWriter(aws.partner("partner-eventbridge"), busNames, () => map, logger);
@@ -37,7 +30,7 @@ let loaded = false;
 let refreshTimer: NodeJS.Timeout | undefined;
 async function refresh(): Promise<void> {
   try {
-    map.replace(await fetchConnectedAccounts(config.CONNECTOR_URL, secret!));
+    map.replace(await fetchConnectedAccounts(config.CONNECTOR_URL, secret));
     if (!loaded) logger.info({ accounts: map.size }, "account map loaded from connector-svc");
     loaded = true;
   } catch (err) {
@@ -48,21 +41,20 @@ async function refresh(): Promise<void> {
 await refresh();
 
 const name = queueNames(config, "partner-inbound").queue;
-const [partnerQueue, connectorQueue] = await Promise.all([
-  aws.partner("partner-sqs").send(new GetQueueUrlCommand({ QueueName: name })),
-  aws.data("sqs").send(new GetQueueUrlCommand({ QueueName: name })),
+const [partnerQueueUrl, connectorQueueUrl] = await Promise.all([
+  queueUrlOf(aws.partner("partner-sqs"), name),
+  queueUrlOf(aws.data("sqs"), name),
 ]);
-const metrics = createMetrics();
 const connectorEvents = startConnectorEvents({
   sqs: aws.data("sqs"),
-  queueUrl: connectorQueue.QueueUrl!,
+  queueUrl: connectorQueueUrl,
   map: () => map,
   logger,
   metrics,
 });
 const inbound = startInboundLoop({
   sqs: aws.partner("partner-sqs"),
-  queueUrl: partnerQueue.QueueUrl!,
+  queueUrl: partnerQueueUrl,
   eventBridge: aws.data("eventbridge"),
   busName: config.EVENT_BUS_NAME,
   map: () => map,
@@ -76,14 +68,9 @@ const app = createApp({
   mapLoaded: () => loaded,
   tenants: () => map.size,
 });
-await serve(app, {
-  host: config.HOST,
-  port: config.PORT,
-  logger,
-  onShutdown: [
-    () => clearTimeout(refreshTimer),
-    () => inbound.stop(),
-    () => connectorEvents.stop(),
-    () => writer.idle(),
-  ],
-});
+await boot.serve(app, [
+  () => clearTimeout(refreshTimer),
+  () => inbound.stop(),
+  () => connectorEvents.stop(),
+  () => writer.idle(),
+]);

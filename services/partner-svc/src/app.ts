@@ -1,6 +1,4 @@
-import { databaseReady } from "@flowstate/shared/db/open-database";
-import { createServiceApp } from "@flowstate/shared/http/app";
-import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { type AppOptions, databaseServiceApp } from "@flowstate/shared/http/database-service-app";
 import type { PartnerDeps } from "./deps.ts";
 import type { PartnerApp, PartnerEnv } from "./http/env.ts";
 import { gatewayOnly } from "./http/gateway-only.ts";
@@ -8,20 +6,10 @@ import { mountEngagementsList } from "./routes/engagements-list.ts";
 import { mountOpportunitiesList } from "./routes/opportunities-list.ts";
 
 /** partner-svc's HTTP app: the platform base, the gateway-only check, one route per file. */
-export function createApp(
-  deps: PartnerDeps,
-  options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
-): PartnerApp {
-  const app = createServiceApp<PartnerEnv>({
-    name: "partner-svc",
-    logger: deps.logger,
-    metrics: options.metrics,
-    checkResponses: options.checkResponses,
+export function createApp(deps: PartnerDeps, options: AppOptions = {}): PartnerApp {
+  return databaseServiceApp<PartnerEnv>("partner-svc", deps, options, {
     bodyLimitBytes: 1024, // read-only API: no request has a body
-    readiness: { database: databaseReady(deps.orm) },
+    context: gatewayOnly(deps),
+    routes: [mountOpportunitiesList, mountEngagementsList],
   });
-  app.use(gatewayOnly(deps));
-  mountOpportunitiesList(app);
-  mountEngagementsList(app);
-  return app;
 }

@@ -1,6 +1,4 @@
-import { databaseReady } from "@flowstate/shared/db/open-database";
-import { createServiceApp } from "@flowstate/shared/http/app";
-import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { type AppOptions, databaseServiceApp } from "@flowstate/shared/http/database-service-app";
 import type { PrivacyDeps } from "./deps.ts";
 import type { PrivacyApp, PrivacyEnv } from "./http/env.ts";
 import { privacyContext } from "./http/privacy-context.ts";
@@ -13,20 +11,10 @@ import { mountUsersMeExportGet } from "./routes/users-me-export-get.ts";
  * `app.test.ts` checks that the routes here and the registry are the same set; `checkResponses`
  * (tests) checks every answer against its schema.
  */
-export function createApp(
-  deps: PrivacyDeps,
-  options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
-): PrivacyApp {
-  const app = createServiceApp<PrivacyEnv>({
-    name: "privacy-svc",
-    logger: deps.logger,
-    metrics: options.metrics,
-    checkResponses: options.checkResponses,
+export function createApp(deps: PrivacyDeps, options: AppOptions = {}): PrivacyApp {
+  return databaseServiceApp<PrivacyEnv>("privacy-svc", deps, options, {
     bodyLimitBytes: 16 * 1024, // neither route takes a body
-    readiness: { database: databaseReady(deps.orm) },
+    context: privacyContext(deps),
+    routes: [mountUsersMeExportCreate, mountUsersMeExportGet],
   });
-  app.use(privacyContext(deps));
-  mountUsersMeExportCreate(app);
-  mountUsersMeExportGet(app);
-  return app;
 }

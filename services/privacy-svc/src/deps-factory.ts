@@ -1,24 +1,12 @@
-import type { AwsClients } from "@flowstate/shared/aws/clients";
-import { type Database, schemaOf } from "@flowstate/shared/db/open-database";
-import type { Logger } from "@flowstate/shared/log/logger";
+import { type BootParts, platformDeps } from "@flowstate/shared/boot/platform-deps";
 import type { PrivacyConfig } from "./config.ts";
 import type { PrivacyDeps } from "./deps.ts";
 
 /** The one way to assemble PrivacyDeps from configuration (main.ts; the test harness builds its own). */
-export function buildDeps(o: {
-  config: PrivacyConfig;
-  orm: Database;
-  logger: Logger;
-  aws: AwsClients;
-  internalAuthSecret: string;
-  clock?: () => Date;
-}): PrivacyDeps {
+export function buildDeps(o: BootParts<PrivacyConfig> & { clock?: () => Date }): PrivacyDeps {
   const c = o.config;
   return {
-    orm: o.orm,
-    schema: schemaOf(o.orm),
-    logger: o.logger,
-    internalAuthSecret: o.internalAuthSecret,
+    ...platformDeps(o),
     s3: o.aws.data("s3"),
     ses: o.aws.data("sesv2"),
     exports: { bucket: c.EXPORTS_BUCKET, kmsKeyId: c.DATA_KMS_KEY_ID },

@@ -1,23 +1,15 @@
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import {
-  CreateEventBusCommand,
-  DeleteEventBusCommand,
-  DeleteRuleCommand,
-  PutRuleCommand,
-  PutTargetsCommand,
-  RemoveTargetsCommand,
-} from "@aws-sdk/client-eventbridge";
 import { type Account, type E2E, startE2E } from "@flowstate/edge-gateway/test/e2e-stack";
 import { type Consumer, createConsumer } from "@flowstate/shared/consumer/consumer";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { type OutboxRelay, startOutboxRelay } from "@flowstate/shared/outbox/relay";
+import { createTestBus } from "@flowstate/shared/outbox/test-bus";
 import { eventPattern } from "../../../deploy/local/definition.ts";
 import { startMoto } from "../../../deploy/local/moto.ts";
 import { privacyConsumer, privacySubscription } from "../src/consumers/handlers.ts";
@@ -68,21 +60,9 @@ export async function startExportStack(
   const sqs = privacy.aws.data("sqs");
   const eventBridge = privacy.aws.data("eventbridge");
   const queue = await createTestQueue(sqs, { prefix, visibilityTimeout: 30, maxReceiveCount: 5 });
-  const busName = `t-bus-${randomBytes(5).toString("hex")}`;
-  const rule = `${busName}-privacy`;
-  await eventBridge.send(new CreateEventBusCommand({ Name: busName }));
-  await eventBridge.send(
-    new PutRuleCommand({
-      Name: rule,
-      EventBusName: busName,
-      EventPattern: JSON.stringify(eventPattern(privacySubscription.events)),
-    }),
-  );
-  await eventBridge.send(
-    new PutTargetsCommand({ Rule: rule, EventBusName: busName, Targets: [{ Id: "queue", Arn: queue.queueArn }] }),
-  );
+  const bus = await createTestBus(eventBridge, queue.queueArn, eventPattern(privacySubscription.events));
   const relays: OutboxRelay[] = [e2e.identity.db.orm, privacy.db.orm].map((orm) =>
-    startOutboxRelay({ orm, eventBridge, busName, logger, pollIntervalMs: 200 }),
+    startOutboxRelay({ orm, eventBridge, busName: bus.busName, logger, pollIntervalMs: 200 }),
   );
   const consumer = createConsumer({
     sqs,
@@ -100,14 +80,17 @@ export async function startExportStack(
     consumer,
     async poll(token, jobId, done, ms = 60_000) {
       let last: Record<string, unknown> = {};
+      const seen: string[] = [];
       await waitFor(
         async () => {
           const res = await e2e.call("GET", `/v1/users/me/export/${jobId}`, { token });
           last = res.json;
+          const state = `${res.status}:${String(res.json.status ?? res.json.code)}`;
+          if (!seen.at(-1)?.startsWith(`${state}@`)) seen.push(`${state}@${Date.now() % 100000}`);
           return res.status === 200 && done(res.json);
         },
         ms,
-        `export ${jobId} (last: ${JSON.stringify(last)})`,
+        () => `export ${jobId}; last answer: ${JSON.stringify(last)}; answers: ${seen.join(" ")}`,
         100,
       );
       return last;
@@ -118,9 +101,7 @@ export async function startExportStack(
     async close() {
       await consumer.stop({ deadlineMs: 2_000 });
       await Promise.all(relays.map((r) => r.stop()));
-      await eventBridge.send(new RemoveTargetsCommand({ Rule: rule, EventBusName: busName, Ids: ["queue"] }));
-      await eventBridge.send(new DeleteRuleCommand({ Name: rule, EventBusName: busName }));
-      await eventBridge.send(new DeleteEventBusCommand({ Name: busName }));
+      await bus.delete();
       await queue.delete();
       await e2e.close();
       await moto.stop();

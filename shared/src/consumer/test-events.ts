@@ -30,18 +30,23 @@ export async function sendBodies(sqs: SQSClient, queueUrl: string, bodies: strin
   }
 }
 
-/** Polls `check` every `everyMs` (default 50) until it is truthy or `ms` elapse. */
+/**
+ * Polls `check` every `everyMs` (default 50) until it is truthy or `ms` elapse. `what` may be a
+ * function, read when the wait times out (so it can name the last thing `check` saw).
+ */
 export async function waitFor<T>(
   check: () => T | Promise<T>,
   ms = 10_000,
-  what = "condition",
+  what: string | (() => string) = "condition",
   everyMs = 50,
 ): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > until) {
+      throw new Error(`timed out after ${ms} ms waiting for ${typeof what === "function" ? what() : what}`);
+    }
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

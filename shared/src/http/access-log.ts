@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { OutgoingHttpHeaders } from "node:http";
 import { PROBLEM_CONTENT_TYPE } from "@flowstate/contracts/errors/problem";
 import type { Logger } from "../log/logger.ts";
 import { mapError } from "./error-handler.ts";

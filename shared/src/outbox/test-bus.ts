@@ -15,21 +15,27 @@ export interface TestBus {
 }
 
 /**
- * Creates a uniquely named event bus with one rule routing every `flowstate.*` event to `queueArn`
- * (the shape the bootstrap gives each consumer) for one test.
+ * Creates a uniquely named event bus with one rule routing the events `pattern` matches (default:
+ * every `flowstate.*` event) to `queueArn`, the shape the bootstrap gives each consumer, for one test.
  *
  * @example
  * const bus = await createTestBus(eventBridge, queue.queueArn);
+ * // a consumer's own rule, as deploy/local gives it:
+ * const bus = await createTestBus(eventBridge, queue.queueArn, eventPattern(privacySubscription.events));
  */
-export async function createTestBus(eventBridge: EventBridgeClient, queueArn: string): Promise<TestBus> {
+export async function createTestBus(
+  eventBridge: EventBridgeClient,
+  queueArn: string,
+  pattern: object = { source: [{ prefix: "flowstate." }] },
+): Promise<TestBus> {
   const busName = `t-bus-${randomBytes(5).toString("hex")}`;
-  const rule = `${busName}-all`;
+  const rule = `${busName}-to-queue`;
   await eventBridge.send(new CreateEventBusCommand({ Name: busName }));
   await eventBridge.send(
     new PutRuleCommand({
       Name: rule,
       EventBusName: busName,
-      EventPattern: JSON.stringify({ source: [{ prefix: "flowstate." }] }),
+      EventPattern: JSON.stringify(pattern),
     }),
   );
   await eventBridge.send(

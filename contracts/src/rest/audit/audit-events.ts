@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EventActor } from "../../events/envelope.ts";
 import { EventId, RequestId, Sub, TenantId } from "../../ids.ts";
 import { Timestamp } from "../identity/common.ts";
+import { pageCursor, pageOf, pageQuery } from "../page.ts";
 
 /**
  * One audit row as the read API shows it (audit-svc, issue 11): who did what to whom, by opaque
@@ -29,7 +30,7 @@ export const AuditEvent = z.object({
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
 /** An opaque position in a listing (base64url), valid with the same filters only. */
-export const AuditCursor = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, "expected a cursor from next_cursor");
+export const AuditCursor = pageCursor(200);
 
 const common = {
   /** Events that occurred at or after this instant. */
@@ -41,8 +42,7 @@ const common = {
     .string()
     .regex(/^[A-Z][A-Za-z]+$/, "expected an event type such as MembershipAdded")
     .optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: AuditCursor.optional(),
+  ...pageQuery(AuditCursor),
 };
 
 /** `GET /v1/tenants/{id}/audit-events`: newest first, filtered by time range, type and actor. */
@@ -57,5 +57,5 @@ export type TenantAuditQuery = z.infer<typeof TenantAuditQuery>;
 export const MyAuditQuery = z.object(common);
 export type MyAuditQuery = z.infer<typeof MyAuditQuery>;
 
-export const AuditEventList = z.object({ items: z.array(AuditEvent), next_cursor: AuditCursor.nullable() });
+export const AuditEventList = pageOf(AuditEvent, AuditCursor);
 export type AuditEventList = z.infer<typeof AuditEventList>;

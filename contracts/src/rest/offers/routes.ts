@@ -1,3 +1,4 @@
+import { CONNECTOR_PROBLEMS, MARKETPLACE, marketplaceAccessOf } from "../access.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 import { AgreementList, ListAgreementsQuery } from "./agreements.ts";
 import { OfferChange } from "./changes.ts";
@@ -11,15 +12,10 @@ import { ChangeHandle, ListOffersQuery, Offer, OfferList } from "./offers.ts";
  * connected tenant. Members (and read keys) read; admins (and write keys) change. Every mutation
  * answers 202 with the change set AWS applies, idempotent per `Idempotency-Key` header.
  */
-const offers = "offers-svc" as const;
-const M = "/v1/tenants/{id}/integrations/marketplace";
-// Every offers route needs the tenant's `marketplace_offers` flag (the gateway answers 403 FEATURE_DISABLED).
-const common = { service: offers, auth: "tenant", feature: "marketplace_offers" } as const;
-const read = { ...common, minRole: "member", apiKey: "read" } as const;
-const write = { ...common, minRole: "admin", apiKey: "write" } as const;
+const { read, write } = marketplaceAccessOf("offers-svc");
 
-/** What any call into the seller's account can answer (connector missing or refused, AWS refusing). */
-const seller = ["CONNECTOR_NOT_CONNECTED", "CONNECTOR_ACCESS_DENIED", "MARKETPLACE_VALIDATION_FAILED"] as const;
+/** What any call into the seller's account can answer: the connector's refusals, and AWS refusing. */
+const seller = [...CONNECTOR_PROBLEMS, "MARKETPLACE_VALIDATION_FAILED"] as const;
 /** What submitting a change set can answer besides. */
 const change = [
   ...seller,
@@ -34,7 +30,7 @@ export const offersRoutes = [
   defineRoute({
     id: "offers.list",
     method: "GET",
-    path: `${M}/offers`,
+    path: `${MARKETPLACE}/offers`,
     ...read,
     summary: "The seller's offers (filter by state, product, visibility; cursor pagination)",
     params: MarketplacePath,
@@ -45,7 +41,7 @@ export const offersRoutes = [
   defineRoute({
     id: "offers.create",
     method: "POST",
-    path: `${M}/offers`,
+    path: `${MARKETPLACE}/offers`,
     ...write,
     summary: "Create a private offer in one change set (and release it with release: true)",
     params: MarketplacePath,
@@ -56,7 +52,7 @@ export const offersRoutes = [
   defineRoute({
     id: "offers.get",
     method: "GET",
-    path: `${M}/offers/{offer_id}`,
+    path: `${MARKETPLACE}/offers/{offer_id}`,
     ...read,
     summary: "An offer as its seller reads it: buyers, pricing, schedule, legal and validity terms, dates",
     params: OfferPath,
@@ -66,7 +62,7 @@ export const offersRoutes = [
   defineRoute({
     id: "offers.clone",
     method: "POST",
-    path: `${M}/offers/{offer_id}/clone`,
+    path: `${MARKETPLACE}/offers/{offer_id}/clone`,
     ...write,
     summary: "A new draft from an offer's terms with overrides; optionally expire the original",
     params: OfferPath,
@@ -77,7 +73,7 @@ export const offersRoutes = [
   defineRoute({
     id: "offers.release",
     method: "POST",
-    path: `${M}/offers/{offer_id}/release`,
+    path: `${MARKETPLACE}/offers/{offer_id}/release`,
     ...write,
     summary: "Release a draft offer to its buyers",
     params: OfferPath,
@@ -87,7 +83,7 @@ export const offersRoutes = [
   defineRoute({
     id: "offers.expire",
     method: "POST",
-    path: `${M}/offers/{offer_id}/expire`,
+    path: `${MARKETPLACE}/offers/{offer_id}/expire`,
     ...write,
     summary: "Expire a released offer (its availability end date becomes yesterday)",
     params: OfferPath,
@@ -97,7 +93,7 @@ export const offersRoutes = [
   defineRoute({
     id: "offers.changes.get",
     method: "GET",
-    path: `${M}/changes/{change_set_id}`,
+    path: `${MARKETPLACE}/changes/{change_set_id}`,
     ...read,
     summary: "A submitted change set: status, each change's errors, the offer",
     params: ChangePath,
@@ -106,7 +102,7 @@ export const offersRoutes = [
   defineRoute({
     id: "agreements.list",
     method: "GET",
-    path: `${M}/agreements`,
+    path: `${MARKETPLACE}/agreements`,
     ...read,
     summary: "Purchase agreements the seller proposed (status, offer, product, buyer, dates)",
     params: MarketplacePath,
@@ -117,7 +113,7 @@ export const offersRoutes = [
   defineRoute({
     id: "seller.currencies.get",
     method: "GET",
-    path: `${M}/seller/currencies`,
+    path: `${MARKETPLACE}/seller/currencies`,
     ...read,
     summary: "Currencies the seller can be paid out in (determined: false with a legacy connector role)",
     params: MarketplacePath,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AwsAccountId, InvitationStatus, PartnerDetailType, PartnerRef } from "../../events/partner.ts";
 import { Timestamp } from "../identity/common.ts";
+import { pageCursor, pageOf, pageQuery } from "../page.ts";
 
 /**
  * The partner-program sync state of a tenant (partner-svc): the latest state per opportunity and
@@ -35,20 +36,10 @@ export const PartnerEngagement = z.object({
 });
 export type PartnerEngagement = z.infer<typeof PartnerEngagement>;
 
-/** An opaque position in a list: base64url of the last item's sort key. */
-export const PageCursor = z.string().regex(/^[A-Za-z0-9_-]{1,400}$/, "expected a cursor from next_cursor");
+export const PageCursor = pageCursor(400);
 
-export const PartnerListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: PageCursor.optional(),
-});
+export const PartnerListQuery = z.object(pageQuery(PageCursor));
 export type PartnerListQuery = z.infer<typeof PartnerListQuery>;
 
-export const PartnerOpportunityList = z.object({
-  items: z.array(PartnerOpportunity),
-  next_cursor: PageCursor.nullable(),
-});
-export const PartnerEngagementList = z.object({
-  items: z.array(PartnerEngagement),
-  next_cursor: PageCursor.nullable(),
-});
+export const PartnerOpportunityList = pageOf(PartnerOpportunity, PageCursor);
+export const PartnerEngagementList = pageOf(PartnerEngagement, PageCursor);

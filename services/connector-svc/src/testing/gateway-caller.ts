@@ -13,8 +13,8 @@ export interface CallOptions {
   /** `Authorization: Bearer <token>`: an access token or an API key. */
   token?: string | undefined;
   body?: unknown;
-  /** A raw body, sent as is. */
-  raw?: string;
+  /** A raw body (malformed-input tests); sent as is. */
+  raw?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -33,12 +33,16 @@ export function gatewayCaller(baseUrl: string) {
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<Answer> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
-    let body = o.raw;
+    let body: string | Uint8Array | undefined = o.raw;
     if (body === undefined && o.body !== undefined) {
       body = JSON.stringify(o.body);
       headers["content-type"] ??= "application/json";
     }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: body as BodyInit } : {}),
+    });
     const text = await res.text();
     let json: unknown;
     try {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { createApp as createGateway, type GatewaySettings } from "@flowstate/edge-gateway/app";
 import { GatewayConfig } from "@flowstate/edge-gateway/config";
+import { unlimitedRates } from "@flowstate/edge-gateway/test/gateway-harness";
 import { startHarness } from "@flowstate/identity-svc/testing/harness";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { serve } from "@flowstate/shared/http/serve";
@@ -107,7 +108,6 @@ export async function startMarketplaceStack(options: MarketplaceStackOptions): P
 
     const basics: StackBasics = { secret, connectorUrl: connectorServer.url, identityUrl: identityServer.url, sandbox };
     const more = (await options.services?.(basics)) ?? {};
-    const many = 100_000;
     const gatewayLogger = createLogger({ service: "edge-gateway" });
     const gateway = createGateway({
       config: {
@@ -118,12 +118,7 @@ export async function startMarketplaceStack(options: MarketplaceStackOptions): P
         AUDIT_URL: more["audit-svc"],
         JWT_ISSUER: "https://identity.test",
         JWT_AUDIENCE: "flowstate-test",
-        RATE_LIMIT_ANONYMOUS_PER_SEC: many,
-        RATE_LIMIT_ANONYMOUS_BURST: many,
-        RATE_LIMIT_CREDENTIAL_PER_SEC: many,
-        RATE_LIMIT_CREDENTIAL_BURST: many,
-        RATE_LIMIT_TENANT_PER_SEC: many,
-        RATE_LIMIT_TENANT_BURST: many,
+        ...unlimitedRates,
         ...options.gateway,
       },
       logger: gatewayLogger,

@@ -1,6 +1,7 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { eventCatalog } from "@flowstate/contracts/events/catalog";
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
-import { defineStatelessConsumer } from "@flowstate/shared/consumer/define-consumer";
+import { defineStatelessConsumer, type HandlersFor } from "@flowstate/shared/consumer/define-consumer";
 import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { Logger } from "@flowstate/shared/log/logger";
@@ -9,6 +10,17 @@ import type { Logger } from "@flowstate/shared/log/logger";
 interface Caches {
   invalidate: (list: readonly Invalidation[]) => void;
 }
+
+/**
+ * What a gateway does with the events that change facts it caches: drop them. mcp-gateway's
+ * pipeline caches the same facts, so its consumer (src/revocations.ts) runs these handlers too.
+ */
+export const cacheInvalidations: HandlersFor<typeof eventCatalog, "AccessRevoked" | "FeatureFlagChanged", Caches> = {
+  "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]),
+  // A flag changed through another instance, or mcp-gateway: drop this tenant's cached flags.
+  "FeatureFlagChanged.v1": (event, caches) =>
+    caches.invalidate([{ scope: "features", tenant_id: event.data.tenant_id }]),
+};
 
 /**
  * The gateway's consumer (queue `<prefix>-<stage>-edge-gateway`): AccessRevoked events from
@@ -20,12 +32,7 @@ interface Caches {
 export const revocationConsumer = defineStatelessConsumer<Caches>()({
   service: "edge-gateway",
   events: ["AccessRevoked", "FeatureFlagChanged"],
-  handlers: {
-    "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]),
-    // A flag changed through another instance, or mcp-gateway: drop this tenant's cached flags.
-    "FeatureFlagChanged.v1": (event, caches) =>
-      caches.invalidate([{ scope: "features", tenant_id: event.data.tenant_id }]),
-  },
+  handlers: cacheInvalidations,
 });
 
 export interface RevocationConsumerOptions extends Caches {

@@ -1,4 +1,4 @@
-import { hiddenFields, tenantOptions } from "@flowstate/identity-svc/oauth/testing/oauth-driver";
+import { answerAuthorizationPage, type Consent } from "@flowstate/identity-svc/oauth/testing/oauth-driver";
 
 /**
  * What a user's browser does with an authorization URL, over real HTTP through the gateway: load
@@ -8,7 +8,7 @@ import { hiddenFields, tenantOptions } from "@flowstate/identity-svc/oauth/testi
 export async function authorizeInBrowser(
   authorizationUrl: URL,
   user: { email: string; password: string },
-  choice: { decision?: "allow" | "deny"; tenantId?: string } = {},
+  choice: Consent = {},
 ): Promise<URL> {
   const origin = authorizationUrl.origin;
   const post = (path: string, fields: Record<string, string>) =>
@@ -19,19 +19,7 @@ export async function authorizeInBrowser(
       body: new URLSearchParams(fields).toString(),
     });
   const page = await fetch(authorizationUrl, { redirect: "manual" });
-  const html = await page.text();
-  if (page.status !== 200) throw new Error(`authorization page: ${page.status} ${html.slice(0, 300)}`);
-  const signedIn = await post("/oauth/authorize/signin", {
-    ...hiddenFields(html),
-    email: user.email,
-    password: user.password,
-  });
-  const consent = await signedIn.text();
-  if (signedIn.status !== 200) throw new Error(`sign-in: ${signedIn.status} ${consent.slice(0, 300)}`);
-  const fields: Record<string, string> = { ...hiddenFields(consent), decision: choice.decision ?? "allow" };
-  const tenant = choice.tenantId ?? tenantOptions(consent)[0];
-  if (tenant) fields.tenant_id = tenant;
-  const answer = await post("/oauth/authorize/consent", fields);
+  const answer = await answerAuthorizationPage(post, page, user, choice);
   const location = answer.headers.get("location");
   if (answer.status !== 303 || !location) throw new Error(`consent: ${answer.status} ${await answer.text()}`);
   return new URL(location);

@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
 import { hasOpenssl, startHttpsFixture } from "@flowstate/identity-svc/oauth/testing/https-fixture";
 import type { TestUser } from "@flowstate/identity-svc/testing/harness";
-import { recordSecret } from "@flowstate/shared/testing/secrets";
-import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { authorizeInBrowser } from "./browser-steps.ts";
+import { authorizeHeadless, HeadlessProvider } from "./headless-client.ts";
 import { type OAuthStack, startOAuthStack } from "./oauth-stack.ts";
 
 /**
@@ -23,48 +16,6 @@ import { type OAuthStack, startOAuthStack } from "./oauth-stack.ts";
  */
 const skipReason = hasOpenssl() ? null : "openssl is not installed (it makes the fixture's self-signed certificate)";
 if (skipReason) console.warn(`MCP client CIMD test skipped: ${skipReason}`);
-
-class MetadataDocumentProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  readonly redirectUrl = "http://127.0.0.1:42777/callback";
-  readonly clientMetadataUrl: string;
-  constructor(clientMetadataUrl: string) {
-    this.clientMetadataUrl = clientMetadataUrl;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "CIMD test client",
-      redirect_uris: ["http://127.0.0.1/callback"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  info: OAuthClientInformationMixed | undefined;
-  clientInformation() {
-    return this.info; // never registered: the SDK stores {client_id: clientMetadataUrl} here
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    recordSecret(tokens.access_token);
-    if (tokens.refresh_token) recordSecret(tokens.refresh_token);
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 describe.skipIf(skipReason !== null)("the official MCP client with a Client ID Metadata Document", () => {
   let fixture: Awaited<ReturnType<typeof startHttpsFixture>>;
@@ -97,13 +48,20 @@ describe.skipIf(skipReason !== null)("the official MCP client with a Client ID M
 
   it("authorizes with the document's URL as client id and calls a tool", async () => {
     const clientId = `${fixture.origin}/oauth/client.json`;
-    const provider = new MetadataDocumentProvider(clientId);
-    const transport = new StreamableHTTPClientTransport(new URL(stack.mcp.resource), { authProvider: provider });
-    await assert.rejects(new Client({ name: "t", version: "0" }).connect(transport), UnauthorizedError);
+    // What the SDK would register; with a metadata document URL it registers nothing (the server reads the document).
+    const provider = new HeadlessProvider(
+      "http://127.0.0.1:42777/callback",
+      {
+        client_name: "CIMD test client",
+        redirect_uris: ["http://127.0.0.1/callback"],
+        token_endpoint_auth_method: "none",
+      },
+      clientId,
+    );
+    await authorizeHeadless(new URL(stack.mcp.resource), provider, user, { tenantId });
     assert.equal(provider.authorizationUrl?.searchParams.get("client_id"), clientId);
+    // The SDK stores {client_id: clientMetadataUrl} as the client's information: nothing was registered.
     assert.equal(provider.info?.client_id, clientId, "no registration: the URL is the client id");
-    const back = await authorizeInBrowser(provider.authorizationUrl!, user, { tenantId });
-    await transport.finishAuth(back.searchParams.get("code")!);
     const client = new Client({ name: "cimd", version: "0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcp.resource), { authProvider: provider }));
     const result = await client.callTool({ name: "whoami", arguments: {} });

@@ -1,16 +1,11 @@
 import assert from "node:assert/strict";
 import type { TestUser } from "@flowstate/identity-svc/testing/harness";
-import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { authorizeInBrowser } from "./browser-steps.ts";
+import { authorizeHeadless, HeadlessProvider, publicClient } from "./headless-client.ts";
 import { type OAuthStack, startOAuthStack } from "./oauth-stack.ts";
 
 /**
@@ -19,45 +14,8 @@ import { type OAuthStack, startOAuthStack } from "./oauth-stack.ts";
  * discovery from a 401, dynamic registration, authorization (this test is the browser), token
  * exchange, a tool call, then a refresh when the access token expires.
  */
-class HeadlessProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  readonly redirectUrl = "http://127.0.0.1:41999/callback"; // any loopback port (RFC 8252)
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Headless MCP test client",
-      redirect_uris: [this.redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    recordSecret(tokens.access_token);
-    if (tokens.refresh_token) recordSecret(tokens.refresh_token);
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+const redirectUrl = "http://127.0.0.1:41999/callback"; // any loopback port (RFC 8252)
+const headless = () => new HeadlessProvider(redirectUrl, publicClient("Headless MCP test client", redirectUrl));
 
 let stack: OAuthStack;
 let user: TestUser;
@@ -77,7 +35,7 @@ const connect = async (provider: OAuthClientProvider) => {
 
 describe("the official MCP client signs in through the authorization server", () => {
   it("discovers from a 401, registers, authorizes, exchanges the code, calls a tool, and refreshes", async () => {
-    const provider = new HeadlessProvider();
+    const provider = headless();
     const transport = new StreamableHTTPClientTransport(new URL(stack.mcp.resource), { authProvider: provider });
     await assert.rejects(new Client({ name: "t", version: "0" }).connect(transport), UnauthorizedError);
 
@@ -160,11 +118,8 @@ describe("each door refuses the other's tokens", () => {
     );
     assert.match(challenge, /error="invalid_token"/);
 
-    const provider = new HeadlessProvider();
-    const transport = new StreamableHTTPClientTransport(new URL(stack.mcp.resource), { authProvider: provider });
-    await assert.rejects(new Client({ name: "t", version: "0" }).connect(transport), UnauthorizedError);
-    const back = await authorizeInBrowser(provider.authorizationUrl!, user, { tenantId });
-    await transport.finishAuth(back.searchParams.get("code")!);
+    const provider = headless();
+    await authorizeHeadless(new URL(stack.mcp.resource), provider, user, { tenantId });
     const mcpToken = provider.saved!.access_token;
     for (const path of ["/v1/users/me", `/v1/tenants/${tenantId}`]) {
       const res = await fetch(`${stack.issuer}${path}`, { headers: { authorization: `Bearer ${mcpToken}` } });
@@ -179,12 +134,8 @@ describe("each door refuses the other's tokens", () => {
   });
 
   it("a revoked client's tokens stop at the MCP server and at the token endpoint", async () => {
-    const provider = new HeadlessProvider();
-    const transport = new StreamableHTTPClientTransport(new URL(stack.mcp.resource), { authProvider: provider });
-    await assert.rejects(new Client({ name: "t", version: "0" }).connect(transport), UnauthorizedError);
-    await transport.finishAuth(
-      (await authorizeInBrowser(provider.authorizationUrl!, user, { tenantId })).searchParams.get("code")!,
-    );
+    const provider = headless();
+    await authorizeHeadless(new URL(stack.mcp.resource), provider, user, { tenantId });
     const client = await connect(provider);
     await client.callTool({ name: "whoami", arguments: {} });
     await client.close();

@@ -4,15 +4,14 @@ import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import type { OfferChange } from "@flowstate/contracts/rest/offers/changes";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
-import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
-import { createLogger } from "@flowstate/shared/log/logger";
+import type { TestDatabase } from "@flowstate/shared/db/test-database";
 import { createApp } from "../app.ts";
-import { migrations } from "../db/migrations.ts";
 import type { OffersDeps } from "../deps.ts";
 import type { OffersApp } from "../http/env.ts";
 import { startTracker, type Tracker } from "../tracker/tracker.ts";
 import { CurrencyCache } from "../verbs/seller-currencies.ts";
 import { type ConnectedSeller, type ConnectOptions, sandboxSellers } from "./sandbox-sellers.ts";
+import { openOffersTestDatabase } from "./test-database.ts";
 
 export interface TestTenant {
   id: string;
@@ -62,11 +61,7 @@ export async function startHarness(options: {
   /** Where the service's log lines go as well (captureLogs().stream), at debug. */
   logTo?: NodeJS.WritableStream;
 }): Promise<Harness> {
-  const logger = createLogger({
-    service: "offers-svc",
-    ...(options.logTo ? { destination: options.logTo as never, level: "debug" } : {}),
-  });
-  const db = await openTestDatabase({ prefix: options.prefix, migrations, logger });
+  const { logger, db } = await openOffersTestDatabase(options.prefix, options.logTo);
   const sandbox = await startSandbox();
   const sellers = sandboxSellers(sandbox.endpoint, logger);
   const secret = randomBytes(32).toString("base64url");

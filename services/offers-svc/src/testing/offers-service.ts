@@ -1,14 +1,13 @@
-import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
-import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
+import type { TestDatabase } from "@flowstate/shared/db/test-database";
 import { serve } from "@flowstate/shared/http/serve";
-import { createLogger } from "@flowstate/shared/log/logger";
 import { createApp } from "../app.ts";
 import { OffersConfig } from "../config.ts";
-import { migrations } from "../db/migrations.ts";
 import type { OffersDeps } from "../deps.ts";
 import { buildDeps } from "../deps-factory.ts";
 import { startTracker, type Tracker } from "../tracker/tracker.ts";
+import { openOffersTestDatabase } from "./test-database.ts";
 
 export interface RunningOffers {
   url: string;
@@ -37,20 +36,13 @@ export async function startOffersService(options: {
   env?: Record<string, string>;
   logTo?: NodeJS.WritableStream;
 }): Promise<RunningOffers> {
-  const logger = createLogger({
-    service: "offers-svc",
-    ...(options.logTo ? { destination: options.logTo as never, level: "debug" } : {}),
-  });
-  const db = await openTestDatabase({ prefix: options.prefix, migrations, logger });
+  const { logger, db } = await openOffersTestDatabase(options.prefix, options.logTo);
   const config = OffersConfig.parse({
     DATABASE_URL: db.url,
     CONNECTOR_URL: options.connectorUrl,
     CONNECTOR_CACHE_SECONDS: "1",
     TRACKER_IDLE_MS: "100",
-    PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
-    PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
-    PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
-    PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
+    ...DEFAULT_PRINCIPAL_KEYS_ENV,
     ...options.env,
   });
   const aws = createAwsClients({

@@ -19,6 +19,25 @@ export interface ChangeRequest {
   idempotencyKey?: string | undefined;
 }
 
+/** What a verb that changes one existing offer and takes nothing else is given (release, expire). */
+export interface OfferChangeArgs {
+  ctx: ServiceContext;
+  offerId: string;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * Submits `changes` to one existing offer for such a verb: the offer is the whole request, so an
+ * idempotent retry repeats only the action and the offer.
+ */
+export function submitOfferChange(
+  { ctx, offerId, idempotencyKey }: OfferChangeArgs,
+  action: OfferAction,
+  changes: Change[],
+): Promise<ChangeHandle> {
+  return submitChange(ctx, { action, offerId, input: {}, changes, idempotencyKey });
+}
+
 export interface StoredRequest {
   ChangeSetName: string;
   ChangeSet: Change[];

@@ -49,58 +49,50 @@ async function page(
   return { rows: items, next_cursor: more ? encode(items[items.length - 1]!) : null };
 }
 
-export async function listOpportunities(
-  em: EntityManager,
-  schema: string,
-  tenantId: string,
-  query: PartnerListQuery,
-  after: [string, string] | null,
-): Promise<{ items: PartnerOpportunity[]; next_cursor: string | null }> {
-  const { rows, next_cursor } = await page(
-    em,
-    { table: `"${schema}".partner_opportunity`, key: "opportunity_id" },
-    tenantId,
-    query,
-    after,
-  );
-  const items = rows.map((r) => ({
-    opportunity_id: r.opportunity_id,
-    catalog: r.catalog,
-    account_id: r.account_id,
-    review_outcome: r.review_outcome ?? null,
-    last_event_type: r.last_event_type,
-    last_event_at: iso(r.last_event_at),
-    first_seen_at: iso(r.first_seen_at),
-    updated_at: iso(r.updated_at),
-  })) as PartnerOpportunity[];
-  return { items, next_cursor };
-}
+/** The list verb of one sync-state table: a page of the tenant's rows (`page`), each shown by `view`. */
+const listOf =
+  <T>(table: string, key: string, view: (row: Row) => T) =>
+  async (
+    em: EntityManager,
+    schema: string,
+    tenantId: string,
+    query: PartnerListQuery,
+    after: [string, string] | null,
+  ): Promise<{ items: T[]; next_cursor: string | null }> => {
+    const { rows, next_cursor } = await page(em, { table: `"${schema}".${table}`, key }, tenantId, query, after);
+    return { items: rows.map(view), next_cursor };
+  };
 
-export async function listEngagements(
-  em: EntityManager,
-  schema: string,
-  tenantId: string,
-  query: PartnerListQuery,
-  after: [string, string] | null,
-): Promise<{ items: PartnerEngagement[]; next_cursor: string | null }> {
-  const { rows, next_cursor } = await page(
-    em,
-    { table: `"${schema}".partner_engagement`, key: "engagement_id" },
-    tenantId,
-    query,
-    after,
-  );
-  const items = rows.map((r) => ({
-    engagement_id: r.engagement_id,
-    catalog: r.catalog,
-    account_id: r.account_id,
-    invitation_id: r.invitation_id ?? null,
-    invitation_status: r.invitation_status ?? null,
-    opportunity_ids: r.opportunity_ids,
-    last_event_type: r.last_event_type,
-    last_event_at: iso(r.last_event_at),
-    first_seen_at: iso(r.first_seen_at),
-    updated_at: iso(r.updated_at),
-  })) as PartnerEngagement[];
-  return { items, next_cursor };
-}
+export const listOpportunities = listOf(
+  "partner_opportunity",
+  "opportunity_id",
+  (r) =>
+    ({
+      opportunity_id: r.opportunity_id,
+      catalog: r.catalog,
+      account_id: r.account_id,
+      review_outcome: r.review_outcome ?? null,
+      last_event_type: r.last_event_type,
+      last_event_at: iso(r.last_event_at),
+      first_seen_at: iso(r.first_seen_at),
+      updated_at: iso(r.updated_at),
+    }) as PartnerOpportunity,
+);
+
+export const listEngagements = listOf(
+  "partner_engagement",
+  "engagement_id",
+  (r) =>
+    ({
+      engagement_id: r.engagement_id,
+      catalog: r.catalog,
+      account_id: r.account_id,
+      invitation_id: r.invitation_id ?? null,
+      invitation_status: r.invitation_status ?? null,
+      opportunity_ids: r.opportunity_ids,
+      last_event_type: r.last_event_type,
+      last_event_at: iso(r.last_event_at),
+      first_seen_at: iso(r.first_seen_at),
+      updated_at: iso(r.updated_at),
+    }) as PartnerEngagement,
+);

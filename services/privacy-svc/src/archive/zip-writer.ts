@@ -21,6 +21,27 @@ function dosTime(d: Date): { time: number; date: number } {
   };
 }
 
+/**
+ * The fields a local file header and its central directory record share, in the same order
+ * (APPNOTE 4.3.7 and 4.3.12): version needed, flags, method, time, date, CRC-32, both sizes, name
+ * length. `at` is where "version needed" stands: 4 in the local header, 6 in the central record.
+ */
+function writeEntryFields(
+  b: Buffer,
+  at: number,
+  f: { time: number; date: number; crc: number; compressed: number; size: number; nameLength: number },
+): void {
+  b.writeUInt16LE(VERSION, at);
+  b.writeUInt16LE(FLAGS, at + 2);
+  b.writeUInt16LE(DEFLATE, at + 4);
+  b.writeUInt16LE(f.time, at + 6);
+  b.writeUInt16LE(f.date, at + 8);
+  b.writeUInt32LE(f.crc, at + 10);
+  b.writeUInt32LE(f.compressed, at + 14);
+  b.writeUInt32LE(f.size, at + 18);
+  b.writeUInt16LE(f.nameLength, at + 22);
+}
+
 interface Written {
   name: Buffer;
   crc: number;
@@ -49,13 +70,8 @@ export async function* zipStream(entries: Iterable<ZipEntry>, mtime = new Date()
     const name = Buffer.from(entry.name, "utf8");
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(VERSION, 4);
-    header.writeUInt16LE(FLAGS, 6);
-    header.writeUInt16LE(DEFLATE, 8);
-    header.writeUInt16LE(time, 10);
-    header.writeUInt16LE(date, 12);
-    // CRC and sizes (14..25) stay zero: bit 3 puts them in the data descriptor.
-    header.writeUInt16LE(name.length, 26);
+    // CRC and sizes stay zero: bit 3 puts them in the data descriptor.
+    writeEntryFields(header, 4, { time, date, crc: 0, compressed: 0, size: 0, nameLength: name.length });
     const local = Buffer.concat([header, name]);
     yield local;
     const start = offset;
@@ -98,15 +114,14 @@ export async function* zipStream(entries: Iterable<ZipEntry>, mtime = new Date()
     const record = Buffer.alloc(46);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(MADE_BY, 4);
-    record.writeUInt16LE(VERSION, 6);
-    record.writeUInt16LE(FLAGS, 8);
-    record.writeUInt16LE(DEFLATE, 10);
-    record.writeUInt16LE(time, 12);
-    record.writeUInt16LE(date, 14);
-    record.writeUInt32LE(w.crc, 16);
-    record.writeUInt32LE(w.compressed, 20);
-    record.writeUInt32LE(w.size, 24);
-    record.writeUInt16LE(w.name.length, 28);
+    writeEntryFields(record, 6, {
+      time,
+      date,
+      crc: w.crc,
+      compressed: w.compressed,
+      size: w.size,
+      nameLength: w.name.length,
+    });
     // extra length, comment length, disk number start, internal attributes: zero
     record.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
     record.writeUInt32LE(w.offset, 42);

@@ -7,31 +7,19 @@ import { parseInput, parseJsonBody } from "../http/validate.ts";
 import type { ChangeSet } from "../seller/types.ts";
 import { requireCatalog } from "./catalog-name.ts";
 import { summaryView } from "./change-set-views.ts";
+import { FilterList, NextToken, SortOrder } from "./list-entities-input.ts";
 
 const ListChangeSetsInput = z.looseObject({
   Catalog: z.string().min(1).max(64),
-  FilterList: z
-    .array(
-      z.object({
-        Name: z
-          .string()
-          .min(1)
-          .max(255)
-          .regex(/^[a-zA-Z]+$/),
-        ValueList: z.array(z.string().min(1).max(255)).min(1).max(10),
-      }),
-    )
-    .min(1)
-    .max(8)
-    .optional(),
+  FilterList: FilterList.optional(),
   Sort: z
     .object({
       SortBy: z.enum(["StartTime", "EndTime"]).optional(),
-      SortOrder: z.enum(["ASCENDING", "DESCENDING"]).optional(),
+      SortOrder: SortOrder.optional(),
     })
     .optional(),
   MaxResults: z.number().int().min(1).max(20, "Member must have value less than or equal to 20").optional(),
-  NextToken: z.string().min(1).max(2048).optional(),
+  NextToken: NextToken.optional(),
 });
 
 const time = (v: string) => {

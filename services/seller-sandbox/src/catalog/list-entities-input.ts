@@ -21,7 +21,22 @@ const ValuesOrWildcard = z
     (f) => (f.ValueList === undefined) !== (f.WildCardValue === undefined),
     "Member must have exactly one of ValueList or WildCardValue",
   );
-const SortOrder = z.enum(["ASCENDING", "DESCENDING"]);
+export const SortOrder = z.enum(["ASCENDING", "DESCENDING"]);
+/** The generic `FilterList` of ListEntities and ListChangeSets: 1..8 filters of 1..10 values each. */
+export const FilterList = z
+  .array(
+    z.object({
+      Name: z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[a-zA-Z]+$/),
+      ValueList: z.array(z.string().min(1).max(255)).min(1).max(10),
+    }),
+  )
+  .min(1)
+  .max(8);
+export const NextToken = z.string().min(1).max(2048);
 const Patterned = (pattern: RegExp, max: number) =>
   z.string().min(1).max(max).regex(pattern, `Member must satisfy regular expression pattern: ${pattern.source}`);
 const PatternedValues = (pattern: RegExp, max: number) =>
@@ -114,22 +129,9 @@ export const ListEntitiesInput = z
       .min(1)
       .max(255)
       .regex(/^[a-zA-Z]+$/, "Member must satisfy regular expression pattern: ^[a-zA-Z]+$"),
-    FilterList: z
-      .array(
-        z.object({
-          Name: z
-            .string()
-            .min(1)
-            .max(255)
-            .regex(/^[a-zA-Z]+$/),
-          ValueList: z.array(z.string().min(1).max(255)).min(1).max(10),
-        }),
-      )
-      .min(1)
-      .max(8)
-      .optional(),
+    FilterList: FilterList.optional(),
     Sort: z.object({ SortBy: z.string().min(1).max(255).optional(), SortOrder: SortOrder.optional() }).optional(),
-    NextToken: z.string().min(1).max(2048).optional(),
+    NextToken: NextToken.optional(),
     MaxResults: z
       .number()
       .int()

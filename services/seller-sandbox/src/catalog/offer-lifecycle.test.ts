@@ -45,9 +45,11 @@ describe("a private offer goes draft → released → expired through change set
     ).EntitySummaryList?.[0]?.OfferSummary;
 
   it("walks through every state, with DescribeEntity showing each", async () => {
-    // Slow enough that polling sees each status even on a loaded machine (at 150 ms the first
-    // DescribeChangeSet sometimes came after PREPARING); the other change sets run at the fast default.
-    await stepMs(600);
+    // Slow enough that polling (every 10 ms) sees each status even on a loaded machine: at 150 ms
+    // the first DescribeChangeSet sometimes came after PREPARING, and at 600 ms fresh-clone CI once
+    // saw no APPLYING (one poll round trip took longer than the step while the whole suite ran).
+    // The other change sets run at the fast default.
+    await stepMs(2_500);
     const created = await runChangeSet(seller.catalog, privateOfferChanges(productId)).finally(() =>
       stepMs(testSettings().SANDBOX_CHANGE_SET_STEP_MS),
     );

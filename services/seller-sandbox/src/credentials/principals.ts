@@ -19,6 +19,17 @@ export const DEFAULT_PRINCIPAL_KEYS = {
   "mcp-execution": { accessKeyId: "AKIAFLOWSTATEMCPEXEC", secretAccessKey: "sandbox-mcp-execution-secret-access-key" },
 } as const;
 
+/**
+ * DEFAULT_PRINCIPAL_KEYS in the variables the services that sign as Flowstate's principals read
+ * (connector-svc, offers-svc: `PRINCIPAL_*`), for local stacks, tests and benches.
+ */
+export const DEFAULT_PRINCIPAL_KEYS_ENV = {
+  PRINCIPAL_BACKEND_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS.backend.accessKeyId,
+  PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS.backend.secretAccessKey,
+  PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].accessKeyId,
+  PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: DEFAULT_PRINCIPAL_KEYS["mcp-execution"].secretAccessKey,
+};
+
 export interface PrincipalConfig {
   flowstateAccountId: string;
   prefix: string;

@@ -18,6 +18,39 @@ export function hiddenFields(html: string): Record<string, string> {
 /** The `value`s of the tenant select on the consent page. */
 export const tenantOptions = (html: string) => [...html.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]!);
 
+/** What the person answers on the consent page: allow (default) or deny, for which tenant (default the first offered). */
+export interface Consent {
+  decision?: "allow" | "deny";
+  tenantId?: string;
+}
+
+/**
+ * What a person does on the authorization page (`authorizePage`, as loaded): sign in as `user` on
+ * its form, then answer the consent page. `post` submits a form as a browser would (with the
+ * issuer's Origin). Answers the consent's answer: a 303 to the client's redirect URI.
+ */
+export async function answerAuthorizationPage(
+  post: (path: string, fields: Record<string, string>) => Promise<Response>,
+  authorizePage: Response,
+  user: { email: string; password: string },
+  consent: Consent = {},
+): Promise<Response> {
+  const html = await authorizePage.text();
+  if (authorizePage.status !== 200)
+    throw new Error(`authorization page: ${authorizePage.status} ${html.slice(0, 300)}`);
+  const signedIn = await post("/oauth/authorize/signin", {
+    ...hiddenFields(html),
+    email: user.email,
+    password: user.password,
+  });
+  const consentHtml = await signedIn.text();
+  if (signedIn.status !== 200) throw new Error(`sign-in: ${signedIn.status} ${consentHtml.slice(0, 300)}`);
+  const fields: Record<string, string> = { ...hiddenFields(consentHtml), decision: consent.decision ?? "allow" };
+  const tenant = consent.tenantId ?? tenantOptions(consentHtml)[0];
+  if (tenant) fields.tenant_id = tenant;
+  return post("/oauth/authorize/consent", fields);
+}
+
 /**
  * Drives identity-svc's authorization server directly (app.request), the way a browser and a
  * public client would: registration, the authorization request, the sign-in and consent forms
@@ -52,25 +85,8 @@ export function oauthDriver(h: Harness) {
       return Promise.resolve(h.app.request(`/oauth/authorize?${new URLSearchParams(params)}`));
     },
     /** Signs in on the page of `authorizePage` and answers the consent; returns the consent answer (303). */
-    async signInAndConsent(
-      authorizePage: Response,
-      user: Pick<TestUser, "email" | "password">,
-      consent: { decision?: "allow" | "deny"; tenantId?: string } = {},
-    ): Promise<Response> {
-      const html = await authorizePage.text();
-      if (authorizePage.status !== 200) throw new Error(`authorize: ${authorizePage.status} ${html.slice(0, 300)}`);
-      const signedIn = await form("/oauth/authorize/signin", {
-        ...hiddenFields(html),
-        email: user.email,
-        password: user.password,
-      });
-      const consentHtml = await signedIn.text();
-      if (signedIn.status !== 200) throw new Error(`sign-in: ${signedIn.status} ${consentHtml.slice(0, 300)}`);
-      const fields: Record<string, string> = { ...hiddenFields(consentHtml), decision: consent.decision ?? "allow" };
-      const tenant = consent.tenantId ?? tenantOptions(consentHtml)[0];
-      if (tenant) fields.tenant_id = tenant;
-      return form("/oauth/authorize/consent", fields);
-    },
+    signInAndConsent: (authorizePage: Response, user: Pick<TestUser, "email" | "password">, consent: Consent = {}) =>
+      answerAuthorizationPage(form, authorizePage, user, consent),
     token(fields: Record<string, string>): Promise<Response> {
       return form("/oauth/token", fields, { origin: "" });
     },

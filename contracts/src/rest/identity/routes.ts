@@ -1,0 +1,336 @@
+import { accessOf } from "../access.ts";
+import { defineRoute, type RouteSpec } from "../route.ts";
+import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey } from "./api-keys.ts";
+import { Jwks, RefreshRequest, SignInRequest, SignUpRequest, SignUpResponse, TokenResponse } from "./auth.ts";
+import { ApiKeyPath, MemberPath, TenantPath } from "./common.ts";
+import { InvitationPath, ReceivedInvitation, ReceivedInvitationList, SentInvitation } from "./invitations.ts";
+import { AddMemberRequest, ChangeMemberRoleRequest, Member, MemberList } from "./members.ts";
+import { AuthorizedClientList, AuthorizedClientPath } from "./oauth.ts";
+import {
+  CreateTenantRequest,
+  FeatureFlags,
+  OwnershipTransferRequest,
+  RenameTenantRequest,
+  Tenant,
+  TenantList,
+  UpdateFeatureFlagsRequest,
+} from "./tenants.ts";
+import {
+  AccountDeleted,
+  DeleteAccountRequest,
+  NotificationPreferences,
+  Profile,
+  UpdateNotificationPreferencesRequest,
+  UpdateProfileRequest,
+} from "./users.ts";
+
+/**
+ * identity-svc's accounts, tenants, members, feature flags and API keys.
+ *
+ * Identity's rules the registry cannot express (enforced by identity-svc): the owner cannot be
+ * removed or demoted, an admin cannot change the owner, `owner` is given only by a transfer.
+ */
+// `public` is a reserved word in a module, hence the other name.
+const { public: anyone, user, read, admin, owner } = accessOf("identity-svc");
+
+/** What answering an invitation can refuse, whichever the answer. */
+const answering = ["ACCOUNT_INACTIVE", "INVITATION_EXPIRED", "INVITATION_NOT_PENDING"] as const;
+
+export const identityRoutes = [
+  // auth (public: no credential)
+  defineRoute({
+    id: "auth.signup",
+    method: "POST",
+    path: "/v1/auth/signup",
+    ...anyone,
+    summary: "Create an account with e-mail and password",
+    body: SignUpRequest,
+    responses: { 201: SignUpResponse },
+  }),
+  defineRoute({
+    id: "auth.signin",
+    method: "POST",
+    path: "/v1/auth/signin",
+    ...anyone,
+    summary: "Sign in: an access token and a refresh token",
+    body: SignInRequest,
+    problems: ["INVALID_CREDENTIALS", "ACCOUNT_DISABLED", "SIGN_IN_THROTTLED"],
+    responses: { 200: TokenResponse },
+  }),
+  defineRoute({
+    id: "auth.refresh",
+    method: "POST",
+    path: "/v1/auth/refresh",
+    ...anyone,
+    summary: "Trade a refresh token for new tokens (the old refresh token is spent)",
+    body: RefreshRequest,
+    problems: ["INVALID_REFRESH_TOKEN"],
+    responses: { 200: TokenResponse },
+  }),
+  defineRoute({
+    id: "auth.signout",
+    method: "POST",
+    path: "/v1/auth/signout",
+    ...user,
+    summary: "End the current session (its refresh tokens stop working)",
+    responses: { 204: null },
+  }),
+  defineRoute({
+    id: "auth.jwks",
+    method: "GET",
+    path: "/.well-known/jwks.json",
+    ...anyone,
+    summary: "The public keys access tokens are signed with",
+    responses: { 200: Jwks },
+  }),
+  // the signed-in user
+  defineRoute({
+    id: "users.me.get",
+    method: "GET",
+    path: "/v1/users/me",
+    ...user,
+    summary: "Your profile",
+    problems: ["ACCOUNT_INACTIVE"],
+    responses: { 200: Profile },
+  }),
+  defineRoute({
+    id: "users.me.update",
+    method: "PATCH",
+    path: "/v1/users/me",
+    ...user,
+    summary: "Change your name or picture",
+    body: UpdateProfileRequest,
+    problems: ["ACCOUNT_INACTIVE"],
+    responses: { 200: Profile },
+  }),
+  defineRoute({
+    id: "users.me.delete",
+    method: "DELETE",
+    path: "/v1/users/me",
+    ...user,
+    summary:
+      "Delete your account: needs a sign-in at most 15 minutes old, or {password} in the body (401 REAUTHENTICATION_REQUIRED otherwise); 409 OWNS_ACTIVE_TENANTS while you own a tenant",
+    body: DeleteAccountRequest,
+    problems: [
+      "ACCOUNT_INACTIVE",
+      "OWNS_ACTIVE_TENANTS",
+      "REAUTHENTICATION_REQUIRED",
+      "INVALID_CREDENTIALS",
+      "SIGN_IN_THROTTLED",
+    ],
+    responses: { 200: AccountDeleted },
+  }),
+  defineRoute({
+    id: "users.me.notification_preferences.get",
+    method: "GET",
+    path: "/v1/users/me/notification-preferences",
+    ...user,
+    summary: "Your notification preferences",
+    responses: { 200: NotificationPreferences },
+  }),
+  defineRoute({
+    id: "users.me.notification_preferences.update",
+    method: "PUT",
+    path: "/v1/users/me/notification-preferences",
+    ...user,
+    summary: "Change notification preferences (omitted keys keep their value)",
+    body: UpdateNotificationPreferencesRequest,
+    responses: { 200: NotificationPreferences },
+  }),
+  defineRoute({
+    id: "users.me.authorized_clients.list",
+    method: "GET",
+    path: "/v1/users/me/authorized-clients",
+    ...user,
+    summary: "The applications (MCP clients) you authorized, with their scopes and tenants",
+    responses: { 200: AuthorizedClientList },
+  }),
+  defineRoute({
+    id: "users.me.authorized_clients.revoke",
+    method: "DELETE",
+    path: "/v1/users/me/authorized-clients/{client_ref}",
+    ...user,
+    summary: "Revoke an application: its refresh and access tokens stop working",
+    params: AuthorizedClientPath,
+    responses: { 204: null },
+  }),
+  defineRoute({
+    id: "users.me.invitations.list",
+    method: "GET",
+    path: "/v1/users/me/invitations",
+    ...user,
+    summary: "Your pending invitations: to join a tenant, or to take one over",
+    problems: ["ACCOUNT_INACTIVE"],
+    responses: { 200: ReceivedInvitationList },
+  }),
+  defineRoute({
+    id: "users.me.invitations.accept",
+    method: "POST",
+    path: "/v1/users/me/invitations/{invitation_id}/accept",
+    ...user,
+    summary: "Accept an invitation: you become a member (or the owner) of the tenant",
+    params: InvitationPath,
+    problems: [...answering, "ALREADY_MEMBER", "NOT_A_MEMBER"],
+    responses: { 200: ReceivedInvitation },
+  }),
+  defineRoute({
+    id: "users.me.invitations.decline",
+    method: "POST",
+    path: "/v1/users/me/invitations/{invitation_id}/decline",
+    ...user,
+    summary: "Decline an invitation",
+    params: InvitationPath,
+    problems: answering,
+    responses: { 200: ReceivedInvitation },
+  }),
+  // tenants
+  defineRoute({
+    id: "tenants.create",
+    method: "POST",
+    path: "/v1/tenants",
+    ...user,
+    summary: "Create a tenant; you become its owner",
+    body: CreateTenantRequest,
+    responses: { 201: Tenant },
+  }),
+  defineRoute({
+    id: "tenants.list",
+    method: "GET",
+    path: "/v1/tenants",
+    ...user,
+    summary: "The tenants you are a member of",
+    responses: { 200: TenantList },
+  }),
+  defineRoute({
+    id: "tenants.get",
+    method: "GET",
+    path: "/v1/tenants/{id}",
+    ...read,
+    summary: "A tenant",
+    params: TenantPath,
+    responses: { 200: Tenant },
+  }),
+  defineRoute({
+    id: "tenants.rename",
+    method: "PATCH",
+    path: "/v1/tenants/{id}",
+    ...admin,
+    summary: "Rename a tenant",
+    params: TenantPath,
+    body: RenameTenantRequest,
+    responses: { 200: Tenant },
+  }),
+  defineRoute({
+    id: "tenants.delete",
+    method: "DELETE",
+    path: "/v1/tenants/{id}",
+    ...owner,
+    summary: "Soft-delete a tenant (owner only)",
+    params: TenantPath,
+    responses: { 204: null },
+  }),
+  defineRoute({
+    id: "tenants.ownership_transfer",
+    method: "POST",
+    path: "/v1/tenants/{id}/ownership-transfer",
+    ...owner,
+    summary:
+      "Ask a member to become the owner: a pending transfer they accept or decline within 7 days; until then nothing changes",
+    params: TenantPath,
+    body: OwnershipTransferRequest,
+    problems: ["NOT_A_MEMBER", "ALREADY_OWNER"],
+    responses: { 202: SentInvitation },
+  }),
+  // members
+  defineRoute({
+    id: "members.list",
+    method: "GET",
+    path: "/v1/tenants/{id}/members",
+    ...read,
+    summary: "The tenant's members",
+    params: TenantPath,
+    responses: { 200: MemberList },
+  }),
+  defineRoute({
+    id: "members.add",
+    method: "POST",
+    path: "/v1/tenants/{id}/members",
+    ...admin,
+    summary:
+      "Invite an e-mail address: they become a member when they accept (the answer is the same whether or not the address has an account)",
+    params: TenantPath,
+    body: AddMemberRequest,
+    problems: ["ALREADY_MEMBER"],
+    responses: { 201: SentInvitation },
+  }),
+  defineRoute({
+    id: "members.update",
+    method: "PATCH",
+    path: "/v1/tenants/{id}/members/{sub}",
+    ...admin,
+    summary: "Change a member's role",
+    params: MemberPath,
+    body: ChangeMemberRoleRequest,
+    problems: ["LAST_OWNER"],
+    responses: { 200: Member },
+  }),
+  defineRoute({
+    id: "members.remove",
+    method: "DELETE",
+    path: "/v1/tenants/{id}/members/{sub}",
+    ...admin,
+    summary: "Remove a member (not the owner); API keys they created are revoked",
+    params: MemberPath,
+    problems: ["LAST_OWNER"],
+    responses: { 204: null },
+  }),
+  // feature flags
+  defineRoute({
+    id: "features.get",
+    method: "GET",
+    path: "/v1/tenants/{id}/features",
+    ...read,
+    summary: "The tenant's feature flags",
+    params: TenantPath,
+    responses: { 200: FeatureFlags },
+  }),
+  defineRoute({
+    id: "features.update",
+    method: "PUT",
+    path: "/v1/tenants/{id}/features",
+    ...admin,
+    summary: "Turn feature flags on or off",
+    params: TenantPath,
+    body: UpdateFeatureFlagsRequest,
+    responses: { 200: FeatureFlags },
+  }),
+  // API keys
+  defineRoute({
+    id: "api_keys.list",
+    method: "GET",
+    path: "/v1/tenants/{id}/api-keys",
+    ...admin,
+    summary: "The tenant's API keys (never their secrets)",
+    params: TenantPath,
+    responses: { 200: ApiKeyList },
+  }),
+  defineRoute({
+    id: "api_keys.create",
+    method: "POST",
+    path: "/v1/tenants/{id}/api-keys",
+    ...admin,
+    summary: "Create an API key; the secret is shown once",
+    params: TenantPath,
+    body: CreateApiKeyRequest,
+    responses: { 201: CreatedApiKey },
+  }),
+  defineRoute({
+    id: "api_keys.revoke",
+    method: "DELETE",
+    path: "/v1/tenants/{id}/api-keys/{key_id}",
+    ...admin,
+    summary: "Revoke an API key",
+    params: ApiKeyPath,
+    responses: { 204: null },
+  }),
+] as const satisfies readonly RouteSpec[];

@@ -1,0 +1,46 @@
+import type { Hono, MiddlewareHandler } from "hono";
+import { type Database, databaseReady } from "../db/open-database.ts";
+import type { Logger } from "../log/logger.ts";
+import { createServiceApp } from "./app.ts";
+import type { MetricsRegistry } from "./metrics.ts";
+import type { ServiceEnv } from "./types.ts";
+
+/** What main.ts and the test harness pass a service's `createApp`. */
+export interface AppOptions {
+  /** main.ts's registry, so /metrics shows the relay's and the consumer's gauges too. */
+  metrics?: MetricsRegistry | undefined;
+  /** Tests: check every answer against its route's response schema (mount-route.ts). */
+  checkResponses?: boolean | undefined;
+}
+
+/**
+ * The app of a service with a database: the platform base (`createServiceApp`: request ids, body
+ * limit, probes with /readyz checking the database, one error mapping), then the middleware that
+ * builds the verb context (the deny-by-default assertion check), then the routes, in the order given.
+ *
+ * @example
+ * export const createApp = (deps: WidgetsDeps, options: AppOptions = {}): WidgetsApp =>
+ *   databaseServiceApp<WidgetsEnv>("widgets-svc", deps, options, {
+ *     bodyLimitBytes: 16 * 1024,
+ *     context: widgetsContext(deps),
+ *     routes: [mountWidgetsList, mountWidgetsGet],
+ *   });
+ */
+export function databaseServiceApp<E extends ServiceEnv>(
+  name: string,
+  deps: { logger: Logger; orm: Database },
+  options: AppOptions,
+  app: { bodyLimitBytes: number; context: MiddlewareHandler<E>; routes: ((app: Hono<E>) => void)[] },
+): Hono<E> {
+  const service = createServiceApp<E>({
+    name,
+    logger: deps.logger,
+    metrics: options.metrics,
+    checkResponses: options.checkResponses,
+    bodyLimitBytes: app.bodyLimitBytes,
+    readiness: { database: databaseReady(deps.orm) },
+  });
+  service.use(app.context);
+  for (const mount of app.routes) mount(service);
+  return service;
+}
