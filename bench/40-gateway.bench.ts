@@ -40,7 +40,7 @@ const USERS_PER_TENANT = 4;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-type Kind = "bare" | "gateway" | "direct" | "mixed";
+type Kind = "bare" | "floor" | "gateway" | "direct" | "mixed";
 type Measured = "gateway" | "mixed";
 interface Cpu {
   gateway: number;
@@ -68,6 +68,9 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
   const identity = startService("identity-svc", { ...env, PORT: String(identityPort) });
   const gateway = startService("edge-gateway", { ...env, PORT: String(gatewayPort), METRICS_PORT: "0" });
   const bare = await startServerProcess(new URL("./lib/servers/bare-hono.ts", import.meta.url));
+  const floorScript = new URL("./lib/servers/two-hop-floor.ts", import.meta.url);
+  const floorService = await startServerProcess(floorScript, ["service", databaseUrl]);
+  const floorProxy = await startServerProcess(floorScript, ["proxy", floorService.url]);
   try {
     await Promise.all([waitHealthy(identityUrl), waitHealthy(gatewayUrl)]);
     process.stderr.write(`bench: creating ${TENANTS * USERS_PER_TENANT} users in ${TENANTS} tenants…\n`);
@@ -107,21 +110,22 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
 
     const targets: Record<Kind, { url: string; headers?: () => Record<string, string>; mix?: LoadGroup[] }> = {
       bare: { url: `${bare.url}/healthz` },
+      floor: { url: `${floorProxy.url}${path}`, headers: () => ({ authorization: `Bearer ${token}` }) },
       gateway: { url: `${gatewayUrl}${path}`, headers: () => ({ authorization: `Bearer ${token}` }) },
       direct: { url: `${identityUrl}${path}`, headers: direct },
       mixed: { url: gatewayUrl, mix },
     };
-    const runs: Record<Kind, LoadResult[]> = { bare: [], gateway: [], direct: [], mixed: [] };
+    const runs: Record<Kind, LoadResult[]> = { bare: [], floor: [], gateway: [], direct: [], mixed: [] };
     const zero = (): Cpu => ({ gateway: 0, identity: 0, postgres: 0, moto: 0, generator: 0, requests: 0 });
     const cpu: Record<Measured, Cpu> = { gateway: zero(), mixed: zero() };
-    const order: Kind[] = ["bare", "gateway", "direct", "mixed"];
+    const order: Kind[] = ["bare", "floor", "gateway", "direct", "mixed"];
     const pids = { gateway: gateway.pid!, identity: identity.pid!, moto: moto.process.pid! };
     // With BENCH_CPU_PROF, the measured windows go beside the profiles (bench/lib/profile-summary.ts reads them).
     const windows: { kind: Kind; startUs: number; endUs: number }[] = [];
     const monotonicUs = () => Number(process.hrtime.bigint() / 1000n); // the clock of V8's profile timestamps
     for (let round = 0; round < ROUNDS; round++) {
       // Each round starts with another kind, so no kind always runs right after the same other one.
-      for (const kind of [...order.slice(round % 4), ...order.slice(0, round % 4)]) {
+      for (const kind of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
         const { url, headers, mix } = targets[kind];
         const load = { url, mix, connections: CONNECTIONS };
         await measureHttp({ ...load, headers: headers?.(), durationMs: round === 0 ? 3000 : 500 });
@@ -156,7 +160,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     return rows(runs, cpu, world.seconds);
   } finally {
     await stopAll([gateway, identity]);
-    await bare.stop();
+    await Promise.all([bare, floorProxy, floorService].map((s) => s.stop()));
     await moto.stop();
   }
 }
@@ -236,6 +240,14 @@ function rows(runs: Record<Kind, LoadResult[]>, cpu: Record<Measured, Cpu>, setu
     },
     ...cpuRows("gateway"),
     ...headline(mixed, "mixed"),
+    {
+      name: "floor for both: Hono proxy -> Hono service -> one indexed pg read, nothing of Flowstate's",
+      value: Math.round(rps("floor")),
+      unit: "req/s",
+      baseline,
+      ratio: rps("floor") / bareRps,
+    },
+    { name: "floor p99", value: round1(p99("floor")), unit: "ms" },
     { name: "mixed: p99 of the reads", value: round1(group("reads")), unit: "ms" },
     { name: "mixed: p99 of the writes", value: round1(group("writes")), unit: "ms" },
     ...cpuRows("mixed"),

@@ -15,10 +15,13 @@
  *    EventBridge is remote in production). On a loaded machine latency follows CPU time, which is
  *    the steadier figure; with 1 connection it includes waking each process per call.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
 import { cpuMs, startService, waitHealthy } from "./lib/processes.ts";
+import { type ServerProcess, startServerProcess } from "./lib/servers.ts";
 import {
   benchAws,
   benchDatabase,
@@ -54,6 +57,7 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     ...unlimitedRatesEnv,
     ...unlimitedAnonymousEnv,
   };
+  const floors: ServerProcess[] = [];
   const children = names.slice(0, 3).map((n) => startService(n, { ...env, PORT: String(ports[n]) }));
   try {
     await Promise.all(names.slice(0, 3).map((n) => waitHealthy(url(n))));
@@ -85,8 +89,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       }),
     };
     // The MCP answer is 200 even for a tool error: check a real result before and after the load.
-    const probeMcp = async () => {
-      const probe = await fetch(mcp.url, { method: "POST", headers: mcp.headers!, body: mcp.body! });
+    const probeMcp = async (o = mcp) => {
+      const probe = await fetch(o.url, { method: "POST", headers: o.headers!, body: o.body! });
       const answer = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
       if (!answer.result?.structuredContent || answer.result.isError) {
         throw new Error(`MCP probe: ${JSON.stringify(answer).slice(0, 300)}`);
@@ -111,6 +115,32 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       }
       return r;
     };
+    // The doors' floor (lib/servers/door-floor.ts): the same call shape with nothing of Flowstate's,
+    // one hop in front of a bare Hono upstream, measured in the same rounds.
+    const upstream = await startServerProcess(new URL("./lib/servers/bare-hono.ts", import.meta.url));
+    floors.push(upstream);
+    const floor = await startServerProcess(new URL("./lib/servers/door-floor.ts", import.meta.url), [upstream.url]);
+    floors.push(floor);
+    const floorLoad = {
+      mcp: {
+        ...mcp,
+        url: `${floor.url}/mcp`,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_status" } }),
+        connections: 1,
+      },
+      rest: { url: `${floor.url}/rest`, connections: 1 },
+    };
+    await probeMcp(floorLoad.mcp);
+    const floorP50 = { mcp: [] as number[], rest: [] as number[] };
+    const floorCpu = { mcp: { us: 0, calls: 0 }, rest: { us: 0, calls: 0 } };
+    const measureFloor = async (door: "mcp" | "rest") => {
+      await measureHttp({ ...floorLoad[door], durationMs: 1000 });
+      const before = await floor.cpuMicros();
+      const r = await check(await measureHttp({ ...floorLoad[door], durationMs: 3000 }), `floor ${door}`);
+      floorCpu[door].us += (await floor.cpuMicros()) - before;
+      floorCpu[door].calls += r.requests;
+      floorP50[door].push(r.p50Ms);
+    };
     const p50 = { mcp: [] as number[], rest: [] as number[] };
     const rps = { mcp: [] as number[], rest: [] as number[] };
     // CPU ms of each process over the measured windows, and the calls made in them, per door and connection count.
@@ -121,12 +151,18 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     };
     const zero = () => ({ door: 0, connector: 0, moto: 0, calls: 0 });
     const cpu = { mcp: { one: zero(), many: zero() }, rest: { one: zero(), many: zero() } };
+    // With BENCH_CPU_PROF, the measured windows go beside the profiles (bench/lib/profile-summary.ts
+    // reads them): kinds mcp-one, mcp-many, rest-one, rest-many.
+    const windows: { kind: string; startUs: number; endUs: number }[] = [];
+    const monotonicUs = () => Number(process.hrtime.bigint() / 1000n); // the clock of V8's profile timestamps
     const measured = async (door: "mcp" | "rest", connections: number) => {
       const o = { ...(door === "mcp" ? mcp : rest), connections };
       const read = () => [cpuMs(pids.door[door]), cpuMs(pids.connector), cpuMs(pids.moto)] as const;
       await measureHttp({ ...o, durationMs: 1000 }); // warm-up (connections, JIT), outside the window
       const before = read();
+      const startUs = monotonicUs();
       const r = await check(await measureHttp({ ...o, durationMs: 3000 }), `${door} ${connections}`);
+      windows.push({ kind: `${door}-${connections === 1 ? "one" : "many"}`, startUs, endUs: monotonicUs() });
       const after = read();
       const c = cpu[door][connections === 1 ? "one" : "many"];
       c.door += after[0] - before[0];
@@ -147,9 +183,17 @@ export default async function mcpBench(): Promise<BenchRow[]> {
         },
       ];
       for (const run of round % 2 ? pair.reverse() : pair) await run();
+      for (const door of round % 2 ? (["rest", "mcp"] as const) : (["mcp", "rest"] as const)) await measureFloor(door);
     }
     await probeMcp();
+    if (process.env.BENCH_CPU_PROF) {
+      const pidsLine = `mcp-gateway ${pids.door.mcp}, edge-gateway ${pids.door.rest}, connector-svc ${pids.connector}`;
+      process.stderr.write(`bench: CPU profiles by pid: ${pidsLine}\n`);
+      writeFileSync(join(process.env.BENCH_CPU_PROF, "windows.json"), JSON.stringify(windows));
+    }
     const [mcpP50, restP50, mcpRps, restRps] = [median(p50.mcp), median(p50.rest), median(rps.mcp), median(rps.rest)];
+    const [floorMcp, floorRest] = [median(floorP50.mcp), median(floorP50.rest)];
+    const ms2 = (x: number) => Math.round(x * 100) / 100;
     return [
       {
         name: "mcp-gateway: tools/call get_marketplace_connector_status p50 (1 conn, API key)",
@@ -173,9 +217,32 @@ export default async function mcpBench(): Promise<BenchRow[]> {
         },
         ratio: mcpRps / restRps,
       },
+      {
+        name: "floor: MCP SDK per request, one tool relaying one hop, nothing of Flowstate's, p50 (1 conn)",
+        value: ms2(floorMcp),
+        unit: "ms",
+        baseline: { name: "floor: Hono relaying the same hop p50", value: ms2(floorRest) },
+        ratio: floorMcp / floorRest,
+      },
+      {
+        // What the target leaves the MCP door over the REST door, against what the SDK alone takes.
+        name: "floor: latency the MCP SDK adds per call (MCP floor - REST floor)",
+        value: ms2(floorMcp - floorRest),
+        unit: "ms",
+        baseline: { name: "what 1.5× REST leaves for it (0.5 × REST p50)", value: ms2(restP50 / 2) },
+        ratio: (floorMcp - floorRest) / (restP50 / 2),
+      },
+      {
+        name: "floor: CPU per call, 1 conn: the MCP floor",
+        value: Math.round(floorCpu.mcp.us / floorCpu.mcp.calls),
+        unit: "µs CPU/call",
+        baseline: { name: "the REST floor", value: Math.round(floorCpu.rest.us / floorCpu.rest.calls) },
+        ratio: floorCpu.mcp.us / floorCpu.mcp.calls / (floorCpu.rest.us / floorCpu.rest.calls),
+      },
       ...cpuRows(cpu),
     ];
   } finally {
+    await Promise.all(floors.map((f) => f.stop()));
     for (const c of children) c.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 500));
     await moto.stop();
