@@ -25,7 +25,7 @@ export async function changeMemberRole({
   input: ChangeMemberRoleRequest;
 }): Promise<Member> {
   const { member, invalidations } = await inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     const m = await em.findOne(Membership, { tenant_id: tenantId, sub }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const user = m ? await em.findOne(User, { sub }) : null;
     if (!m || !user || user.status !== "active") throw notFound("member");

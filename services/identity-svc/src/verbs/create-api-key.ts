@@ -20,7 +20,7 @@ export async function createApiKey({
   const keyId = newId("key");
   const { secret } = newApiKeySecret(keyId);
   const key = await inTransaction(ctx, async (em) => {
-    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     const row = em.create(ApiKey, {
       key_id: keyId,
       tenant_id: tenantId,

@@ -2,7 +2,7 @@ import { FEATURE_DEFAULTS, type FeatureFlags } from "@flowstate/contracts/rest/i
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../context.ts";
 import { FeatureFlag } from "../db/entities.ts";
-import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { checkTenantAccess } from "./lib/authorize-tenant.ts";
 
 /** The tenant's flags: stored values over the defaults; unknown stored flags are ignored. */
 export async function flagsOf(em: EntityManager, tenantId: string): Promise<FeatureFlags> {
@@ -15,6 +15,6 @@ export async function flagsOf(em: EntityManager, tenantId: string): Promise<Feat
 
 /** Any member, or an API key of the tenant (other services read `marketplace_offers` through the gateway). */
 export async function getFeatures({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<FeatureFlags> {
-  await authorizeTenant(ctx, ctx.em, tenantId, { minRole: "member", apiKey: "read" });
+  await checkTenantAccess(ctx, ctx.existingEm(), tenantId, { minRole: "member", apiKey: "read" });
   return flagsOf(ctx.em, tenantId);
 }

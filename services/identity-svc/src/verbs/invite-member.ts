@@ -33,7 +33,7 @@ export async function inviteMember({
   const key = emailKey(input.email);
   return inTransaction(ctx, async (em) => {
     // The tenant row FOR UPDATE serialises invitations to one tenant with each other and with acceptance.
-    const { sub: inviter } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { sub: inviter } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     const members = await em.execute<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM ${table(ctx, "membership")} m
          JOIN ${table(ctx, "app_user")} u ON u.sub = m.sub

@@ -2,7 +2,7 @@ import type { ApiKeyList, ApiKey as ApiKeyView } from "@flowstate/contracts/rest
 import type { ServiceContext } from "../context.ts";
 import { prefixOf } from "../crypto/api-key-secret.ts";
 import { ApiKey } from "../db/entities.ts";
-import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { checkTenantAccess } from "./lib/authorize-tenant.ts";
 
 export const toApiKeyView = (k: ApiKey): ApiKeyView => ({
   key_id: k.key_id,
@@ -16,7 +16,7 @@ export const toApiKeyView = (k: ApiKey): ApiKeyView => ({
 
 /** The tenant's keys, revoked ones included (marked), newest first; never a secret or its hash. */
 export async function listApiKeys({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<ApiKeyList> {
-  await authorizeTenant(ctx, ctx.em, tenantId, { minRole: "admin", apiKey: false });
+  await checkTenantAccess(ctx, ctx.existingEm(), tenantId, { minRole: "admin", apiKey: false });
   const keys = await ctx.em.find(ApiKey, { tenant_id: tenantId }, { orderBy: { created_at: "desc", key_id: "asc" } });
   return { api_keys: keys.map(toApiKeyView) };
 }

@@ -1,7 +1,7 @@
 import type { TenantRole } from "@flowstate/contracts/ids";
 import type { Member, MemberList } from "@flowstate/contracts/rest/identity/members";
 import { type ServiceContext, table } from "../context.ts";
-import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { checkTenantAccess } from "./lib/authorize-tenant.ts";
 
 type Row = { sub: string; name: string; email: string; role: TenantRole; created_at: Date };
 
@@ -15,7 +15,7 @@ export const toMember = (r: Row): Member => ({
 
 /** Active accounts that are members of the tenant, owner first. */
 export async function listMembers({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<MemberList> {
-  await authorizeTenant(ctx, ctx.em, tenantId, { minRole: "member", apiKey: "read" });
+  await checkTenantAccess(ctx, ctx.existingEm(), tenantId, { minRole: "member", apiKey: "read" });
   const rows = await ctx.em.execute<Row[]>(
     `SELECT u.sub, u.name, u.email, m.role, m.created_at
        FROM ${table(ctx, "membership")} m JOIN ${table(ctx, "app_user")} u ON u.sub = m.sub AND u.status = 'active'

@@ -17,7 +17,7 @@ export async function removeMember({
   sub: string;
 }): Promise<void> {
   const invalidations = await inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     const m = await em.findOne(Membership, { tenant_id: tenantId, sub }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!m) throw notFound("member");
     if (m.role === "owner") throw ownerLocked();

@@ -14,7 +14,7 @@ export async function renameTenant({
   input: RenameTenantRequest;
 }): Promise<Tenant> {
   return inTransaction(ctx, async (em) => {
-    const { tenant, sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { tenant, sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     if (tenant.name !== input.name) {
       tenant.name = input.name;
       emit(ctx, em, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: null });

@@ -27,7 +27,7 @@ export async function requestOwnershipTransfer({
 }): Promise<SentInvitation> {
   const to = input.new_owner_sub;
   return inTransaction(ctx, async (em) => {
-    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false, lock: true });
+    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false });
     if (to === sub) throw new DomainError("unprocessable", "ALREADY_OWNER", "you already own this tenant");
     const member = await em.execute<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM ${table(ctx, "membership")} m

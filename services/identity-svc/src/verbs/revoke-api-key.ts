@@ -2,7 +2,7 @@ import { notFound } from "@flowstate/shared/errors/domain-error";
 import { LockMode } from "@mikro-orm/postgresql";
 import { inTransaction, type ServiceContext } from "../context.ts";
 import { ApiKey } from "../db/entities.ts";
-import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { checkTenantAccess } from "./lib/authorize-tenant.ts";
 import { revokeKey } from "./lib/revoke-keys-of.ts";
 
 /** Revokes a key of the tenant (admin or owner). Revoking a revoked key is a no-op; another tenant's key is 404. */
@@ -16,7 +16,7 @@ export async function revokeApiKey({
   keyId: string;
 }): Promise<void> {
   await inTransaction(ctx, async (em) => {
-    await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
+    await checkTenantAccess(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     const key = await em.findOne(
       ApiKey,
       { key_id: keyId, tenant_id: tenantId },

@@ -7,7 +7,7 @@ import { authorizeTenant } from "./lib/authorize-tenant.ts";
  */
 export async function softDeleteTenant({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<void> {
   await inTransaction(ctx, async (em) => {
-    const { tenant, sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false, lock: true });
+    const { tenant, sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false });
     tenant.status = "deleted";
     tenant.deleted_at = now(ctx);
     tenant.deleted_by = sub;

@@ -18,7 +18,7 @@ export async function updateFeatures({
   input: UpdateFeatureFlagsRequest;
 }): Promise<FeatureFlags> {
   return inTransaction(ctx, async (em) => {
-    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false, lock: true });
+    const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     const current = await flagsOf(em, tenantId);
     const at = now(ctx);
     let changed = false;
