@@ -14,7 +14,7 @@ import { authenticate, type CallerIdentity } from "./auth/authenticate.ts";
 import { credentialOf } from "./auth/credential.ts";
 import { identityClient } from "./auth/identity-client.ts";
 import { InvalidationLog } from "./cache/invalidation-log.ts";
-import { applyInvalidations, depKeys, parseInvalidateHeader } from "./cache/invalidations.ts";
+import { applyInvalidations, parseInvalidateHeader } from "./cache/invalidations.ts";
 import type { GatewayConfig } from "./config.ts";
 import { clientAddress, trustedProxies } from "./http/client-address.ts";
 import { gatewayFetch } from "./http/gateway-fetch.ts";
@@ -209,7 +209,6 @@ export function createApp(deps: GatewayDeps): Gateway {
     sign: assertionSigner(deps.internalSecret),
     channel: deps.channel ?? "rest",
     hooks,
-    onTenantWrite: (tenantId: string) => log.mark([depKeys.tenant(tenantId)]),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     trustedProxies: proxies,
   };

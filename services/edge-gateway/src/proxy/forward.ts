@@ -15,8 +15,6 @@ export interface ForwardRequest {
   requestId: string;
   /** An authenticated caller's request: the answer is no-store whatever the service says (RelayOptions). */
   authenticated: boolean;
-  /** Called before a 2xx answer is relayed (a tenant write drops cached memberships, see proxy-route.ts). */
-  onSuccess?: (() => void) | undefined;
 }
 
 export interface ForwardHooks {
@@ -51,7 +49,6 @@ export function forward(
       head: req.method === "HEAD",
       authenticated: req.authenticated,
       onInvalidate: hooks.onInvalidate,
-      onSuccess: req.onSuccess,
       resolve: (status) => {
         breaker.succeeded();
         resolve(status);

@@ -26,8 +26,6 @@ export interface RelayOptions {
   authenticated: boolean;
   /** Synchronously, with the `flowstate-invalidate` values, before anything is written. */
   onInvalidate: (value: string) => void;
-  /** Before a 2xx answer is written. */
-  onSuccess?: (() => void) | undefined;
   resolve: (status: number) => void;
   /** Only while nothing has been written: the caller can still answer with a problem. */
   reject: (err: Error) => void;
@@ -89,7 +87,6 @@ export class RelayHandler {
     }
     headers.push("x-request-id", o.requestId, ...SECURITY_HEADER_LIST);
     if (!cacheControl) headers.push("cache-control", NO_STORE);
-    if (status < 300) o.onSuccess?.();
     if (o.head || status === 204 || status === 304 || length <= BUFFER_LIMIT) {
       this.#chunks = [];
       return true;

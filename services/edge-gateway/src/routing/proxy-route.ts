@@ -29,8 +29,6 @@ export interface RouteDeps {
   /** Signed into the assertion: which door the caller came through (see GatewayDeps.channel). */
   channel: Channel;
   hooks: ForwardHooks;
-  /** A successful write to this tenant went through (see below). */
-  onTenantWrite: (tenantId: string) => void;
   bodyLimitBytes: number;
   /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES); none by default. */
   trustedProxies?: BlockList | undefined;
@@ -132,17 +130,14 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
     extra.push(IDENTITY_HEADER, deps.sign(binding, { identity, tenant, channel: deps.channel }));
   }
   const headers = upstreamHeaders(req.rawHeaders, extra);
-  // Revocations arrive as invalidations; grants (a member added, a role raised) do not, so a
-  // cached "not a member" could lock a new member out until it expires. Any successful write to a
-  // tenant therefore drops this instance's cached memberships of that tenant before the answer
-  // is relayed; reads are far more frequent than writes, so this costs little.
-  const onSuccess =
-    tenant !== undefined && method !== "GET" && method !== "HEAD"
-      ? () => deps.onTenantWrite(tenant.tenant_id)
-      : undefined;
+  // What a write changes of access (a member added or removed, a role changed, a key revoked, a
+  // flag set, a tenant deleted) identity-svc names in its answer's flowstate-invalidate header,
+  // grants as well as revocations, and the relay applies it before the answer goes on
+  // (relay-handler.ts). Nothing else is dropped: a write that changes no access (a rename, an
+  // offer) leaves this instance's cached memberships of the tenant as they are.
   return forward(
     upstream,
-    { method, path: call.target, headers, body, requestId, authenticated: identity !== undefined, onSuccess },
+    { method, path: call.target, headers, body, requestId, authenticated: identity !== undefined },
     res,
     deps.hooks,
   );
