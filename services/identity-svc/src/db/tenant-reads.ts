@@ -15,6 +15,10 @@ export type TenantRow = { id: string; name: string; created_at: Date; owner_sub:
 export interface TenantReads {
   one: string;
   all: PreparedStatement;
+  /** A tenant's stored flags (flag, enabled): $1 the tenant. */
+  flags: PreparedStatement;
+  /** A tenant's active members, owner first (sub, name, email, role, created_at): $1 the tenant. */
+  members: PreparedStatement;
   byMember: CoalescedRead<[sub: string, tenantId: string], TenantRow>;
 }
 
@@ -43,6 +47,17 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
     one: `SELECT ${columns} FROM ${tenant} t ${owner}
             LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = ?
            WHERE t.status = 'active' AND t.id = ?`,
+    flags: {
+      name: `feature_flags_${schema}`,
+      text: `SELECT flag, enabled FROM "${schema}"."feature_flag" WHERE tenant_id = $1`,
+    },
+    members: {
+      name: `members_of_${schema}`,
+      text: `SELECT u.sub, u.name, u.email, m.role, m.created_at
+               FROM ${membership} m JOIN "${schema}"."app_user" u ON u.sub = m.sub AND u.status = 'active'
+              WHERE m.tenant_id = $1
+              ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, m.created_at, u.sub`,
+    },
     all: {
       name: `tenants_of_${schema}`,
       text: `SELECT ${columns} FROM ${tenant} t ${owner}

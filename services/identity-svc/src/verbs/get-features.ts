@@ -1,20 +1,31 @@
 import { FEATURE_DEFAULTS, type FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
+import { preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../context.ts";
 import { FeatureFlag } from "../db/entities.ts";
 import { checkTenantAccess } from "./lib/authorize-tenant.ts";
 
-/** The tenant's flags: stored values over the defaults; unknown stored flags are ignored. */
-export async function flagsOf(em: EntityManager, tenantId: string): Promise<FeatureFlags> {
+/** Stored values over the defaults; unknown stored flags are ignored. */
+function toFlags(rows: readonly { flag: string; enabled: boolean }[]): FeatureFlags {
   const out = { ...FEATURE_DEFAULTS };
-  for (const row of await em.find(FeatureFlag, { tenant_id: tenantId })) {
-    if (row.flag in out) out[row.flag as keyof FeatureFlags] = row.enabled;
-  }
+  for (const row of rows) if (row.flag in out) out[row.flag as keyof FeatureFlags] = row.enabled;
   return out;
+}
+
+/** The tenant's flags for a change: the rows are loaded as entities, so the change updates them in place. */
+export async function flagsOf(em: EntityManager, tenantId: string): Promise<FeatureFlags> {
+  return toFlags(await em.find(FeatureFlag, { tenant_id: tenantId }));
+}
+
+/** The tenant's flags for a read: one prepared statement (shared/src/db/prepared-read.ts), no entities. */
+export async function readFlags(ctx: ServiceContext, tenantId: string): Promise<FeatureFlags> {
+  return toFlags(
+    await preparedRead<{ flag: string; enabled: boolean }>(ctx.em, ctx.deps.tenantReads.flags, [tenantId]),
+  );
 }
 
 /** Any member, or an API key of the tenant (other services read `marketplace_offers` through the gateway). */
 export async function getFeatures({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<FeatureFlags> {
   await checkTenantAccess(ctx, ctx.existingEm(), tenantId, { minRole: "member", apiKey: "read" });
-  return flagsOf(ctx.em, tenantId);
+  return readFlags(ctx, tenantId);
 }

@@ -1,7 +1,7 @@
 import type { FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
 import { notFound } from "@flowstate/shared/errors/domain-error";
 import { type ServiceContext, table } from "../context.ts";
-import { flagsOf } from "./get-features.ts";
+import { readFlags } from "./get-features.ts";
 
 /**
  * The gateway's feature check for routes that declare a `feature`: the flags of an active tenant,
@@ -19,5 +19,5 @@ export async function tenantFeaturesState({
     [tenantId],
   );
   if (!rows[0]) throw notFound("tenant");
-  return flagsOf(ctx.em, tenantId);
+  return readFlags(ctx, tenantId);
 }
