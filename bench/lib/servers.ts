@@ -1,4 +1,6 @@
 import { fork } from "node:child_process";
+import { createAdaptorServer } from "@hono/node-server";
+import type { Hono } from "hono";
 
 export interface ServerProcess {
   url: string;
@@ -10,8 +12,9 @@ export interface ServerProcess {
 
 /**
  * Starts a bench server script in its own process. The script listens on port 0, sends `{ port }`
- * over IPC once it listens and calls `answerCpuQueries()` (below); its stdout goes to /dev/null so logging costs what it
- * costs in production (a write per line) without filling a pipe nobody reads.
+ * over IPC once it listens and calls `answerCpuQueries()` (`serveBench(app)` below does all three);
+ * its stdout goes to /dev/null so logging costs what it costs in production (a write per line)
+ * without filling a pipe nobody reads.
  *
  * @example
  * const bare = await startServerProcess(new URL("./servers/bare-hono.ts", import.meta.url));
@@ -47,6 +50,20 @@ export function startServerProcess(
       });
     });
   });
+}
+
+/**
+ * Called by a bench server script with its app: serves it on @hono/node-server on a free loopback
+ * port, tells the harness the port, answers its CPU queries, and closes on SIGTERM.
+ */
+export function serveBench(app: Hono): void {
+  const server = createAdaptorServer({ fetch: app.fetch });
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address();
+    process.send!({ port: typeof address === "object" && address ? address.port : 0 });
+    answerCpuQueries();
+  });
+  process.once("SIGTERM", () => server.close(() => process.exit(0)));
 }
 
 /**

@@ -11,13 +11,12 @@
  * The difference between the two at one connection is what the MCP SDK's per-request server adds
  * to a call on this machine, whatever Flowstate does around it.
  */
-import { createAdaptorServer } from "@hono/node-server";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Hono } from "hono";
 import { z } from "zod";
-import { answerCpuQueries } from "../servers.ts";
+import { serveBench } from "../servers.ts";
 
 const upstream = `${process.argv[2]}/healthz`;
 const fetchUpstream = async () => (await (await fetch(upstream)).json()) as { status: string };
@@ -47,10 +46,4 @@ app.post("/mcp", async (c) => {
   return transport.handleRequest(c.req.raw, { parsedBody: await c.req.json() });
 });
 
-const server = createAdaptorServer({ fetch: app.fetch });
-server.listen(0, "127.0.0.1", () => {
-  const address = server.address();
-  process.send!({ port: typeof address === "object" && address ? address.port : 0 });
-  answerCpuQueries();
-});
-process.once("SIGTERM", () => server.close(() => process.exit(0)));
+serveBench(app);

@@ -10,10 +10,9 @@
  * Its rate against bare Hono's, measured in the same rounds, is the most the mixed run's ratio
  * could reach on this machine with two hops and a database round trip per request.
  */
-import { createAdaptorServer } from "@hono/node-server";
 import { MikroORM } from "@mikro-orm/postgresql";
 import { Hono } from "hono";
-import { answerCpuQueries } from "../servers.ts";
+import { serveBench } from "../servers.ts";
 
 const [role, target] = process.argv.slice(2);
 const app = new Hono();
@@ -41,10 +40,4 @@ if (role === "proxy") {
   });
 }
 
-const server = createAdaptorServer({ fetch: app.fetch });
-server.listen(0, "127.0.0.1", () => {
-  const address = server.address();
-  process.send!({ port: typeof address === "object" && address ? address.port : 0 });
-  answerCpuQueries();
-});
-process.once("SIGTERM", () => server.close(() => process.exit(0)));
+serveBench(app);
