@@ -9,7 +9,8 @@ import { runExport } from "./verbs/run-export.ts";
  * this, most of it the event hop on a loaded machine). The event path stays the durable one: its
  * handler finds the job already ready (or waits on the row lock for a build in progress, then
  * finds it done) and does nothing; a build that dies with the process is simply redone from the
- * queue. At most `concurrency` builds run here at once, each holding one connection; beyond that
+ * queue. The other way round, a job the handler is already building is skipped here, never waited
+ * for (runExport's "skip"). At most `concurrency` builds run here at once, each holding one connection; beyond that
  * the queue takes the job.
  */
 export function startExportRunner(deps: PrivacyDeps, concurrency = 2) {
@@ -18,7 +19,7 @@ export function startExportRunner(deps: PrivacyDeps, concurrency = 2) {
   return {
     kick(jobId: string): void {
       if (stopped || running.size >= concurrency) return;
-      const build = transaction(deps, (em) => runExport(deps, em, jobId))
+      const build = transaction(deps, (em) => runExport(deps, em, jobId, undefined, "skip"))
         .catch((err) => deps.logger.warn({ err, job_id: jobId }, "in-process export failed; the queue retries it"))
         .finally(() => running.delete(build));
       running.add(build);

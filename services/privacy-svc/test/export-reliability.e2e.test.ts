@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { findJob } from "../src/db/jobs.ts";
+import { runExport } from "../src/verbs/run-export.ts";
 import { type Account, type ExportStack, startExportStack } from "./export-stack.ts";
 
 /**
@@ -47,6 +50,48 @@ describe("personal-data exports under duplicates, outages and account deletion",
     return JSON.stringify(r.envelope);
   };
   const settle = (ms = 1_500) => new Promise((r) => setTimeout(r, ms));
+
+  it("never waits on a job another build holds, so a burst of builders cannot exhaust the pool", async () => {
+    // A queued job whose row a build in progress holds (this test's transaction, FOR UPDATE).
+    const user = await s.e2e.signUp();
+    const id = `exp_held_${Date.now()}`;
+    const { orm, schema } = s.privacy.db;
+    await orm.em
+      .fork()
+      .execute(`INSERT INTO "${schema}".export_job (id, sub, status, requested_at) VALUES (?, ?, 'queued', now())`, [
+        id,
+        user.sub,
+      ]);
+    const deps = s.privacy.deps;
+    const within = <T>(ms: number, p: Promise<T>, what: string) =>
+      Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error(`${what} waited`)), ms))]);
+    await orm.em
+      .fork()
+      .transactional(async (holder) => {
+        assert.ok(await findJob(holder as EntityManager, schema, { id }, "update"));
+        // The in-process fast path returns at once, leaving the job to the build that holds it:
+        // before, its status UPDATE waited on the row while its transaction held a second connection.
+        const fast = orm.em.fork().transactional((em) => runExport(deps, em as EntityManager, id, undefined, "skip"));
+        await within(2_000, fast, "the fast path");
+        // The durable path waits for the holder, but with its transaction's one connection only.
+        const held = orm.em.fork().transactional((em) => runExport(deps, em as EntityManager, id));
+        await settle(300);
+        const waiting = await orm.em.fork().execute<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE ?`,
+          [`%"${schema}"."export_job"%`],
+        );
+        assert.equal(waiting[0]!.n, 1, "one statement waits on the held row: the handler's own lock");
+        // The holder cancels the job, as an account deletion would; the handler then finds it done.
+        await holder.execute(`UPDATE "${schema}".export_job SET status = 'cancelled' WHERE id = ?`, [id]);
+        // Not the promise itself: the transaction would wait for it, and it waits for the commit.
+        return { held };
+      })
+      .then(({ held }) => within(5_000, held, "the durable path after the holder committed"));
+    const after = await row(id);
+    assert.equal(after.status, "cancelled");
+    assert.equal(after.attempts, 0, "neither path marked a job it did not hold");
+  });
 
   it("gives 20 concurrent requests one job and one ExportRequested", async () => {
     const user = await s.e2e.signUp();

@@ -31,16 +31,19 @@ export function toJob(raw: Record<string, unknown>): JobRow {
 /** A schema-qualified table name for hand-written SQL (`em.execute` does not apply the ORM's schema). */
 export const tableOf = (schema: string, name: string) => `"${schema}"."${name}"`;
 
+/** Row locks findJob can take; "claim" skips a row another transaction holds (no row comes back). */
+const LOCKS = { update: "FOR UPDATE", share: "FOR SHARE", claim: "FOR UPDATE SKIP LOCKED" } as const;
+
 /** One job, optionally locked FOR UPDATE (inside the caller's transaction). */
 export async function findJob(
   em: EntityManager,
   schema: string,
   where: { id: string; sub?: string },
-  lock?: "update" | "share",
+  lock?: keyof typeof LOCKS,
 ): Promise<JobRow | undefined> {
   const [row] = await em.execute<Record<string, unknown>[]>(
     `SELECT * FROM ${tableOf(schema, "export_job")} WHERE id = ? ${where.sub ? "AND sub = ?" : ""}
-      ${lock === "update" ? "FOR UPDATE" : lock === "share" ? "FOR SHARE" : ""}`,
+      ${lock ? LOCKS[lock] : ""}`,
     where.sub ? [where.id, where.sub] : [where.id],
   );
   return row ? toJob(row) : undefined;

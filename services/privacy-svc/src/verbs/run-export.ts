@@ -22,15 +22,26 @@ export async function runExport(
   em: EntityManager,
   jobId: string,
   trace?: string | undefined,
+  /**
+   * "wait" (the queue's handler, the durable path): wait for a build in progress elsewhere, then
+   * find it done. "skip" (the in-process fast path): return at once if another build holds the job.
+   */
+  busy: "wait" | "skip" = "wait",
 ): Promise<void> {
-  // Committed on its own at once, so polls show `running` while the archive is built.
+  // Committed on its own at once, so polls show `running` while the archive is built. Never waits:
+  // a row another build holds is skipped (that build has marked it), because waiting here would
+  // hold a second pooled connection while this call's transaction holds the first, and a few
+  // such waiters (the queue's handlers and the in-process builds of a burst of exports) exhausted
+  // the pool: the builds, the polls and the handlers then all waited on each other for good.
+  const table = tableOf(deps.schema, "export_job");
   await deps.orm.em.fork().execute(
-    `UPDATE ${tableOf(deps.schema, "export_job")} SET status = 'running', started_at = ?, attempts = attempts + 1
-        WHERE id = ? AND status IN ('queued', 'running')`,
+    `UPDATE ${table} SET status = 'running', started_at = ?, attempts = attempts + 1
+      WHERE id = (SELECT id FROM ${table} WHERE id = ? AND status IN ('queued', 'running') FOR UPDATE SKIP LOCKED)`,
     [deps.clock(), jobId],
   );
-  const job = await findJob(em, deps.schema, { id: jobId }, "update");
-  if (!job || (job.status !== "queued" && job.status !== "running")) return; // cancelled, or done by an earlier delivery
+  // The handler waits on the row with the one connection of its transaction; the fast path skips it.
+  const job = await findJob(em, deps.schema, { id: jobId }, busy === "wait" ? "update" : "claim");
+  if (!job || (job.status !== "queued" && job.status !== "running")) return; // cancelled, done, or being built
   const log = deps.logger.child({ job_id: job.id });
   const meta = { subject: job.sub, actor: SYSTEM, trace };
   const deadline = Date.now() + deps.limits.gatherDeadlineMs;
