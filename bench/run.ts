@@ -21,8 +21,6 @@ function runFile(file: string): Promise<BenchRow[]> {
   return new Promise((resolve, reject) => {
     const child = fork(join(dir, "lib", "run-file.ts"), [join(dir, file)], {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
-      // Benches measure Flowstate, not moto's half-second per delivered event (ADR 0010).
-      env: { FLOWSTATE_MOTO_FAST_EVENTS: "1", ...process.env },
     });
     let reply: { rows?: BenchRow[]; error?: string } | undefined;
     child.once("message", (m) => {

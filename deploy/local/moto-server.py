@@ -2,7 +2,7 @@
 moto_server as installed, with two costs that grow without bound taken out. Both change how long
 moto takes, never what it answers.
 
-1. jsonpath-ng expressions parsed once (benches only, see below). moto 5.2 turns every event
+1. jsonpath-ng expressions parsed once. moto 5.2 turns every event
    EventBridge delivers to a target (an SQS queue here) into the target's input by parsing the eight JSONPath expressions of the
    default input paths again (moto/events/utils.py, EventTemplateParser.parse), and jsonpath-ng 1.8
    rebuilds its whole LALR parser table on each parse: about 70 ms of CPU each, over half a second
@@ -24,11 +24,10 @@ import os
 import sys
 import threading
 
-# Only where asked (FLOWSTATE_MOTO_FAST_EVENTS=1: the benches): with events delivered in
-# milliseconds instead of half a second, privacy-svc's export e2e test hangs about one run in three
-# (its in-process build and its queue consumer race on the same job; issue note of 2026-11-23).
-# Until that race is fixed, tests and `npm start` keep moto's own event latency.
-if os.environ.get("FLOWSTATE_MOTO_FAST_EVENTS") == "1":
+# Events then arrive in milliseconds, as EventBridge delivers them in production. Off only with
+# FLOWSTATE_MOTO_FAST_EVENTS=0 (moto's own half second per event): until 2026-11-23 tests ran that
+# way because privacy-svc's export builders deadlocked on fast delivery (fixed: ADR 0010).
+if os.environ.get("FLOWSTATE_MOTO_FAST_EVENTS") != "0":
     try:
         import jsonpath_ng.ext
 

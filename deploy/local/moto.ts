@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freePort } from "./ports.ts";
 
-/** moto_server with two of its costs taken out (moto-server.py says which, and why one is for benches only). */
+/** moto_server with two of its costs taken out (moto-server.py says which). */
 const launcher = fileURLToPath(new URL("moto-server.py", import.meta.url));
 
 export interface Moto {
@@ -21,9 +21,9 @@ export async function startMoto(options: { plain?: boolean; fastEvents?: boolean
   const args = ["-H", "127.0.0.1", "-p", String(port)];
   // `plain`: moto_server as installed, the baseline of bench/15-moto.bench.ts.
   const [command, argv] = !options.plain && pythonHasMoto() ? ["python3", [launcher, ...args]] : ["moto_server", args];
-  // fastEvents (default: FLOWSTATE_MOTO_FAST_EVENTS=1, which `npm run bench` sets): moto-server.py's
-  // first fix too, the one that changes event latency (see that file for why tests do without it).
-  const fast = options.fastEvents ?? process.env.FLOWSTATE_MOTO_FAST_EVENTS === "1";
+  // fastEvents (default on; FLOWSTATE_MOTO_FAST_EVENTS=0 turns it off): moto-server.py's first fix,
+  // the one that changes event latency (milliseconds, as in production, against half a second).
+  const fast = options.fastEvents ?? process.env.FLOWSTATE_MOTO_FAST_EVENTS !== "0";
   const child = spawn(command, argv, {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, FLOWSTATE_MOTO_FAST_EVENTS: fast ? "1" : "0" },
