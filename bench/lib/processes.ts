@@ -29,11 +29,20 @@ export function readCpuSafe(pid: number): number | undefined {
  * process: the server is shared with whatever else runs on the machine (other test suites).
  */
 export function benchBackends(url: string): number[] {
+  return psqlLines(
+    url,
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+  ).map(Number);
+}
+
+/** One statement through psql on the bench database (outside the processes measured), its rows as lines. */
+export function psqlLines(url: string, sql: string): string[] {
   const u = new URL(url);
-  const sql = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()";
   const args = ["-h", u.hostname, "-p", u.port || "5432", "-U", u.username || "postgres", "-d", u.pathname.slice(1)];
-  const out = execFileSync("psql", [...args, "-tAc", sql]);
-  return out.toString().split("\n").filter(Boolean).map(Number);
+  return execFileSync("psql", [...args, "-tAc", sql])
+    .toString()
+    .split("\n")
+    .filter(Boolean);
 }
 
 /** BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it exits (NODE_OPTIONS may not carry --cpu-prof). */
