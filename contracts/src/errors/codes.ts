@@ -112,6 +112,11 @@ export const problemCodes = {
   },
   MARKETPLACE_CONFLICT: { status: 409, meaning: "AWS Marketplace reported a conflict (`upstream_error`)." },
   OFFER_NOT_RELEASED: { status: 409, meaning: "Only a released offer can be expired; this one is a draft." },
+  SELLER_ACCOUNT_IN_USE: {
+    status: 409,
+    meaning:
+      "The seller account (AWS account id) is already connected to another tenant; disconnect it there first (one tenant per seller account).",
+  },
   CONNECTOR_CHANGED: {
     status: 409,
     meaning: "The connector was disconnected while it was being verified; read the status again and retry.",
@@ -151,7 +156,7 @@ export const problemCodes = {
   CONNECTOR_VERIFICATION_FAILED: {
     status: 422,
     meaning:
-      "Connecting failed at `step` (assume_role or verify_catalog_read) with AWS's `upstream_error`; `hint` and `diagnosis` say what to change.",
+      "Connecting failed at `step` (assume_role or verify_catalog_read, with AWS's `upstream_error`; or external_id_not_enforced: the role also accepts a wrong external ID); `hint` and `diagnosis` say what to change.",
   },
   RATE_LIMITED: { status: 429, meaning: "Too many requests; see `Retry-After`." },
   SIGN_IN_THROTTLED: {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { describe, it } from "vitest";
@@ -122,13 +123,16 @@ describe("seller sessions", () => {
     sessions.close();
   });
 
-  it("probes the trust policy without an external ID, and never logs credentials", async () => {
+  it("probes the trust policy without an external ID or with a wrong one, caches neither, and never logs credentials", async () => {
     const logs = captureLogs();
     const sessions = make({ logs });
     const { connector } = await connectorOf();
-    const probe = await sessions.probe(connector, "backend", { withoutExternalId: true });
-    assert.equal(probe.ok, false);
-    assert.equal(!probe.ok && probe.failure.name, "AccessDenied");
+    for (const externalId of [null, randomUUID()]) {
+      const probe = await sessions.probe(connector, "backend", { externalId });
+      assert.equal(probe.ok, false);
+      assert.equal(!probe.ok && probe.failure.name, "AccessDenied");
+    }
+    assert.equal(sessions.stats().cached, 0);
     assert.equal((await sessions.probe(connector, "backend")).ok, true);
     const text = logs.text();
     assert.doesNotMatch(text, new RegExp(connector.externalId));

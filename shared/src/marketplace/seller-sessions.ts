@@ -100,7 +100,7 @@ export function createSellerSessions(options: SellerSessionsOptions) {
     s.agreement.destroy();
   };
 
-  /** One AssumeRole; `externalId: null` sends none (a health probe of the trust policy). */
+  /** One AssumeRole; `externalId: null` sends none (a probe of the trust policy). */
   async function assume(
     connector: SellerConnector,
     principal: Principal,
@@ -222,17 +222,19 @@ export function createSellerSessions(options: SellerSessionsOptions) {
     },
 
     /**
-     * A fresh AssumeRole (health): with the connector's external ID it also renews the cached
-     * session; with `externalId: null` it only tells whether the role trusts the principal without one.
+     * A fresh AssumeRole (connect, health): with the connector's external ID it also renews the
+     * cached session. With `externalId` (another value, or `null` for none) it only tells whether
+     * the role trusts the principal with that value, and keeps nothing: connect and health ask
+     * with a random one, which must fail, to catch a trust policy open to a confused deputy.
      */
     async probe(
       connector: SellerConnector,
       principal: Principal,
-      probeOptions: { withoutExternalId?: boolean } = {},
+      probeOptions: { externalId?: string | null } = {},
     ): Promise<{ ok: true; accountId: string } | { ok: false; failure: UpstreamFailure }> {
       try {
-        if (probeOptions.withoutExternalId) {
-          const { accountId } = await assume(connector, principal, null);
+        if (probeOptions.externalId !== undefined) {
+          const { accountId } = await assume(connector, principal, probeOptions.externalId);
           return { ok: true, accountId };
         }
         forget(connector.tenantId, principal);

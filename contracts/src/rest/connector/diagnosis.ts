@@ -12,7 +12,10 @@ import { z } from "zod";
 export const DiagnosisCode = z.enum([
   /** The trust policy does not list this Flowstate principal (another one can assume the role). */
   "PRINCIPAL_NOT_TRUSTED",
-  /** The role can be assumed without an external ID: anyone trusted could act as this tenant (confused deputy). */
+  /**
+   * The role can be assumed with another external ID than the tenant's (checked with a random one):
+   * anyone trusted could act as this tenant (confused deputy).
+   */
   "EXTERNAL_ID_CONDITION_MISSING",
   /** No principal can assume the role: its `sts:ExternalId` condition may carry another value. */
   "EXTERNAL_ID_MISMATCH",
@@ -59,6 +62,10 @@ export const HealthReport = z.object({
 });
 export type HealthReport = z.infer<typeof HealthReport>;
 
-/** The step of POST connect that failed (decisions.md). */
-export const VerificationStep = z.enum(["assume_role", "verify_catalog_read"]);
+/**
+ * The step of POST connect that failed (decisions.md). `external_id_not_enforced`: the role was
+ * also assumed with a deliberately wrong external ID, so its trust policy does not insist on the
+ * tenant's and any tenant could act in that seller account through Flowstate (confused deputy).
+ */
+export const VerificationStep = z.enum(["assume_role", "verify_catalog_read", "external_id_not_enforced"]);
 export type VerificationStep = z.infer<typeof VerificationStep>;

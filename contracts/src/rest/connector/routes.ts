@@ -40,7 +40,7 @@ export const connectorRoutes = [
       "Connect the seller account's MarketplaceConnector role: assumed with the external ID, verified with one catalog read (422 CONNECTOR_VERIFICATION_FAILED names the step)",
     params: TenantPath,
     body: ConnectRequest,
-    problems: ["CONNECTOR_VERIFICATION_FAILED", "CONNECTOR_CHANGED"],
+    problems: ["CONNECTOR_VERIFICATION_FAILED", "CONNECTOR_CHANGED", "SELLER_ACCOUNT_IN_USE"],
     responses: { 200: ConnectResponse },
   }),
   defineRoute({

@@ -22,4 +22,21 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    name: "0002_one_tenant_per_seller_account",
+    up: `
+      -- A seller account is connected to one tenant at a time (issue 20, confused deputy): a partner
+      -- event or a catalog read for that account must belong to one tenant. The unique index is what
+      -- holds under concurrent connects; connect maps its violation to 409 SELLER_ACCOUNT_IN_USE.
+      -- Rows that already share an account (connected before this rule) keep the first connection;
+      -- the later ones are exactly the connections the rule now refuses, so they are disconnected.
+      UPDATE marketplace_connector c SET role_arn = NULL, account_id = NULL, connected_at = NULL, connected_by = NULL
+        WHERE c.account_id IS NOT NULL AND EXISTS (
+          SELECT 1 FROM marketplace_connector o
+           WHERE o.account_id = c.account_id
+             AND (o.connected_at, o.tenant_id) < (c.connected_at, c.tenant_id)
+        );
+      CREATE UNIQUE INDEX marketplace_connector_account_id ON marketplace_connector (account_id);
+    `,
+  },
 ];

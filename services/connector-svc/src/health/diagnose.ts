@@ -16,7 +16,7 @@ const SUMMARY: Record<DiagnosisCode, string> = {
   PRINCIPAL_NOT_TRUSTED:
     "The role's trust policy does not list this Flowstate principal, so it cannot assume the role.",
   EXTERNAL_ID_CONDITION_MISSING:
-    "The role can be assumed without your external ID: any trusted principal could act for another tenant (confused deputy). Add the condition.",
+    "The role can be assumed with another external ID than yours: any tenant of Flowstate could act in this seller account (confused deputy). Add the condition.",
   EXTERNAL_ID_MISMATCH:
     "No Flowstate principal can assume the role. AWS does not say why; a likely cause is an sts:ExternalId condition with another value than your current external ID.",
   ROLE_IN_OTHER_ACCOUNT:
@@ -32,13 +32,15 @@ const SUMMARY: Record<DiagnosisCode, string> = {
 const entry = (
   code: DiagnosisCode,
   fc: FixContext,
-  options: { certainty?: "certain" | "possible"; principal?: string } = {},
+  options: { certainty?: "certain" | "possible"; principal?: string; severity?: "error" | "warning" } = {},
 ): Diagnosis => ({
   code,
+  // A missing condition is a warning on a working connector (health) but the reason connect refuses.
   severity:
-    code === "EXTERNAL_ID_CONDITION_MISSING" || code === "UPSTREAM_THROTTLED" || code === "UPSTREAM_UNAVAILABLE"
+    options.severity ??
+    (code === "EXTERNAL_ID_CONDITION_MISSING" || code === "UPSTREAM_THROTTLED" || code === "UPSTREAM_UNAVAILABLE"
       ? "warning"
-      : "error",
+      : "error"),
   certainty: options.certainty ?? "certain",
   ...(options.principal ? { principal: options.principal } : {}),
   summary: SUMMARY[code],
@@ -56,7 +58,7 @@ const transient = (f: UpstreamFailure | undefined): DiagnosisCode | undefined =>
  */
 export function diagnoseAssume(
   outcomes: readonly AssumeOutcome[],
-  withoutExternalIdWorks: boolean,
+  wrongExternalIdWorks: boolean,
   fc: FixContext,
   serviceAccountId: string,
 ): Diagnosis[] {
@@ -72,7 +74,7 @@ export function diagnoseAssume(
     ];
   }
   for (const o of denied) out.push(entry("PRINCIPAL_NOT_TRUSTED", fc, { principal: o.principal }));
-  if (withoutExternalIdWorks) out.push(entry("EXTERNAL_ID_CONDITION_MISSING", fc));
+  if (wrongExternalIdWorks) out.push(entry("EXTERNAL_ID_CONDITION_MISSING", fc));
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { SearchAgreementsCommand } from "@aws-sdk/client-marketplace-agreement";
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import type { Capability, HealthReport } from "@flowstate/contracts/rest/connector/diagnosis";
@@ -41,8 +42,8 @@ const checks: Record<Capability, (c: SellerClients) => Promise<unknown>> = {
 
 /**
  * The health check of a connected tenant: a fresh AssumeRole per principal (renewing the cached
- * sessions), one without the external ID when some principal got in (to catch a missing
- * condition), then the four capability checks with a principal that got in. At most three STS and
+ * sessions), one with a random wrong external ID when some principal got in (it must fail: a
+ * trust policy without the condition, or one any value satisfies, serves any tenant), then the four capability checks with a principal that got in. At most three STS and
  * five Marketplace calls; HealthCache keeps it from repeating.
  */
 export async function probeHealth(deps: ConnectorDeps, connector: SellerConnector): Promise<HealthReport> {
@@ -56,10 +57,10 @@ export async function probeHealth(deps: ConnectorDeps, connector: SellerConnecto
     return { principal, failure: r.ok ? undefined : r.failure };
   });
   const inside = principals.find((_, i) => assumed[i]!.ok);
-  let withoutExternalId = false;
+  let externalIdNotEnforced = false;
   let capabilities: CapabilityOutcome[] = [];
   if (inside) {
-    withoutExternalId = (await sessions.probe(connector, inside, { withoutExternalId: true })).ok;
+    externalIdNotEnforced = (await sessions.probe(connector, inside, { externalId: randomUUID() })).ok;
     capabilities = await Promise.all(
       (Object.keys(checks) as Capability[]).map(async (capability) => {
         try {
@@ -73,7 +74,7 @@ export async function probeHealth(deps: ConnectorDeps, connector: SellerConnecto
     );
   }
   const diagnosis = [
-    ...diagnoseAssume(outcomes, withoutExternalId, fc, settings.flowstateAccountId),
+    ...diagnoseAssume(outcomes, externalIdNotEnforced, fc, settings.flowstateAccountId),
     ...diagnoseCapabilities(capabilities, fc),
   ];
   return {

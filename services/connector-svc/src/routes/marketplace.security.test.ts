@@ -95,8 +95,11 @@ describe("marketplace routes: isolation and the feature flag", () => {
     const fresh = await stack.call("GET", base, { token: t.owner.token });
     await t.seller.trust(fresh.json.external_id);
     const before = calls();
+    const refusedBefore = stack.connector.sessions.stats().assumeRoleFailures;
     assert.equal((await stack.call("POST", base, { token: t.owner.token, body: { role_arn: t.roleArn } })).status, 200);
-    assert.equal(calls(), before + 1);
+    // One AssumeRole that opens the session, and connect's wrong-external-ID probe, refused (issue 20).
+    assert.equal(calls(), before + 2);
+    assert.equal(stack.connector.sessions.stats().assumeRoleFailures, refusedBefore + 1);
   });
 
   it("refuses a warm session once another instance disconnected the tenant, and drops it", async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import type { Diagnosis, VerificationStep } from "@flowstate/contracts/rest/connector/diagnosis";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
@@ -15,20 +16,42 @@ import { fixContext, principalsOf } from "../onboarding/values.ts";
 
 const transient = (f: UpstreamFailure) => f.kind === "throttled" || f.kind === "unavailable";
 
+const DETAIL: Record<VerificationStep, (principal: Principal) => string> = {
+  assume_role: (principal) => `Flowstate's ${principal} principal could not assume the role with your external ID`,
+  verify_catalog_read: () => "the role was assumed, but the catalog read that verifies it failed",
+  external_id_not_enforced: (principal) =>
+    `Flowstate's ${principal} principal could also assume the role with a wrong external ID: its trust policy does not require yours, so another tenant could use it`,
+};
+
 function verificationFailed(
   step: VerificationStep,
   principal: Principal,
-  failure: UpstreamFailure,
+  failure: UpstreamFailure | undefined,
   hint: string,
   diagnosis: Diagnosis[],
 ) {
-  return new DomainError(
-    "unprocessable",
-    "CONNECTOR_VERIFICATION_FAILED",
-    step === "assume_role"
-      ? `Flowstate's ${principal} principal could not assume the role with your external ID`
-      : "the role was assumed, but the catalog read that verifies it failed",
-    { extensions: { step, principal, upstream_error: failure.name, hint, diagnosis } },
+  return new DomainError("unprocessable", "CONNECTOR_VERIFICATION_FAILED", DETAIL[step](principal), {
+    extensions: { step, principal, ...(failure ? { upstream_error: failure.name } : {}), hint, diagnosis },
+  });
+}
+
+/**
+ * The confused-deputy check (issue 20): one more AssumeRole with a random external ID, which must
+ * be refused. A trust policy without the `sts:ExternalId` condition, or with one any value
+ * satisfies (`StringLike "*"`), would let every tenant of Flowstate act in this seller's account.
+ * Made at connect and health only, never on the hot path.
+ */
+async function requireExternalIdEnforced(ctx: ServiceContext, connector: SellerConnector, principal: Principal) {
+  const fc = fixContext(ctx.deps.settings, connector.roleArn);
+  const wrong = await ctx.deps.sessions.probe(connector, principal, { externalId: randomUUID() });
+  if (!wrong.ok && transient(wrong.failure)) throw upstreamUnavailable(wrong.failure);
+  if (!wrong.ok) return;
+  throw verificationFailed(
+    "external_id_not_enforced",
+    principal,
+    undefined,
+    'Add the condition to the role\'s trust policy statement: Condition.StringEquals."sts:ExternalId" equal to your external ID (Settings, Marketplace); the CloudFormation template and the Terraform module always set it. Then connect again.',
+    [diagnosisEntry("EXTERNAL_ID_CONDITION_MISSING", fc, { severity: "error" })],
   );
 }
 
@@ -37,7 +60,7 @@ function verificationFailed(
  * (REST → backend, MCP → mcp-execution: the one that channel's later calls use, so a role that
  * refuses MCP is refused when connected over MCP rather than on every tool call after) with the
  * tenant's external ID (a fresh call, never the cache), then one cheap catalog read (ListEntities
- * SaaSProduct, 1 result). A refusal is a 422 naming the step, AWS's error name, a hint and the
+ * SaaSProduct, 1 result), then one with a wrong external ID that must be refused. A refusal is a 422 naming the step, AWS's error name, a hint and the
  * diagnosis; for a refused AssumeRole the other principals are tried too, which tells an untrusted
  * principal apart from a role nobody can assume. Throttling and outages that outlast the SDK's
  * retries are 503 UPSTREAM_UNAVAILABLE with Retry-After.
@@ -79,5 +102,6 @@ export async function verifyRole(ctx: ServiceContext, connector: SellerConnector
       [diagnosisEntry("CATALOG_ACCESS_DENIED", fc)],
     );
   }
+  await requireExternalIdEnforced(ctx, connector, principal);
   return { accountId: probe.accountId };
 }
