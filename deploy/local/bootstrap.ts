@@ -14,7 +14,13 @@ import { allowRulePolicy, ensureQueue } from "./apply/queues.ts";
 import { ensureSecret } from "./apply/secrets.ts";
 import { ensureEmailIdentity } from "./apply/ses.ts";
 import { consumers } from "./consumers.ts";
-import { type BucketRole, type ConsumerDefinition, defineStack, type QueueDefinition } from "./definition.ts";
+import {
+  BOOTSTRAP_CLIENTS,
+  type BucketRole,
+  type ConsumerDefinition,
+  defineStack,
+  type QueueDefinition,
+} from "./definition.ts";
 import { definePartnerIngest } from "./partner-definition.ts";
 import { readStackSettings } from "./settings.ts";
 
@@ -117,7 +123,7 @@ async function ensureConsumerQueue(
 
 if (import.meta.main) {
   const settings = readStackSettings();
-  const aws = createAwsClients({ endpoint: settings.endpoint });
+  const aws = createAwsClients({ endpoint: settings.endpoint, allowed: BOOTSTRAP_CLIENTS });
   const { outputs, changes } = await bootstrap({ aws, ...settings });
   for (const change of changes) console.log(`  ${change}`);
   console.log(changes.length ? `bootstrap: ${changes.length} change(s) applied` : "bootstrap: everything up to date");

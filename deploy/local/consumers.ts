@@ -1,25 +1,14 @@
-import { auditSubscription } from "@flowstate/audit-svc/consumers/consumer";
-import { connectorConsumer } from "@flowstate/connector-svc/consumers/tenant-soft-deleted";
-import { revocationConsumer } from "@flowstate/edge-gateway/events/revocation-consumer";
-import { mcpRevocationConsumer } from "@flowstate/mcp-gateway/revocations";
-import { offersConsumer } from "@flowstate/offers-svc/consumers/handlers";
-import { connectorEventsConsumer } from "@flowstate/partner-inbound/connector-events";
-import { partnerConsumer } from "@flowstate/partner-svc/consumers/handlers";
-import { privacySubscription } from "@flowstate/privacy-svc/consumers/handlers";
-import type { ConsumerDefinition } from "@flowstate/shared/consumer/define-consumer";
+import { consumingServices, serviceCatalog } from "@flowstate/contracts/services/catalog";
+import type { ConsumerDefinition } from "./definition.ts";
 
 /**
- * Every declared consumer (`defineConsumer`, `defineStatelessConsumer`): the bootstrap gives each
- * one EventBridge rule on the event types it subscribes to, its own SQS queue and a DLQ, and
- * nothing else gets a queue. A new consumer is one line here, importing the service's declaration.
+ * Every consuming service of the services catalog (contracts/src/services/catalog.ts) with the event
+ * types it consumes: the bootstrap gives each one EventBridge rule on those types, its own SQS
+ * queue and a DLQ, and nothing else gets a queue. The services' own declarations
+ * (`defineConsumer`) read the same entries, so a queue's rule and its handlers cannot disagree;
+ * deploy/ imports no service.
  */
-export const consumers: readonly Pick<ConsumerDefinition<unknown>, "service" | "events">[] = [
-  revocationConsumer,
-  connectorConsumer(),
-  mcpRevocationConsumer,
-  connectorEventsConsumer,
-  partnerConsumer,
-  offersConsumer,
-  privacySubscription,
-  auditSubscription,
-];
+export const consumers: readonly ConsumerDefinition[] = consumingServices.map((service) => {
+  const consumes = serviceCatalog[service].consumes;
+  return { service, events: consumes === "all" ? "all" : [...consumes].sort() };
+});

@@ -1,3 +1,4 @@
+import type { AwsClientName } from "@flowstate/contracts/services/catalog";
 import { queueNames, withDerivedDefaults } from "@flowstate/shared/config/base";
 import { consumers } from "./consumers.ts";
 
@@ -6,6 +7,23 @@ import { consumers } from "./consumers.ts";
  * bootstrap (`bootstrap.ts`) applies it idempotently to whatever endpoint is configured: moto
  * locally, LocalStack under docker-compose, real AWS in production. Nothing here is emulator-only.
  */
+
+/**
+ * The AWS clients the bootstrap builds (it creates the bus, queues, buckets, key, secrets, mail
+ * identity and the partner-ingest side); its client factory refuses any other, and the residency
+ * manifest lists the bootstrap ("deploy") as their user.
+ */
+export const BOOTSTRAP_CLIENTS = [
+  "eventbridge",
+  "kms",
+  "s3",
+  "secretsmanager",
+  "sesv2",
+  "sqs",
+  "sts",
+  "partner-eventbridge",
+  "partner-sqs",
+] as const satisfies readonly AwsClientName[];
 
 /** What the bootstrap needs of a declared consumer (deploy/local/consumers.ts): its queue's name and its rule. */
 export interface ConsumerDefinition {

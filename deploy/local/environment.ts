@@ -1,3 +1,4 @@
+import { type ServiceEntry, serviceCatalog, serviceNames } from "@flowstate/contracts/services/catalog";
 import { baseEnv, derivedNames } from "@flowstate/shared/config/base";
 import type { StackOutputs } from "./bootstrap.ts";
 
@@ -34,28 +35,21 @@ export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
   "audit-svc": ["AUDIT_ARCHIVE_BUCKET", "AUDIT_PROVISION_ROLES"],
 };
 
-/** Default local ports (the README's `PORT` row); a service not listed here gets a free port. */
-export const DEFAULT_PORTS: Record<string, number> = {
-  "edge-gateway": 8080,
-  "identity-svc": 8081,
-  "connector-svc": 8082,
-  "offers-svc": 8083,
-  "privacy-svc": 8084,
-  "audit-svc": 8085,
-  "mcp-gateway": 8086,
-  "partner-inbound": 8087,
-  "partner-svc": 8088,
-  "seller-sandbox": 8090,
-};
+/** Default local ports (the README's `PORT` row), from the services catalog. */
+export const DEFAULT_PORTS: Record<string, number> = Object.fromEntries(
+  serviceNames.map((name) => [name, serviceCatalog[name].port]),
+);
 
 /**
- * Default local ports of the internal /metrics listeners (METRICS_PORT, on loopback): the gateways'
- * main ports are public, so their scrape is served apart (issue 7).
+ * Default local ports of the internal /metrics listeners (METRICS_PORT, on loopback), from the
+ * services catalog: the doors' main ports are public, so their scrape is served apart.
  */
-export const DEFAULT_METRICS_PORTS: Record<string, number> = {
-  "edge-gateway": 9080,
-  "mcp-gateway": 9086,
-};
+export const DEFAULT_METRICS_PORTS: Record<string, number> = Object.fromEntries(
+  serviceNames.flatMap((name) => {
+    const entry: ServiceEntry = serviceCatalog[name];
+    return entry.metricsPort === undefined ? [] : [[name, entry.metricsPort]];
+  }),
+);
 
 /**
  * The variable that tells other processes where a service listens: identity-svc → IDENTITY_URL,

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { type ServiceName, serviceCatalog, serviceNames } from "@flowstate/contracts/services/catalog";
 import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { baseEnv } from "@flowstate/shared/config/base";
@@ -7,6 +8,7 @@ import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { z } from "zod";
 import { bootstrap, type StackOutputs } from "./bootstrap.ts";
 import { type Child, formatLogLine, startChild, waitHealthy } from "./children.ts";
+import { BOOTSTRAP_CLIENTS } from "./definition.ts";
 import { DEFAULT_METRICS_PORTS, DEFAULT_PORTS, stackEnvironment, urlVariable } from "./environment.ts";
 import { type Moto, startMoto } from "./moto.ts";
 import { assignPorts } from "./ports.ts";
@@ -54,14 +56,18 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-const isGateway = (name: string) => name.endsWith("-gateway");
+const isDoor = (name: string) => serviceCatalog[name as ServiceName]?.kind === "door";
 
-/** Every services/<name>/ with a src/main.ts: the sandbox, the other services, then the gateways. */
+/**
+ * Every process of the services catalog (contracts/src/services/catalog.ts) in start-up order: the
+ * sandbox, the services, then the doors. Each must have `services/<name>/src/main.ts`.
+ */
 export function discoverServices(root: string): string[] {
-  const dir = join(root, "services");
-  const rank = (n: string) => (n === "seller-sandbox" ? 0 : isGateway(n) ? 2 : 1);
-  const names = readdirSync(dir).filter((name) => existsSync(join(dir, name, "src", "main.ts")));
-  return names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  for (const name of serviceNames) {
+    if (!existsSync(join(root, "services", name, "src", "main.ts")))
+      throw new Error(`services/${name}/src/main.ts is missing (listed in contracts/src/services/catalog.ts)`);
+  }
+  return [...serviceNames];
 }
 
 /**
@@ -109,6 +115,7 @@ export async function startStack(options: {
   try {
     checkAborted();
     const aws = createAwsClients({
+      allowed: BOOTSTRAP_CLIENTS,
       endpoint: awsEndpoint,
       credentials: motoCredentials,
     });
@@ -191,9 +198,9 @@ export async function startStack(options: {
         await s.child.stop(2000);
       }
     };
-    // Gateways last: they fetch keys from (and route to) the services behind them at boot.
+    // Doors last: they fetch keys from (and route to) the services behind them at boot.
     const services: StartedService[] = [];
-    for (const wave of [names.filter((n) => !isGateway(n)), names.filter(isGateway)]) {
+    for (const wave of [names.filter((n) => !isDoor(n)), names.filter(isDoor)]) {
       checkAborted();
       const started = wave.map(start);
       services.push(...started);

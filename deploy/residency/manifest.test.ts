@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { describe, it } from "vitest";
 import {
   README_MARKERS,
@@ -38,8 +39,38 @@ describe("data residency", () => {
     const identityClients = manifest.filter((e) => e.kind === "aws-client" && e.usedBy.includes("identity-svc"));
     assert.ok(
       identityClients.some((e) => e.name === "secretsmanager"),
-      "found by scanning identity-svc's source",
+      "identity-svc's aws list in the services catalog",
     );
+  });
+
+  it("lists every service's database, audit-svc's included, and who uses the us-east-1 Marketplace clients", () => {
+    const databases = manifest.filter((e) => e.kind === "database").map((e) => e.usedBy.join());
+    const expected = Object.entries(serviceCatalog)
+      .filter(([, entry]) => entry.database)
+      .map(([name]) => name)
+      .sort();
+    assert.deepEqual(databases, expected);
+    assert.ok(databases.includes("audit-svc"));
+    for (const name of ["marketplace-catalog", "marketplace-agreement", "seller-sts"]) {
+      const entry = manifest.find((e) => e.kind === "aws-client" && e.name === name);
+      assert.deepEqual(entry?.usedBy, ["connector-svc", "offers-svc"], name);
+    }
+  });
+
+  it("fails when a service of the catalog keeps a store outside eu-central-1", () => {
+    const fixture = {
+      ...serviceCatalog,
+      "ledger-svc": {
+        kind: "service",
+        port: 8099,
+        region: "us-west-2",
+        database: true,
+        consumes: [],
+        aws: ["sqs"],
+      },
+    } as unknown as typeof serviceCatalog;
+    const violations = residencyViolations(residencyManifest(undefined, fixture)).join("\n");
+    assert.match(violations, /database PostgreSQL schema of ledger-svc in us-west-2.*stores data outside eu-central-1/);
   });
 
   it("fails when a bucket, a queue or a client appears in another region", () => {

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { type ServiceEntry, serviceCatalog } from "@flowstate/contracts/services/catalog";
 import {
   DATA_CLIENT_NAMES,
   DATA_REGION,
@@ -8,13 +8,14 @@ import {
   PARTNER_CLIENT_NAMES,
   PARTNER_REGION,
 } from "@flowstate/shared/aws/clients";
-import { defineStack } from "../local/definition.ts";
+import { BOOTSTRAP_CLIENTS, defineStack } from "../local/definition.ts";
 import { definePartnerIngest } from "../local/partner-definition.ts";
 
 /**
- * Where every piece of Flowstate stores or processes data, generated from the code: the AWS
- * clients the factory can build and which services call them (found in their source), the
- * resources the stack definition creates, each service's database and log sink. The README's
+ * Where every piece of Flowstate stores or processes data, generated from the services catalog
+ * (contracts/src/services/catalog.ts) and the stack definition: the AWS clients the factory can
+ * build and which services may build them, the resources the stack definition creates, each
+ * service's database and log sink. The README's
  * data-residency section is rendered from it, and `residencyViolations` is the rule the
  * residency test holds the manifest to.
  */
@@ -34,7 +35,7 @@ export interface ResidencyEntry {
   region: string;
   /** Keeps data at rest (a store) rather than only carrying or processing it. */
   stores: boolean;
-  /** The services that use it (for clients: found by scanning their source). */
+  /** The services that use it (for clients: the services catalog's `aws` lists). */
   usedBy: string[];
 }
 
@@ -73,56 +74,35 @@ export const RESIDENCY_EXCEPTIONS: { kind: ResidencyEntry["kind"]; name: RegExp;
 ];
 
 const repoRoot = join(import.meta.dirname, "..", "..");
-const CLIENT_CALL = /\.(data|marketplace|partner)\(\s*"([a-z0-9-]+)"/g;
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((f) => f.isFile() && f.name.endsWith(".ts") && !f.name.includes(".test.") && !f.name.includes(".fixture."))
-    .map((f) => join(f.parentPath, f.name))
-    .filter((p) => !p.includes(`${"/"}testing${"/"}`) && !p.includes("node_modules"));
-}
+/** A catalog like contracts' services catalog (tests pass fixtures with a service added). */
+type Catalog = Readonly<Record<string, ServiceEntry>>;
 
-/** The Flowstate services (the sandbox plays the seller's account and is not one). */
-function flowstateServices(): string[] {
-  return readdirSync(join(repoRoot, "services"))
-    .filter((s) => s !== "seller-sandbox")
+/** The Flowstate services of a catalog (the sandbox plays the seller's account and is not one). */
+const flowstateServices = (catalog: Catalog) =>
+  Object.keys(catalog)
+    .filter((s) => catalog[s]!.kind !== "sandbox")
     .sort();
-}
 
-/** Which client names each service's production source asks the factory for. */
-export function clientUsage(): Map<string, Set<string>> {
+/**
+ * Which services may build each AWS client: each service's `aws` list in the services catalog (the
+ * client factory refuses any other, see shared/src/aws/clients.ts), and "deploy" for the
+ * bootstrap's own clients.
+ */
+export function clientUsage(catalog: Catalog = serviceCatalog): Map<string, Set<string>> {
   const usage = new Map<string, Set<string>>();
-  const scan = (owner: string, dir: string) => {
-    for (const file of sourceFiles(dir)) {
-      for (const m of readFileSync(file, "utf8").matchAll(CLIENT_CALL)) {
-        const set = usage.get(m[2]!) ?? new Set<string>();
-        set.add(owner);
-        usage.set(m[2]!, set);
-      }
-    }
-  };
-  for (const service of flowstateServices()) scan(service, join(repoRoot, "services", service, "src"));
-  scan("deploy", join(repoRoot, "deploy", "local"));
+  const add = (name: string, user: string) => usage.set(name, (usage.get(name) ?? new Set()).add(user));
+  for (const service of flowstateServices(catalog)) for (const name of catalog[service]!.aws) add(name, service);
+  for (const name of BOOTSTRAP_CLIENTS) add(name, "deploy");
   return usage;
-}
-
-/** Services that open a database (their main.ts calls openDatabase). */
-function servicesWithDatabase(): string[] {
-  return flowstateServices().filter((s) => {
-    const main = join(repoRoot, "services", s, "src", "main.ts");
-    try {
-      return readFileSync(main, "utf8").includes("openDatabase(");
-    } catch {
-      return false;
-    }
-  });
 }
 
 /** The manifest for one prefix and stage (the README uses the defaults and a placeholder account). */
 export function residencyManifest(
   s = { prefix: "flowstate", stage: "<stage>", accountId: "<account>" },
+  catalog: Catalog = serviceCatalog,
 ): ResidencyEntry[] {
-  const usage = clientUsage();
+  const usage = clientUsage(catalog);
   const used = (name: string) => [...(usage.get(name) ?? [])].sort();
   const stack = defineStack({ ...s, mailFrom: "<MAIL_FROM>" });
   const partner = definePartnerIngest(s);
@@ -168,16 +148,19 @@ export function residencyManifest(
     { kind: "rule", name: partner.ruleName, region: partner.region, stores: false, usedBy: ["partner-inbound"] },
     { kind: "queue", name: partner.queueName, region: partner.region, stores: false, usedBy: ["partner-inbound"] },
     { kind: "queue", name: partner.dlqName, region: partner.region, stores: false, usedBy: ["partner-inbound"] },
-    ...servicesWithDatabase().map(
-      (svc): ResidencyEntry => ({
-        kind: "database",
-        name: `PostgreSQL schema of ${svc}`,
-        region: DATA_REGION,
-        stores: true,
-        usedBy: [svc],
-      }),
-    ),
-    ...flowstateServices().map(
+    // A service's database lives where the service runs: a store outside eu-central-1 is a violation.
+    ...flowstateServices(catalog)
+      .filter((svc) => catalog[svc]!.database)
+      .map(
+        (svc): ResidencyEntry => ({
+          kind: "database",
+          name: `PostgreSQL schema of ${svc}`,
+          region: catalog[svc]!.region,
+          stores: true,
+          usedBy: [svc],
+        }),
+      ),
+    ...flowstateServices(catalog).map(
       (svc): ResidencyEntry => ({
         kind: "log-sink",
         name: `stdout of ${svc} → CloudWatch Logs`,

@@ -12,7 +12,6 @@ export const mcpRevocationConsumer = defineStatelessConsumer<{
   invalidate: (list: readonly Invalidation[]) => void;
 }>()({
   service: "mcp-gateway",
-  events: ["AccessRevoked", "FeatureFlagChanged"],
   // The pipeline caches what the edge gateway caches, flags included (a change must show within a second here too).
   handlers: cacheInvalidations,
 });

@@ -13,7 +13,6 @@ import type { TenantMap } from "./tenant-map.ts";
  */
 export const connectorEventsConsumer = defineStatelessConsumer<() => TenantMap>()({
   service: "partner-inbound",
-  events: ["ConnectorConnected", "ConnectorDisconnected"],
   handlers: {
     "ConnectorConnected.v1": (event, map) => map().connect(event.data.tenant_id, event.data.account_id),
     "ConnectorDisconnected.v1": (event, map) => map().disconnect(event.data.tenant_id),

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { type Account, type E2E, startE2E } from "@flowstate/edge-gateway/test/e2e-stack";
 import { type Consumer, createConsumer } from "@flowstate/shared/consumer/consumer";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
@@ -12,7 +13,7 @@ import { type OutboxRelay, startOutboxRelay } from "@flowstate/shared/outbox/rel
 import { createTestBus } from "@flowstate/shared/outbox/test-bus";
 import { eventPattern } from "../../../deploy/local/definition.ts";
 import { startMoto } from "../../../deploy/local/moto.ts";
-import { privacyConsumer, privacySubscription } from "../src/consumers/handlers.ts";
+import { privacyConsumer } from "../src/consumers/handlers.ts";
 import type { PrivacyDeps } from "../src/deps.ts";
 import { type SentMail, sentMail } from "../src/testing/aws-fixtures.ts";
 import type { PrivacyHarness } from "../src/testing/harness.ts";
@@ -60,7 +61,7 @@ export async function startExportStack(
   const sqs = privacy.aws.data("sqs");
   const eventBridge = privacy.aws.data("eventbridge");
   const queue = await createTestQueue(sqs, { prefix, visibilityTimeout: 30, maxReceiveCount: 5 });
-  const bus = await createTestBus(eventBridge, queue.queueArn, eventPattern(privacySubscription.events));
+  const bus = await createTestBus(eventBridge, queue.queueArn, eventPattern(serviceCatalog["privacy-svc"].consumes));
   const relays: OutboxRelay[] = [e2e.identity.db.orm, privacy.db.orm].map((orm) =>
     startOutboxRelay({ orm, eventBridge, busName: bus.busName, logger, pollIntervalMs: 200 }),
   );

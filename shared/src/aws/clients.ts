@@ -9,6 +9,7 @@ import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { SESv2Client } from "@aws-sdk/client-sesv2";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { STSClient } from "@aws-sdk/client-sts";
+import type { AwsClientName } from "@flowstate/contracts/services/catalog";
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
 
 /**
@@ -70,6 +71,12 @@ export interface AwsClientOptions {
   marketplaceEndpoint?: string | undefined;
   /** Flowstate's own credentials; the default provider chain when unset. */
   credentials?: Credentials | undefined;
+  /**
+   * The clients this process may build (a service: its `aws` entry in the services catalog, which
+   * `serviceBoot` passes); any other is refused, so the catalog, and the residency table rendered
+   * from it, cannot under-state what a service touches. Unset: every client (tests, benches).
+   */
+  allowed?: readonly AwsClientName[] | undefined;
 }
 
 export class ResidencyViolation extends Error {
@@ -93,6 +100,11 @@ function refuseRegion(extra: object | undefined): void {
  */
 export function createAwsClients(options: AwsClientOptions = {}) {
   refuseRegion(options);
+  const allowed = options.allowed && new Set<string>(options.allowed);
+  const refuseUndeclared = (name: string) => {
+    if (allowed && !allowed.has(name))
+      throw new ResidencyViolation(`${name} is not among this service's clients in the services catalog`);
+  };
   const cache = new Map<DataClientName | PartnerClientName, unknown>();
   const common = (endpoint: string | undefined, credentials: Credentials | undefined) => ({
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
@@ -110,6 +122,7 @@ export function createAwsClients(options: AwsClientOptions = {}) {
       // hasOwn, not a lookup: "constructor" or "toString" smuggled in through a cast would otherwise
       // reach Object.prototype and build something that is not one of the listed clients.
       if (!Object.hasOwn(dataClients, name)) throw new ResidencyViolation(`${String(name)} is not a data client`);
+      refuseUndeclared(name);
       const Ctor = dataClients[name] as unknown as new (c: object) => InstanceType<(typeof dataClients)[N]>;
       const client = new Ctor({ region: DATA_REGION, ...common(options.endpoint, options.credentials) });
       cache.set(name, client);
@@ -120,6 +133,7 @@ export function createAwsClients(options: AwsClientOptions = {}) {
       const hit = cache.get(name);
       if (hit) return hit as InstanceType<(typeof partnerClients)[N]>;
       if (!Object.hasOwn(partnerClients, name)) throw new ResidencyViolation(`${String(name)} is not a partner client`);
+      refuseUndeclared(name);
       const Ctor = partnerClients[name] as unknown as new (c: object) => InstanceType<(typeof partnerClients)[N]>;
       const client = new Ctor({ region: PARTNER_REGION, ...common(options.endpoint, options.credentials) });
       cache.set(name, client);
@@ -131,6 +145,7 @@ export function createAwsClients(options: AwsClientOptions = {}) {
     ): InstanceType<(typeof marketplaceClients)[N]> {
       if (!Object.hasOwn(marketplaceClients, name))
         throw new ResidencyViolation(`${String(name)} is not a marketplace client`);
+      refuseUndeclared(name);
       const Ctor = marketplaceClients[name] as unknown as new (
         c: object,
       ) => InstanceType<(typeof marketplaceClients)[N]>;

@@ -35,15 +35,23 @@ const config = (extra: Partial<BootConfig> = {}): BootConfig => ({
 
 describe("serviceBoot", () => {
   it("names the logger after the service", () => {
-    assert.equal(serviceBoot("widgets-svc", config()).logger.bindings().service, "widgets-svc");
+    assert.equal(serviceBoot("partner-svc", config()).logger.bindings().service, "partner-svc");
+  });
+
+  it("builds only the AWS clients the services catalog lists for the service", () => {
+    const { aws } = serviceBoot("partner-svc", config());
+    assert.ok(aws.data("sqs"));
+    assert.throws(() => aws.data("s3"), { name: "ResidencyViolation" });
+    assert.throws(() => aws.marketplace("marketplace-catalog"), { name: "ResidencyViolation" });
+    assert.throws(() => aws.partner("partner-sqs"), { name: "ResidencyViolation" });
   });
 
   it("hands the consumer the URL of <prefix>-<stage>-<service>, CONSUME_EVENTS unset or true", async () => {
     for (const consume of [undefined, true]) {
       const c = config({ CONSUME_EVENTS: consume });
-      const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `${c.SERVICE_PREFIX}-dev-widgets-svc` }));
+      const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `${c.SERVICE_PREFIX}-dev-partner-svc` }));
       cleanups.push(() => sqs.send(new DeleteQueueCommand({ QueueUrl })));
-      const boot = serviceBoot("widgets-svc", c);
+      const boot = serviceBoot("partner-svc", c);
       const started = await boot.consumer(sqs, (client, queueUrl) => ({ client, queueUrl }));
       assert.deepEqual(started, { client: sqs, queueUrl: QueueUrl });
     }
@@ -51,14 +59,14 @@ describe("serviceBoot", () => {
 
   it("starts no consumer and looks up no queue when CONSUME_EVENTS is false", async () => {
     // No queue exists for this prefix: a lookup would reject with QueueDoesNotExist.
-    const boot = serviceBoot("widgets-svc", config({ CONSUME_EVENTS: false }));
+    const boot = serviceBoot("partner-svc", config({ CONSUME_EVENTS: false }));
     let calls = 0;
     assert.equal(await boot.consumer(sqs, () => ++calls), undefined);
     assert.equal(calls, 0);
   });
 
   it("rejects when the consumer's queue does not exist, before starting anything", async () => {
-    const boot = serviceBoot("widgets-svc", config());
+    const boot = serviceBoot("partner-svc", config());
     let calls = 0;
     await assert.rejects(
       boot.consumer(sqs, () => ++calls),
@@ -76,7 +84,7 @@ describe("serviceBoot", () => {
       () => q.delete(),
       () => bus.delete(),
     );
-    const boot = serviceBoot("widgets-svc", config({ EVENT_BUS_NAME: bus.busName }));
+    const boot = serviceBoot("partner-svc", config({ EVENT_BUS_NAME: bus.busName }));
     const event = await db.orm.em
       .fork()
       .transactional(async (em) =>
@@ -84,7 +92,7 @@ describe("serviceBoot", () => {
           em,
           "PlatformProbe.v1",
           { key: uniqueKey("boot"), seq: 1 },
-          { source: "flowstate.platform-test", actor: systemActor("widgets-svc") },
+          { source: "flowstate.platform-test", actor: systemActor("partner-svc") },
           testEventCatalog,
         ),
       );
@@ -100,8 +108,8 @@ describe("serviceBoot", () => {
   });
 
   it("listens on HOST:PORT with the given headers and runs the shutdown hooks in the order given", async () => {
-    const boot = serviceBoot("widgets-svc", config());
-    const app = createServiceApp({ name: "widgets-svc", logger: boot.logger, metrics: boot.metrics });
+    const boot = serviceBoot("partner-svc", config());
+    const app = createServiceApp({ name: "partner-svc", logger: boot.logger, metrics: boot.metrics });
     const ran: string[] = [];
     const running = await boot.serve(
       app,

@@ -1,5 +1,6 @@
 import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import { type FlowstateServiceName, serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { type AwsClients, createAwsClients } from "../aws/clients.ts";
 import { queueNames } from "../config/base.ts";
 import type { Database } from "../db/open-database.ts";
@@ -26,7 +27,7 @@ export interface BootConfig {
 
 export interface ServiceBoot {
   logger: Logger;
-  /** The process's client factory; main.ts asks it for each client (the residency manifest reads those calls). */
+  /** The process's client factory, limited to the service's `aws` clients in the services catalog. */
   aws: AwsClients;
   /** The one registry of the process: HTTP metrics, the relay's and the consumer's gauges, the service's own. */
   metrics: MetricsRegistry;
@@ -51,9 +52,9 @@ export interface ServiceBoot {
 /**
  * What every service process sets up around its own parts: the logger named after the service,
  * the AWS client factory, the metrics registry, and the steps main.ts takes after building its app
- * (relay, consumer, listen). The steps take the clients main.ts asked the factory for, so the
- * `aws.data("…")` calls stay in the service's source where the residency manifest finds them
- * (deploy/residency/manifest.ts); the order of the steps and of the shutdown hooks stays main.ts's.
+ * (relay, consumer, listen). The factory builds only the clients the services catalog lists for
+ * the service (the residency manifest is rendered from that list); the order of the steps and of
+ * the shutdown hooks stays main.ts's.
  * The marketplace endpoint is passed to every factory: only a service that calls
  * `aws.marketplace(…)` ever uses it.
  *
@@ -66,11 +67,13 @@ export interface ServiceBoot {
  * );
  * await boot.serve(app, [() => consumer?.stop(), () => relay.stop(), () => orm.close()]);
  */
-export function serviceBoot(service: string, config: BootConfig): ServiceBoot {
+export function serviceBoot(service: FlowstateServiceName, config: BootConfig): ServiceBoot {
   const logger = createLogger({ service, level: config.LOG_LEVEL });
   const aws = createAwsClients({
     endpoint: config.AWS_ENDPOINT_URL,
     marketplaceEndpoint: config.MARKETPLACE_ENDPOINT_URL,
+    // Only the clients the services catalog lists for this service: the residency table is rendered from it.
+    allowed: serviceCatalog[service].aws,
   });
   const metrics = createMetrics();
   return {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { eventCatalog } from "@flowstate/contracts/events/catalog";
 import { testEventCatalog } from "@flowstate/contracts/events/test-catalog";
+import { serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { describe, it } from "vitest";
 import { defineConsumer, defineStatelessConsumer } from "./define-consumer.ts";
 
@@ -52,6 +53,28 @@ describe("defineConsumer", () => {
     });
     // @ts-expect-error PlatformProbe is not a production event
     defineConsumer({ service: "x", events: ["PlatformProbe"], handlers: { "PlatformProbe.v1": noop } });
+  });
+
+  it("takes a catalog service's event types from the services catalog, and refuses a second list", () => {
+    const d = defineConsumer({
+      service: "partner-svc",
+      handlers: { "PartnerEventReceived.v1": noop, "TenantSoftDeleted.v1": noop },
+    });
+    assert.deepEqual(d.events, [...serviceCatalog["partner-svc"].consumes].sort());
+    assert.throws(
+      () =>
+        // Compiles (the platform tests declare consumers outside the catalog this way), refused at once:
+        defineConsumer({ service: "partner-svc", events: ["AccountDeleted"], handlers: { "AccountDeleted.v1": noop } }),
+      /consumes what contracts\/src\/services\/catalog.ts lists/,
+    );
+    // @ts-expect-error TenantSoftDeleted.v1, which the catalog routes to partner-svc, has no handler
+    defineConsumer({ service: "partner-svc", handlers: { "PartnerEventReceived.v1": noop } });
+  });
+
+  it("gives a consumer of every event (audit-svc) one handler for every catalog key", () => {
+    const d = defineConsumer({ service: "audit-svc", handleEvery: noop });
+    assert.equal(d.events, "all");
+    assert.deepEqual(Object.keys(d.handlers).sort(), Object.keys(eventCatalog).sort());
   });
 
   it("types each handler's event by its catalog entry, and a stateless consumer's context", () => {

@@ -1,4 +1,11 @@
-import { type CatalogEvent, type EventCatalog, eventCatalog, type TypeOf } from "@flowstate/contracts/events/catalog";
+import {
+  type CatalogEvent,
+  type EventCatalog,
+  type EventKey,
+  eventCatalog,
+  type TypeOf,
+} from "@flowstate/contracts/events/catalog";
+import { type ConsumedBy, type ServiceName, serviceCatalog } from "@flowstate/contracts/services/catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
 
 type Production = typeof eventCatalog;
@@ -53,53 +60,120 @@ interface Declaration<C extends EventCatalog, T extends string, Ctx> {
   idempotency?: Idempotency;
 }
 
-function declare<Ctx>(d: Declaration<EventCatalog, string, Ctx>): ConsumerDefinition<Ctx> {
+/** A service of the services catalog whose consumption is listed there (not "all"). */
+type ListingService = {
+  [S in ServiceName]: (typeof serviceCatalog)[S]["consumes"] extends "all"
+    ? never
+    : ConsumedBy<S> extends never
+      ? never
+      : S;
+}[ServiceName];
+/** A service of the catalog that consumes every event ("all": audit-svc). */
+type EveryEventService = {
+  [S in ServiceName]: (typeof serviceCatalog)[S]["consumes"] extends "all" ? S : never;
+}[ServiceName];
+
+/**
+ * A Flowstate service's consumer: the event types come from the services catalog
+ * (contracts/src/services/catalog.ts), never from the declaration, so the bootstrap's queue and rule
+ * and the handlers cannot disagree: the handlers must cover every version of exactly those types.
+ */
+interface ServiceDeclaration<S extends ListingService, Ctx> {
+  service: S;
+  handlers: HandlersFor<Production, ConsumedBy<S>, Ctx>;
+  idempotency?: Idempotency;
+}
+
+/** A consumer of every event (`consumes: "all"` in the catalog): one handler takes them all. */
+interface EveryEventDeclaration<S extends EveryEventService, Ctx> {
+  service: S;
+  handleEvery: (event: CatalogEvent<Production, EventKey>, ctx: Ctx) => Promise<HandlerResult> | HandlerResult;
+  idempotency?: Idempotency;
+}
+
+type AnyDeclaration<Ctx> =
+  | Declaration<EventCatalog, string, Ctx>
+  | ServiceDeclaration<ListingService, Ctx>
+  | EveryEventDeclaration<EveryEventService, Ctx>;
+
+const inCatalog = (service: string): service is ServiceName => Object.hasOwn(serviceCatalog, service);
+
+function declare<Ctx>(d: AnyDeclaration<Ctx>): ConsumerDefinition<Ctx> {
+  const idempotency = d.idempotency ?? "processed-event";
+  if ("handleEvery" in d) {
+    const handlers = Object.fromEntries(Object.keys(eventCatalog).map((key) => [key, d.handleEvery]));
+    return {
+      service: d.service,
+      events: "all",
+      catalog: eventCatalog,
+      handlers,
+      idempotency,
+    } as ConsumerDefinition<Ctx>;
+  }
+  if (inCatalog(d.service) && "events" in d) {
+    // A service's events are the catalog's: a second list here could drift from its queue's rule.
+    throw new Error(`${d.service} consumes what contracts/src/services/catalog.ts lists; declare no events`);
+  }
+  const listed = inCatalog(d.service) ? serviceCatalog[d.service].consumes : undefined;
+  const events = "events" in d ? d.events : (listed ?? []);
   return {
     service: d.service,
-    events: d.events === "all" ? "all" : [...new Set(d.events)].sort(),
-    catalog: d.catalog ?? eventCatalog,
+    events: events === "all" ? "all" : [...new Set(events)].sort(),
+    catalog: ("catalog" in d ? d.catalog : undefined) ?? eventCatalog,
     handlers: d.handlers as ConsumerDefinition<Ctx>["handlers"],
-    idempotency: d.idempotency ?? "processed-event",
+    idempotency,
   };
 }
 
 /**
- * Declares a service's consumer of domain events, once: the bootstrap derives the bus rule, the
- * queue and the DLQ from it (one line in deploy/local/consumers.ts), and `createConsumer` runs it.
- * The handler map must cover every catalog version of every subscribed type (the rule delivers
- * them all): a missing handler, or a new version added to the catalog, is a compile error here,
- * never a message dead-lettered at runtime. A handler for a type not subscribed is one too.
+ * Declares a service's consumer of domain events, once. For a service of the services catalog
+ * (contracts/src/services/catalog.ts) the event types are the catalog's `consumes`: the bootstrap
+ * derives the bus rule, the queue and the DLQ from the same entry, and `createConsumer` runs this
+ * declaration. The handler map must cover every catalog version of every consumed type (the rule
+ * delivers them all): a missing handler, or a new version added to the event catalog, is a compile
+ * error here, never a message dead-lettered at runtime. A handler for a type not consumed is one too.
+ * A consumer of every event (`consumes: "all"`) gives one `handleEvery`. The platform's own tests
+ * declare a consumer outside the catalog with explicit `events` (and `catalog: testEventCatalog`).
  *
  * @example
  * export const privacyConsumer = defineConsumer({
  *   service: "privacy-svc",
- *   events: ["AccountDeleted"],
- *   handlers: { "AccountDeleted.v1": async (event, em) => forgetAccount(em, event.data.sub) },
+ *   handlers: { "AccountDeleted.v1": async (event, em) => forgetAccount(em, event.data.sub), … },
  * });
  */
+export function defineConsumer<const S extends ListingService>(
+  declaration: ServiceDeclaration<S, EntityManager>,
+): ConsumerDefinition<EntityManager>;
+export function defineConsumer<const S extends EveryEventService>(
+  declaration: EveryEventDeclaration<S, EntityManager>,
+): ConsumerDefinition<EntityManager>;
 export function defineConsumer<
   const C extends EventCatalog = Production,
   const T extends TypeOf<keyof C> = TypeOf<keyof C>,
->(declaration: Declaration<C, T, EntityManager>): ConsumerDefinition<EntityManager> {
-  return declare(declaration as unknown as Declaration<EventCatalog, string, EntityManager>);
+>(declaration: Declaration<C, T, EntityManager>): ConsumerDefinition<EntityManager>;
+export function defineConsumer(declaration: AnyDeclaration<EntityManager>): ConsumerDefinition<EntityManager> {
+  return declare(declaration);
 }
 
 /**
  * A consumer without a database (the gateway's cache invalidation, partner-inbound's tenant map),
  * run by `startStatelessConsumer`: applying an event twice must be harmless, since no
  * processed-event record is kept. `Ctx` is what its handlers act on, given when it is started.
- * Curried so the handlers' event types are still inferred from `events`.
+ * Curried so the handlers' event types are still inferred from the service's catalog entry.
  *
  * @example
  * export const revocations = defineStatelessConsumer<Caches>()({
  *   service: "edge-gateway",
- *   events: ["AccessRevoked"],
- *   handlers: { "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]) },
+ *   handlers: { "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]), … },
  * });
  */
-export const defineStatelessConsumer =
-  <Ctx>() =>
-  <const C extends EventCatalog = Production, const T extends TypeOf<keyof C> = TypeOf<keyof C>>(
+export function defineStatelessConsumer<Ctx>() {
+  function define<const S extends ListingService>(declaration: ServiceDeclaration<S, Ctx>): ConsumerDefinition<Ctx>;
+  function define<const C extends EventCatalog = Production, const T extends TypeOf<keyof C> = TypeOf<keyof C>>(
     declaration: Declaration<C, T, Ctx>,
-  ): ConsumerDefinition<Ctx> =>
-    declare(declaration as unknown as Declaration<EventCatalog, string, Ctx>);
+  ): ConsumerDefinition<Ctx>;
+  function define(declaration: AnyDeclaration<Ctx>): ConsumerDefinition<Ctx> {
+    return declare(declaration);
+  }
+  return define;
+}

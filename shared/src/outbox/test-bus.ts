@@ -21,7 +21,7 @@ export interface TestBus {
  * @example
  * const bus = await createTestBus(eventBridge, queue.queueArn);
  * // a consumer's own rule, as deploy/local gives it:
- * const bus = await createTestBus(eventBridge, queue.queueArn, eventPattern(privacySubscription.events));
+ * const bus = await createTestBus(eventBridge, queue.queueArn, eventPattern(serviceCatalog["privacy-svc"].consumes));
  */
 export async function createTestBus(
   eventBridge: EventBridgeClient,

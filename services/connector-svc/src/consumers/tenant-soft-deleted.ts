@@ -13,7 +13,6 @@ import { removeConnector } from "../verbs/disconnect.ts";
 export function connectorConsumer(deps?: ConnectorDeps) {
   return defineConsumer({
     service: "connector-svc",
-    events: ["TenantSoftDeleted"],
     handlers: {
       "TenantSoftDeleted.v1": async (event, em) => {
         if (!deps) throw new Error("connector-svc's consumer runs with its deps (connectorConsumer(deps))");

@@ -31,7 +31,6 @@ export const cacheInvalidations: HandlersFor<typeof eventCatalog, "AccessRevoked
  */
 export const revocationConsumer = defineStatelessConsumer<Caches>()({
   service: "edge-gateway",
-  events: ["AccessRevoked", "FeatureFlagChanged"],
   handlers: cacheInvalidations,
 });
 

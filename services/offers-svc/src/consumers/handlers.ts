@@ -12,7 +12,6 @@ type Caches = Pick<OffersDeps, "sellers" | "currencies">;
  */
 export const offersConsumer = defineStatelessConsumer<Caches>()({
   service: "offers-svc",
-  events: ["ConnectorConnected", "ConnectorDisconnected", "TenantSoftDeleted"],
   handlers: {
     "ConnectorConnected.v1": (event, caches) => forgetTenant(caches, event.data.tenant_id),
     "ConnectorDisconnected.v1": (event, caches) => forgetTenant(caches, event.data.tenant_id),

@@ -10,7 +10,6 @@ import { forgetTenant } from "../verbs/forget-tenant.ts";
  */
 export const partnerConsumer = defineConsumer({
   service: "partner-svc",
-  events: ["PartnerEventReceived", "TenantSoftDeleted"],
   handlers: {
     "PartnerEventReceived.v1": (event, em) => applyPartnerEvent(em, schemaOf(em), event.data),
     "TenantSoftDeleted.v1": (event, em) => forgetTenant(em, schemaOf(em), event.data.tenant_id),

@@ -1,17 +1,14 @@
 import assert from "node:assert/strict";
+import { serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { describe, it } from "vitest";
-import { consumers } from "../../../../deploy/local/consumers.ts";
-import { privacyConsumer, privacySubscription } from "./handlers.ts";
+import { privacyConsumer } from "./handlers.ts";
 
 describe("privacy-svc's consumer", () => {
-  it("is subscribed, through the bootstrap's list, to exactly the events it has handlers for", () => {
+  it("consumes exactly what the services catalog lists, with a handler for each type", () => {
     const declared = privacyConsumer({} as never);
-    assert.deepEqual(declared.events, privacySubscription.events);
-    assert.deepEqual(
-      consumers.find((c) => c.service === "privacy-svc"),
-      privacySubscription,
-    );
+    const listed = [...serviceCatalog["privacy-svc"].consumes].sort();
+    assert.deepEqual(declared.events, listed);
     const handled = Object.keys(declared.handlers).map((k) => k.replace(/\.v\d+$/, ""));
-    assert.deepEqual(handled.sort(), [...privacySubscription.events]);
+    assert.deepEqual(handled.sort(), listed);
   });
 });

@@ -4,9 +4,6 @@ import { eraseExports } from "../verbs/erase-exports.ts";
 import { runExport } from "../verbs/run-export.ts";
 import { sendReadyEmail } from "../verbs/send-ready-email.ts";
 
-/** The event types privacy-svc consumes, once: the declaration below and the bootstrap's rule both read it. */
-const EVENTS = ["ExportRequested", "ExportCompleted", "AccountDeleted"] as const;
-
 /**
  * privacy-svc's consumer (queue `<prefix>-<stage>-privacy-svc`). Its handlers act on S3, SES and
  * the other services, so the declaration is built from the service's deps at boot; each handler
@@ -16,7 +13,6 @@ const EVENTS = ["ExportRequested", "ExportCompleted", "AccountDeleted"] as const
 export const privacyConsumer = (deps: PrivacyDeps) =>
   defineConsumer({
     service: "privacy-svc",
-    events: EVENTS,
     handlers: {
       "ExportRequested.v1": (event, em) => runExport(deps, em, event.data.job_id, event.trace),
       "ExportCompleted.v1": (event, em) => sendReadyEmail(deps, em, event.data.job_id),
@@ -25,6 +21,3 @@ export const privacyConsumer = (deps: PrivacyDeps) =>
       },
     },
   });
-
-/** What the bootstrap needs of the consumer (deploy/local/consumers.ts): its service and event types. */
-export const privacySubscription = { service: "privacy-svc", events: [...EVENTS].sort() } as const;
