@@ -9,10 +9,10 @@ import type { Logger } from "@flowstate/shared/log/logger";
 import type { HttpBindings } from "@hono/node-server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context, Hono } from "hono";
-import { decodeJwt } from "jose";
 import type { AuditSink } from "./audit.ts";
+import { grantOf } from "./grant.ts";
 import type { Pipeline } from "./pipeline.ts";
-import { buildServer, visibleTools } from "./server.ts";
+import { buildServer, type Caller, visibleTools } from "./server.ts";
 import type { Scope } from "./tools/tool.ts";
 
 export interface McpAppOptions {
@@ -39,10 +39,12 @@ const rpcError = (c: Context, status: 400 | 403 | 404 | 405, message: string, he
 
 /**
  * mcp-gateway's HTTP layer: Protected Resource Metadata (RFC 9728), and Streamable HTTP at `/mcp`
- * and `/mcp/tenants/{id}`, stateless (POST only; GET and DELETE 405). Before any JSON-RPC is read:
- * Origin, the credential (the pipeline's own authentication, revocation included: 401 with
- * `WWW-Authenticate: Bearer resource_metadata=…`), the tenant of the path (404 unless the caller
- * may read it), and the scope of a `tools/call` (403 `insufficient_scope`).
+ * and `/mcp/tenants/{id}`, stateless (POST only; GET and DELETE 405). Before the SDK reads the
+ * JSON-RPC: Origin, the credential (the pipeline's own authentication, revocation included: 401
+ * with `WWW-Authenticate: Bearer resource_metadata=…`), a batch (400, -32600), the tenant of the
+ * path (404 unless it is the credential's tenant and the caller may read it), and the scope of a
+ * single `tools/call` (403 `insufficient_scope`). Each tool call is authorized again where it runs
+ * (authorize-call.ts).
  */
 export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
   const metadataUrl = `${new URL(o.resource).origin}/.well-known/oauth-protected-resource/mcp`;
@@ -54,6 +56,10 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
     bearer_methods_supported: ["header"],
     resource_name: "Flowstate",
   };
+  const scopeChallenge = (c: Context, scope: Scope) =>
+    rpcError(c, 403, `this tool needs the ${scope} scope`, {
+      "www-authenticate": challenge(`, error="insufficient_scope", scope="${scope}"`),
+    });
   const app = createServiceApp<McpEnv>({
     name: "mcp-gateway",
     logger: o.logger,
@@ -89,40 +95,6 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
           "www-authenticate": challenge(', error="invalid_token"'),
         });
       }
-      const claims = identity.kind === "user" ? decodeJwt(authorization.slice(7)) : undefined;
-      const scopes = new Set<Scope>(
-        identity.kind === "api_key"
-          ? identity.scope === "write"
-            ? ["marketplace:read", "marketplace:write"]
-            : ["marketplace:read"]
-          : (String(claims?.scope ?? "").split(" ") as Scope[]),
-      );
-      const incoming = c.env?.incoming;
-      const caller = {
-        authorization,
-        requestId: c.get("requestId"),
-        address: incoming ? o.pipeline.gateway.clientAddress(incoming) : "unknown",
-      };
-      const pathTenant = c.req.param("id");
-      let tenantId = identity.kind === "api_key" ? identity.tenant_id : (claims?.tenant_id as string | undefined);
-      if (pathTenant) {
-        const readable =
-          identity.kind === "api_key"
-            ? identity.tenant_id === pathTenant
-            : await o.pipeline.gateway
-                .call({
-                  method: "GET",
-                  target: `/v1/tenants/${encodeURIComponent(pathTenant)}`,
-                  headers: { authorization, "x-request-id": caller.requestId },
-                  address: caller.address,
-                })
-                .then(
-                  (r) => r.status === 200,
-                  () => false,
-                );
-        if (!readable) return rpcError(c, 404, "No such tenant for this credential");
-        tenantId = pathTenant;
-      }
       let body: unknown;
       try {
         // Not c.req.json(): it decodes bytes that are not UTF-8 as U+FFFD, and the altered text
@@ -133,10 +105,56 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
       } catch {
         return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }, 400);
       }
+      // MCP 2025-06-18 removed JSON-RPC batching (the SDK negotiates 2025-11-25 with current
+      // clients), and a batch once ran its calls past the scope check below (issue 20): refused
+      // before the tenant is looked up or any tool runs. Each call is also authorized where it
+      // runs (authorize-call.ts), so no other envelope can skip that either.
+      if (Array.isArray(body)) {
+        return c.json(
+          {
+            jsonrpc: "2.0",
+            error: {
+              code: -32600,
+              message: "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 and later)",
+            },
+            id: null,
+          },
+          400,
+        );
+      }
+      const grant = grantOf(identity, authorization);
+      const incoming = c.env?.incoming;
+      const caller = {
+        authorization,
+        requestId: c.get("requestId"),
+        address: incoming ? o.pipeline.gateway.clientAddress(incoming) : "unknown",
+      };
+      const pathTenant = c.req.param("id");
+      if (pathTenant) {
+        // The credential acts in one tenant (the key's, or the one chosen at consent; none for an
+        // account-only token), so any other looks missing, even one the person belongs to. The
+        // membership of a person is still checked, for tools/list and initialize too.
+        const readable =
+          pathTenant === grant.tenantId &&
+          (identity.kind === "api_key" ||
+            (await o.pipeline.gateway
+              .call({
+                method: "GET",
+                target: `/v1/tenants/${encodeURIComponent(pathTenant)}`,
+                headers: { authorization, "x-request-id": caller.requestId },
+                address: caller.address,
+              })
+              .then(
+                (r) => r.status === 200,
+                () => false,
+              )));
+        if (!readable) return rpcError(c, 404, "No such tenant for this credential");
+      }
+      const tenantId = pathTenant ?? grant.tenantId;
       const call = body as { method?: string; params?: { name?: string } };
       const tool =
         call?.method === "tools/call" ? visibleTools(identity).find((t) => t.name === call.params?.name) : undefined;
-      if (tool && !scopes.has(tool.scope)) {
+      if (tool && !grant.scopes.has(tool.scope)) {
         o.audit?.record({
           tool: tool.name,
           identity,
@@ -146,15 +164,17 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
           durationMs: 0,
           requestId: caller.requestId,
         });
-        return rpcError(c, 403, `this tool needs the ${tool.scope} scope`, {
-          "www-authenticate": challenge(`, error="insufficient_scope", scope="${tool.scope}"`),
-        });
+        return scopeChallenge(c, tool.scope);
       }
-      const server = buildServer(
-        { ...caller, identity, scopes, tenantId, audit: o.audit, principalPrefix: o.principalPrefix },
-        o.pipeline.gateway,
-        tool,
-      );
+      const perRequest: Caller = {
+        ...caller,
+        identity,
+        grant,
+        tenantId,
+        audit: o.audit,
+        principalPrefix: o.principalPrefix,
+      };
+      const server = buildServer(perRequest, o.pipeline.gateway, tool);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -165,7 +185,10 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
       // would only abort the finished handler's signal and build a ConnectionClosed McpError (with
       // its stack) per call: measured, 5% of this process's CPU, and ~12 KB per call kept alive for
       // seconds after the answer (~1 KB without it).
-      return transport.handleRequest(c.req.raw, { parsedBody: body });
+      const answer = await transport.handleRequest(c.req.raw, { parsedBody: body });
+      // A refusal decided where the tool ran that only HTTP can carry (a client steps up on 403).
+      if (perRequest.challenge) return scopeChallenge(c, perRequest.challenge.scope);
+      return answer;
     });
   }
   return app;

@@ -5,7 +5,9 @@ import { type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelco
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import type { AuditSink } from "./audit.ts";
+import { authorizeCall } from "./authorize-call.ts";
 import { callRoute } from "./call-route.ts";
+import type { Grant } from "./grant.ts";
 import { publishedSchema } from "./published-schema.ts";
 import { refusal, toolResult } from "./tool-result.ts";
 import { confirmsDeletion, deleteMyAccount } from "./tools/delete-my-account.ts";
@@ -16,8 +18,9 @@ import type { Scope, ToolSpec } from "./tools/tool.ts";
 export interface Caller {
   authorization: string;
   identity: CallerIdentity;
-  scopes: ReadonlySet<Scope>;
-  /** The tenant of the path, of the API key, or chosen at consent; undefined: person tools only. */
+  /** What the credential allows: its scopes and the one tenant it may act in (grant.ts). */
+  grant: Grant;
+  /** The tenant this connection acts in (the path's, else the grant's); undefined: person tools only. */
   tenantId: string | undefined;
   requestId: string;
   /** `<prefix>-<stage>`: refusals by a seller's role name the full principal (tool-result.ts). */
@@ -26,6 +29,11 @@ export interface Caller {
   address: string;
   /** Where each tool call's audit event goes (audit.ts); none in tests that do not look. */
   audit?: AuditSink | undefined;
+  /**
+   * Set by a tool call whose refusal the HTTP answer must carry (app.ts replaces the result with
+   * it): 403 `insufficient_scope` with the scope to step up to.
+   */
+  challenge?: { status: 403; scope: Scope } | undefined;
 }
 
 /** The tools a caller may see: person tools never for an API key (a key is not a person). */
@@ -136,14 +144,17 @@ export function buildServer(caller: Caller, gateway: Pick<Gateway, "call">, call
     server.registerTool(tool.name, registrations.get(tool)!, async (args: Record<string, unknown>) => {
       const started = performance.now();
       // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
-      const result = await runTool(tool, args, caller, gateway).catch(() =>
-        refusal("INTERNAL_ERROR", `Flowstate could not complete this call (request ${caller.requestId}).`),
-      );
+      const denied = authorizeCall(tool, caller);
+      const result =
+        denied ??
+        (await runTool(tool, args, caller, gateway).catch(() =>
+          refusal("INTERNAL_ERROR", `Flowstate could not complete this call (request ${caller.requestId}).`),
+        ));
       caller.audit?.record({
         tool: tool.name,
         identity: caller.identity,
         tenantId: tool.person ? undefined : caller.tenantId,
-        outcome: result.isError ? "error" : "ok",
+        outcome: denied ? "denied" : result.isError ? "error" : "ok",
         code: result.isError ? errorCode(result) : undefined,
         durationMs: performance.now() - started,
         requestId: caller.requestId,
@@ -168,7 +179,7 @@ const errorCode = (result: CallToolResult) => {
   }
 };
 
-/** One tool call: local refusals first, then the tool's REST route through the pipeline. */
+/** One authorized tool call (authorize-call.ts): the confirmation first, then the tool's REST route through the pipeline. */
 async function runTool(
   tool: ToolSpec,
   args: Record<string, unknown>,
@@ -179,12 +190,6 @@ async function runTool(
     return refusal(
       "CONFIRMATION_REQUIRED",
       'Nothing was deleted. To delete your account, call delete_my_account again with confirm: "delete".',
-    );
-  }
-  if (!tool.person && !caller.tenantId) {
-    return refusal(
-      "TENANT_REQUIRED",
-      "This tool acts in a tenant: connect to /mcp/tenants/{tenant_id}, or use a tenant API key.",
     );
   }
   const answer = await callRoute(gateway, tool, tool.request(args as never, caller.tenantId), caller);

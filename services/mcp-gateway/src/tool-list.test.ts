@@ -19,7 +19,7 @@ async function client() {
     {
       authorization: "Bearer unused",
       identity: { kind: "user", sub: "usr_0123456789ab", sid: "ses_0123456789ab" },
-      scopes: new Set(["marketplace:read", "marketplace:write", "account"]),
+      grant: { scopes: new Set(["marketplace:read", "marketplace:write", "account"]), tenantId: "tnt_0123456789ab" },
       tenantId: "tnt_0123456789ab",
       requestId: "req_tool_list",
       address: "127.0.0.1",

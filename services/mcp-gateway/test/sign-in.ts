@@ -5,19 +5,23 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { authorizeHeadless, HeadlessProvider, publicClient } from "../../edge-gateway/test/oauth/headless-client.ts";
 import type { startMcpStack } from "./mcp-stack.ts";
 
-/** Signs `user` in through the OAuth flow with the official client; returns a connected client and the provider. */
+/**
+ * Signs `user` in through the OAuth flow with the official client; returns a connected client and
+ * the provider. `tenantId`: the tenant chosen on the consent page (default the first offered).
+ */
 export async function signIn(
   stack: Pick<Awaited<ReturnType<typeof startMcpStack>>, "resource">,
   user: TestUser,
   path = "/mcp",
   scope = "account",
+  tenantId?: string,
 ) {
   const redirectUrl = "http://127.0.0.1:41998/callback";
   const provider = new HeadlessProvider(redirectUrl, publicClient("mcp-gateway test client", redirectUrl, scope));
   const url = new URL(path, stack.resource);
   // The SDK asks for every scope the resource metadata lists; this client wants only `scope`
   // (a person with no tenant can grant `account` alone: marketplace scopes need a tenant).
-  await authorizeHeadless(url, provider, user, {}, (authorization) => {
+  await authorizeHeadless(url, provider, user, tenantId ? { tenantId } : {}, (authorization) => {
     authorization.searchParams.set("scope", scope);
     return authorization;
   });
