@@ -1,3 +1,4 @@
+import { hkdfSync } from "node:crypto";
 import type { Database } from "@flowstate/shared/db/open-database";
 import { schemaOf } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
@@ -8,7 +9,7 @@ import { type CimdOptions, ClientMetadataFetcher } from "./oauth/cimd/fetcher.ts
 import { canonicalResource } from "./oauth/resource.ts";
 import type { KeyStore } from "./tokens/key-store.ts";
 import { createKeyring } from "./tokens/keyring.ts";
-import { DEFAULT_SIGN_IN_THROTTLE, type SignInThrottleSettings } from "./verbs/sign-in-throttle.ts";
+import { DEFAULT_SIGN_IN_THROTTLE, type SignInThrottleSettings } from "./verbs/lib/sign-in-backoff.ts";
 
 export interface BuildDepsOptions {
   orm: Database;
@@ -50,6 +51,11 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
     sessionTtlMs: o.sessionTtlDays * 24 * 3600_000,
     password: { params, dummyHash: await createDummyHash(params) },
     signInThrottle: { ...DEFAULT_SIGN_IN_THROTTLE, ...o.signInThrottle },
+    // A key of its own for another purpose (HKDF, RFC 5869): nothing about the assertion key can be
+    // learned from it, and no new secret has to be provisioned for throttle rows that live a day.
+    signInThrottleKey: Buffer.from(
+      hkdfSync("sha256", o.internalAuthSecret, "", "flowstate identity-svc sign-in throttle keys", 32),
+    ),
     clock: o.clock ?? (() => new Date()),
     oauth: {
       issuer: o.issuer,

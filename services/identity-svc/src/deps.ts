@@ -7,7 +7,7 @@ import type { AccessTokenConfig } from "./tokens/access-token.ts";
 import type { RotationTiming } from "./tokens/key-set.ts";
 import type { KeyStore } from "./tokens/key-store.ts";
 import type { Keyring } from "./tokens/keyring.ts";
-import type { SignInThrottleSettings } from "./verbs/sign-in-throttle.ts";
+import type { SignInThrottleSettings } from "./verbs/lib/sign-in-backoff.ts";
 
 /** Everything identity-svc runs on, built once at boot (main.ts) or by a test (testing/harness.ts). */
 export interface IdentityDeps {
@@ -26,8 +26,10 @@ export interface IdentityDeps {
   /** Absolute lifetime of a session (its refresh-token family), in ms. */
   sessionTtlMs: number;
   password: { params: Argon2Params; dummyHash: string };
-  /** Per-address sign-in backoff (verbs/sign-in-throttle.ts). */
+  /** Sign-in backoff per address and per device token (verbs/sign-in-throttle.ts). */
   signInThrottle: SignInThrottleSettings;
+  /** HMAC key of the throttle rows' address keys (derived from internalAuthSecret). */
+  signInThrottleKey: Buffer;
   clock: () => Date;
   /** The OAuth 2.1 authorization server for MCP clients (src/oauth). */
   oauth: OAuthSettings;

@@ -1,7 +1,15 @@
 import { accessOf } from "../access.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey } from "./api-keys.ts";
-import { Jwks, RefreshRequest, SignInRequest, SignUpRequest, SignUpResponse, TokenResponse } from "./auth.ts";
+import {
+  Jwks,
+  RefreshRequest,
+  SignInRequest,
+  SignInResponse,
+  SignUpRequest,
+  SignUpResponse,
+  TokenResponse,
+} from "./auth.ts";
 import { ApiKeyPath, MemberPath, TenantPath } from "./common.ts";
 import { InvitationPath, ReceivedInvitation, ReceivedInvitationList, SentInvitation } from "./invitations.ts";
 import { AddMemberRequest, ChangeMemberRoleRequest, Member, MemberList } from "./members.ts";
@@ -52,10 +60,11 @@ export const identityRoutes = [
     method: "POST",
     path: "/v1/auth/signin",
     ...anyone,
-    summary: "Sign in: an access token and a refresh token",
+    summary:
+      "Sign in: an access token, a refresh token and a device token. Failed sign-ins back off per account (429 SIGN_IN_THROTTLED), except for a client that presents the `device_token` of its last successful sign-in to the account: it backs off on its own, so others' wrong guesses do not lock it out",
     body: SignInRequest,
     problems: ["INVALID_CREDENTIALS", "ACCOUNT_DISABLED", "SIGN_IN_THROTTLED"],
-    responses: { 200: TokenResponse },
+    responses: { 200: SignInResponse },
   }),
   defineRoute({
     id: "auth.refresh",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
-import { upstreamHeaders } from "./headers.ts";
+import { deviceCookieHeader, upstreamHeaders } from "./headers.ts";
 
 const pairs = (flat: string[]) => {
   const out: [string, string][] = [];
@@ -62,5 +62,16 @@ describe("proxy headers", () => {
       ["tracestate", "a=b,c=d"],
     ]);
     assert.deepEqual(out(["traceparent", good, "traceparent", good]), [], "two traceparent headers");
+  });
+
+  it("passes on identity-svc's device cookie alone, and only when well-formed", () => {
+    const token = `dvt_${"a".repeat(43)}`;
+    assert.deepEqual(deviceCookieHeader(`s=1; __Host-flowstate-device=${token}; t=2`), [
+      "cookie",
+      `__Host-flowstate-device=${token}`,
+    ]);
+    assert.deepEqual(deviceCookieHeader("s=1; t=2"), []);
+    assert.deepEqual(deviceCookieHeader("__Host-flowstate-device=dvt_x; s=1"), []);
+    assert.deepEqual(deviceCookieHeader(undefined), []);
   });
 });

@@ -1,4 +1,5 @@
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
+import { DEVICE_COOKIE } from "@flowstate/contracts/rest/identity/auth";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { connectionTokens, HOP_BY_HOP_HEADERS } from "@flowstate/shared/http/hop-by-hop";
 import { acceptableHeaderValue, validTraceparent, validTracestate } from "@flowstate/shared/http/inbound-headers";
@@ -58,4 +59,27 @@ export function upstreamHeaders(raw: readonly string[], extra: readonly string[]
   }
   for (const value of extra) out.push(value);
   return out;
+}
+
+const DEVICE_COOKIE_VALUE = /^dvt_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The one cookie a service gets (`cookie` is never forwarded otherwise): identity-svc's device
+ * cookie, for its public routes (the authorization page's sign-in reads it; issue 20 finding 7).
+ * It is no credential (it only takes a browser out of an account's sign-in backoff), and it is
+ * passed on alone, well-formed, so no other cookie of the origin leaves the gateway.
+ *
+ * @example
+ * deviceCookieHeader("a=1; __Host-flowstate-device=dvt_…") // ["cookie", "__Host-flowstate-device=dvt_…"]
+ */
+export function deviceCookieHeader(cookie: string | undefined): string[] {
+  if (!cookie) return [];
+  for (const part of cookie.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === DEVICE_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return DEVICE_COOKIE_VALUE.test(value) ? ["cookie", `${DEVICE_COOKIE}=${value}`] : [];
+    }
+  }
+  return [];
 }

@@ -14,7 +14,7 @@ import { requireFeature } from "../auth/feature-gate.ts";
 import { authorizeTenant } from "../auth/tenant-access.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { type ForwardHooks, forward } from "../proxy/forward.ts";
-import { upstreamHeaders } from "../proxy/headers.ts";
+import { deviceCookieHeader, upstreamHeaders } from "../proxy/headers.ts";
 import type { Upstreams } from "../proxy/upstreams.ts";
 import type { RateLimits } from "../ratelimit/rate-limits.ts";
 import type { RouteMatch } from "./route-table.ts";
@@ -110,6 +110,8 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
 
   const method = req.method!;
   const extra = ["x-request-id", requestId, "x-forwarded-for", address];
+  if (route.service === "identity-svc" && route.auth === "public")
+    extra.push(...deviceCookieHeader(req.headers.cookie));
   // The body is read whole (it is bounded by the limit) because the assertion binds its SHA-256:
   // a captured header must not carry another body (ADR 0002). Only after the caller passed every
   // check above, so a refused request costs no buffering.

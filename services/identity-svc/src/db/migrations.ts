@@ -166,4 +166,24 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX sign_in_throttle_last_attempt ON sign_in_throttle (last_attempt_at);
     `,
   },
+  {
+    // Issue 20 finding 7: OWASP device cookies. A device token's SHA-256, the account it was issued
+    // to, and a backoff of its own (the same columns as sign_in_throttle's). The address rows are
+    // keyed by an HMAC of the address from now on: the plaintext ones are dropped (a day's counts).
+    name: "0006_sign_in_devices",
+    up: `
+      CREATE TABLE sign_in_device (
+        token_hash text PRIMARY KEY,
+        sub text NOT NULL REFERENCES app_user (sub) DEFERRABLE INITIALLY DEFERRED,
+        failures integer NOT NULL CHECK (failures >= 0),
+        blocked_until timestamptz,
+        last_attempt_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX sign_in_device_sub ON sign_in_device (sub, created_at);
+      CREATE INDEX sign_in_device_expiry ON sign_in_device (expires_at);
+      DELETE FROM sign_in_throttle;
+    `,
+  },
 ];

@@ -2,12 +2,13 @@ import { every } from "@flowstate/shared/jobs/every";
 import { ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { expireInvitations } from "../verbs/expire-invitations.ts";
+import { forgetExpiredDevices } from "../verbs/sign-in-device.ts";
 import { forgetOldSignInFailures } from "../verbs/sign-in-throttle.ts";
 
 /**
  * identity-svc's periodic chores, per replica (each chore is safe to run on several at once):
  * closing invitations past their seven days, forgetting sign-in failures of addresses quiet for a
- * day. Failures are logged and retried on the next tick.
+ * day and expired device tokens. Failures are logged and retried on the next tick.
  *
  * @example
  * const housekeeping = startHousekeeping(deps, { everyMs: 60_000 });
@@ -21,6 +22,7 @@ export function startHousekeeping(deps: IdentityDeps, options: { everyMs: number
       // Batches of 100 until none is left, so a backlog after downtime clears in one tick.
       while ((await expireInvitations({ ctx: system() })) === 100);
       await forgetOldSignInFailures(system());
+      await forgetExpiredDevices(system());
     },
     { logger: deps.logger, what: "housekeeping" },
   );

@@ -17,7 +17,7 @@ import { buildDeps } from "../deps-factory.ts";
 import type { IdentityApp } from "../http/env.ts";
 import type { CimdOptions } from "../oauth/cimd/fetcher.ts";
 import { secretsManagerKeyStore } from "../tokens/key-store.ts";
-import type { SignInThrottleSettings } from "../verbs/sign-in-throttle.ts";
+import type { SignInThrottleSettings } from "../verbs/lib/sign-in-backoff.ts";
 import { assertionHeaders } from "./assertion.ts";
 
 export interface TestUser {

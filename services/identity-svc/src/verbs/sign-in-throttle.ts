@@ -1,86 +1,85 @@
-import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { createHmac } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { now, type ServiceContext, table } from "../context.ts";
-
-export interface SignInThrottleSettings {
-  /** Failures per address that cost nothing; the next one starts the backoff. */
-  freeFailures: number;
-  /** The first wait, doubled by each further failure. */
-  baseMs: number;
-  /** The longest wait. */
-  maxMs: number;
-  /** Failures are forgotten after this long without an attempt. */
-  forgetAfterMs: number;
-}
-
-export const DEFAULT_SIGN_IN_THROTTLE: SignInThrottleSettings = {
-  freeFailures: 5,
-  baseMs: 1000,
-  maxMs: 15 * 60_000,
-  forgetAfterMs: 24 * 3600_000,
-};
-
-/** The same answer for every address, with or without an account: no password is checked while it holds. */
-export const signInThrottled = (retryAfterSec: number) =>
-  new DomainError(
-    "rate_limited",
-    "SIGN_IN_THROTTLED",
-    `too many failed sign-ins for this e-mail address; wait ${retryAfterSec} s before trying again`,
-    { retryAfter: retryAfterSec },
-  );
-
-type Row = { failures: number; blocked_until: Date | null; last_attempt_at: Date };
+import { countAttempt, signInThrottled, type ThrottleRow } from "./lib/sign-in-backoff.ts";
+import { reserveDeviceAttempt } from "./sign-in-device.ts";
+import { emailKey } from "./sign-up.ts";
 
 /**
- * Per-address brute-force protection for password sign-in (issue 7): the gateway's per-client
- * limit cannot see a guesser that spreads over many addresses or sits behind one load balancer.
- * Each attempt is counted against the lower-cased e-mail address BEFORE the password is checked
- * (so a burst of parallel guesses is counted as it arrives, not after the Argon2 work), whether
- * or not the address has an account, so the answers for both are the same. From the
- * `freeFailures`-th failure on, the address is blocked for `baseMs`, doubling with each further
- * failure up to `maxMs`; while blocked, every attempt (a right password too) is refused with
- * 429 SIGN_IN_THROTTLED and `Retry-After`, at no hashing cost. A successful sign-in clears the
- * count (clearSignInFailures).
- *
- * The price of any per-account limit: someone who knows an address can keep its owner waiting
- * (one guess per backoff period, at most `maxMs`). Sessions and refresh tokens already issued are
- * untouched, so a signed-in user is not locked out.
+ * The throttle row's key of an address: HMAC-SHA256 of the normalised address, so the table (rows
+ * live a day) holds no e-mail addresses, and a plain hash of a guessed address does not find one.
+ * The key is derived from the assertion secret at boot (deps-factory.ts); a new secret only
+ * restarts the counts.
+ */
+export const throttleKey = (ctx: ServiceContext, email: string): string =>
+  createHmac("sha256", ctx.deps.signInThrottleKey).update(emailKey(email)).digest("base64url");
+
+/** Which count an attempt was made against: a device token of the account, or the account's address. */
+export type SignInGate = { kind: "device"; tokenHash: string } | { kind: "address"; key: string };
+
+/**
+ * Brute-force protection for password sign-in (issue 7 of the first review; issue 20 finding 7),
+ * OWASP's "device cookies". Each attempt is counted BEFORE the password is checked (so a burst of
+ * parallel guesses is counted as it arrives, not after the Argon2 work):
+ * - with a valid device token of this account (`sub`, the account the address names), against that
+ *   token only (sign-in-device.ts): the owner's client is not held by anyone else's failures, and a
+ *   token that keeps failing is held on its own;
+ * - otherwise against the address, whether or not it has an account (so the answers are the same):
+ *   after `freeFailures` the address is blocked for `baseMs`, doubling up to `maxMs`. Guessing from
+ *   clients without a token is exactly as slow as before device tokens existed.
+ * While blocked, every attempt (a right password too) is refused with 429 SIGN_IN_THROTTLED and
+ * `Retry-After`, at no hashing cost.
  *
  * @example
- * await reserveSignInAttempt(ctx, emailKey(input.email)); // throws 429 while blocked
+ * const gate = await reserveSignInAttempt(ctx, { email, sub: candidate?.sub ?? null, deviceToken });
  */
-export async function reserveSignInAttempt(ctx: ServiceContext, emailKey: string): Promise<void> {
-  const s = ctx.deps.signInThrottle;
+export async function reserveSignInAttempt(
+  ctx: ServiceContext,
+  who: { email: string; sub: string | null; deviceToken?: string | undefined },
+): Promise<SignInGate> {
+  if (who.sub !== null && who.deviceToken !== undefined) {
+    const device = await reserveDeviceAttempt(ctx, who.sub, who.deviceToken);
+    if (device !== null) return device;
+  }
+  const key = throttleKey(ctx, who.email);
   const at = now(ctx);
   const throttle = table(ctx, "sign_in_throttle");
   const blockedFor = await ctx.em.transactional(async (em) => {
     await em.execute(
       `INSERT INTO ${throttle} (email_key, failures, blocked_until, last_attempt_at) VALUES (?, 0, NULL, ?)
        ON CONFLICT (email_key) DO NOTHING`,
-      [emailKey, at],
+      [key, at],
     );
     // FOR UPDATE: concurrent attempts for one address are counted one after the other.
-    const [row] = await em.execute<Row[]>(
+    const [row] = await em.execute<ThrottleRow[]>(
       `SELECT failures, blocked_until, last_attempt_at FROM ${throttle} WHERE email_key = ? FOR UPDATE`,
-      [emailKey],
+      [key],
     );
-    const blockedUntil = row!.blocked_until ? new Date(row!.blocked_until).getTime() : 0;
-    if (blockedUntil > at.getTime()) return blockedUntil - at.getTime();
-    const stale = at.getTime() - new Date(row!.last_attempt_at).getTime() > s.forgetAfterMs;
-    const failures = (stale ? 0 : row!.failures) + 1;
-    const over = failures - s.freeFailures;
-    const block = over >= 0 ? new Date(at.getTime() + Math.min(s.maxMs, s.baseMs * 2 ** Math.min(over, 30))) : null;
+    const { blockedForMs, next } = countAttempt(row!, ctx.deps.signInThrottle, at);
+    if (blockedForMs > 0) return blockedForMs;
     await em.execute(
       `UPDATE ${throttle} SET failures = ?, blocked_until = ?, last_attempt_at = ? WHERE email_key = ?`,
-      [failures, block, at, emailKey],
+      [next.failures, next.blocked_until, at, key],
     );
     return 0;
   });
   if (blockedFor > 0) throw signInThrottled(Math.ceil(blockedFor / 1000));
+  return { kind: "address", key };
 }
 
-/** The right password: the address starts afresh. */
-export async function clearSignInFailures(ctx: ServiceContext, emailKey: string): Promise<void> {
-  await ctx.em.execute(`DELETE FROM ${table(ctx, "sign_in_throttle")} WHERE email_key = ?`, [emailKey]);
+/**
+ * The right password: the count it was made against starts afresh. A success on a device token
+ * leaves the address's count alone, so the owner signing in does not hand a guesser new free tries.
+ */
+export async function clearSignInFailures(ctx: ServiceContext, gate: SignInGate, em: EntityManager = ctx.em) {
+  if (gate.kind === "address") {
+    await em.execute(`DELETE FROM ${table(ctx, "sign_in_throttle")} WHERE email_key = ?`, [gate.key]);
+  } else {
+    await em.execute(
+      `UPDATE ${table(ctx, "sign_in_device")} SET failures = 0, blocked_until = NULL WHERE token_hash = ?`,
+      [gate.tokenHash],
+    );
+  }
 }
 
 /** Housekeeping: rows of addresses with no attempt for `forgetAfterMs` and no running block. */

@@ -1,4 +1,4 @@
-import type { SignInRequest, TokenResponse } from "@flowstate/contracts/rest/identity/auth";
+import type { SignInRequest, SignInResponse } from "@flowstate/contracts/rest/identity/auth";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { newId } from "@flowstate/shared/ids/new-id";
 import { LockMode } from "@mikro-orm/postgresql";
@@ -6,6 +6,7 @@ import { inTransaction, now, type ServiceContext } from "../context.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../crypto/password.ts";
 import { User, UserSession } from "../db/entities.ts";
 import { addRefreshToken, tokenResponse } from "./lib/issue-tokens.ts";
+import { issueDeviceToken } from "./sign-in-device.ts";
 import { clearSignInFailures, reserveSignInAttempt } from "./sign-in-throttle.ts";
 import { emailKey } from "./sign-up.ts";
 
@@ -16,15 +17,22 @@ export const invalidCredentials = () =>
 /**
  * Signs in with e-mail and password and opens a session (one refresh-token family). An unknown
  * e-mail is checked against a dummy hash so it costs the same time as a wrong password. Attempts
- * are counted per address first, and refused while it backs off (sign-in-throttle.ts).
+ * are counted first, per device token when the client presents a live one of this account, per
+ * address otherwise, and refused while that count backs off (sign-in-throttle.ts). The answer
+ * carries a fresh device token for the next sign-in.
  */
-export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignInRequest }): Promise<TokenResponse> {
+export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignInRequest }): Promise<SignInResponse> {
   const key = emailKey(input.email);
-  await reserveSignInAttempt(ctx, key); // 429 while the address is backing off; counts this attempt
   const candidate = await ctx.em.findOne(User, { email_key: key, status: "active" });
+  // 429 while this client's count is backing off; counts this attempt.
+  const gate = await reserveSignInAttempt(ctx, {
+    email: input.email,
+    sub: candidate?.sub ?? null,
+    deviceToken: input.device_token,
+  });
   const ok = await verifyPassword(input.password, candidate?.password_hash ?? ctx.deps.password.dummyHash);
   if (!candidate || !ok) throw invalidCredentials();
-  await clearSignInFailures(ctx, key);
+  await clearSignInFailures(ctx, gate);
   // Only someone who knows the password learns that the account is disabled.
   if (candidate.disabled) throw new DomainError("forbidden", "ACCOUNT_DISABLED", "this account is disabled");
   const rehash = needsRehash(candidate.password_hash!, ctx.deps.password.params)
@@ -33,7 +41,7 @@ export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignI
 
   const sid = newId("ses");
   const at = now(ctx);
-  const refreshToken = await inTransaction(ctx, async (em) => {
+  const { refreshToken, deviceToken } = await inTransaction(ctx, async (em) => {
     // FOR SHARE: a concurrent disable/delete (FOR UPDATE) either sees this session and revokes it,
     // or runs first and this sign-in sees the account disabled.
     const user = await em.findOne(User, { sub: candidate.sub }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
@@ -47,7 +55,11 @@ export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignI
       revoked_at: null,
       revoked_reason: null,
     });
-    return addRefreshToken(ctx, em, sid);
+    return {
+      refreshToken: addRefreshToken(ctx, em, sid),
+      deviceToken: await issueDeviceToken(ctx, em, user.sub, gate.kind === "device" ? gate.tokenHash : null),
+    };
   });
-  return tokenResponse(ctx, { sub: candidate.sub, sid, authTime: at }, refreshToken);
+  const tokens = await tokenResponse(ctx, { sub: candidate.sub, sid, authTime: at }, refreshToken);
+  return { ...tokens, device_token: deviceToken };
 }

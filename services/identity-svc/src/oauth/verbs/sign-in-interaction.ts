@@ -3,7 +3,8 @@ import { inTransaction, now, type ServiceContext, table } from "../../context.ts
 import { verifyPassword } from "../../crypto/password.ts";
 import { randomSecret, sha256 } from "../../crypto/secret-token.ts";
 import { User } from "../../db/entities.ts";
-import { clearSignInFailures, reserveSignInAttempt } from "../../verbs/sign-in-throttle.ts";
+import { issueDeviceToken } from "../../verbs/sign-in-device.ts";
+import { clearSignInFailures, reserveSignInAttempt, type SignInGate } from "../../verbs/sign-in-throttle.ts";
 import { emailKey } from "../../verbs/sign-up.ts";
 import type { AuthorizationRequest } from "../db/entities.ts";
 import type { TenantChoice } from "../pages/consent-page.ts";
@@ -17,6 +18,8 @@ export type SignInOutcome =
       csrf: string;
       email: string;
       tenants: TenantChoice[];
+      /** A fresh device token for the browser's device cookie (the one it sent, if any, is spent). */
+      deviceToken: string;
     }
   | { kind: "retry"; request: AuthorizationRequest; interaction: string; csrf: string; email: string; error: string };
 
@@ -27,14 +30,18 @@ const WRONG = "The e-mail address or the password is wrong.";
  * an unknown e-mail and a wrong password, both costing one Argon2id verification; a disabled
  * account is told so only after the right password), but no REST session is opened: the
  * interaction records who signed in and when (`auth_time` of the tokens), and its CSRF token is
- * replaced. The answer carries the user's active tenants for the consent page.
+ * replaced. The answer carries the user's active tenants for the consent page. The browser's device
+ * cookie (`deviceToken`) counts its attempts apart from the address's, as a device token does on
+ * the REST sign-in, and a success sets a new one.
  */
 export async function signInInteraction({
   ctx,
   form,
+  deviceToken,
 }: {
   ctx: ServiceContext;
   form: Record<string, string>;
+  deviceToken?: string | undefined;
 }): Promise<SignInOutcome> {
   if (!form.interaction || !form.csrf) throw expiredInteraction();
   const input = {
@@ -47,22 +54,22 @@ export async function signInInteraction({
   await inTransaction(ctx, (em) => openInteraction(ctx, em, input));
   // Out-of-range values cost the same Argon2id work as a wrong password and get the same answer.
   const key = input.email.length > 0 && input.email.length <= 254 ? emailKey(input.email) : null;
-  // The same per-address backoff as POST /v1/auth/signin: this page is another door for guesses.
+  const candidate = key !== null ? await ctx.em.findOne(User, { email_key: key, status: "active" }) : null;
+  // The same backoff as POST /v1/auth/signin: this page is another door for guesses.
   let throttled: number | null = null;
+  let gate: SignInGate | null = null;
   if (key !== null) {
     try {
-      await reserveSignInAttempt(ctx, key);
+      gate = await reserveSignInAttempt(ctx, { email: input.email, sub: candidate?.sub ?? null, deviceToken });
     } catch (err) {
       if (!(err instanceof DomainError) || err.code !== "SIGN_IN_THROTTLED") throw err;
       throttled = err.retryAfter ?? 1;
     }
   }
-  const candidate =
-    key !== null && throttled === null ? await ctx.em.findOne(User, { email_key: key, status: "active" }) : null;
   const ok =
     throttled === null &&
     (await verifyPassword(input.password.slice(0, 256), candidate?.password_hash ?? ctx.deps.password.dummyHash));
-  if (candidate && ok && input.password.length <= 256) await clearSignInFailures(ctx, key!);
+  if (candidate && ok && gate && input.password.length <= 256) await clearSignInFailures(ctx, gate);
 
   return inTransaction(ctx, async (em) => {
     const row = await openInteraction(ctx, em, input);
@@ -74,7 +81,7 @@ export async function signInInteraction({
       email: input.email,
       error,
     });
-    if (throttled !== null) return retry(`Too many failed sign-ins for this address; try again in ${throttled} s.`);
+    if (throttled !== null) return retry(`Too many failed sign-ins; try again in ${throttled} s.`);
     if (!candidate || !ok || input.password.length > 256) return retry(WRONG);
     const user = await em.findOne(User, { sub: candidate.sub }, { refresh: true });
     if (user?.status !== "active") return retry(WRONG);
@@ -95,6 +102,7 @@ export async function signInInteraction({
       csrf,
       email: user.email ?? input.email,
       tenants,
+      deviceToken: await issueDeviceToken(ctx, em, user.sub, gate?.kind === "device" ? gate.tokenHash : null),
     };
   });
 }

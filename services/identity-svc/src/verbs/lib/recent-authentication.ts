@@ -33,11 +33,12 @@ export async function requireRecentAuthentication(
 ): Promise<void> {
   if (who.password !== undefined) {
     const user = await loadActiveUser(ctx.em, who.sub);
-    await reserveSignInAttempt(ctx, user.email_key!);
+    // The address's count, never a device's: the holder of a stolen token must not guess faster.
+    const gate = await reserveSignInAttempt(ctx, { email: user.email_key!, sub: null });
     if (!(await verifyPassword(who.password, user.password_hash!))) {
       throw new DomainError("unauthenticated", "INVALID_CREDENTIALS", "the password is wrong");
     }
-    await clearSignInFailures(ctx, user.email_key!);
+    await clearSignInFailures(ctx, gate);
     return;
   }
   const rows = await ctx.em.execute<{ signed_in_at: Date }[]>(
