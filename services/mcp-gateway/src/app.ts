@@ -56,6 +56,10 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
     bearer_methods_supported: ["header"],
     resource_name: "Flowstate",
   };
+  const invalidToken = (c: Context, description: string) =>
+    c.json({ error: "invalid_token", error_description: description }, 401, {
+      "www-authenticate": challenge(', error="invalid_token"'),
+    });
   const scopeChallenge = (c: Context, scope: Scope) =>
     rpcError(c, 403, `this tool needs the ${scope} scope`, {
       "www-authenticate": challenge(`, error="insufficient_scope", scope="${scope}"`),
@@ -91,9 +95,7 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
         identity = await o.pipeline.gateway.authenticate(authorization);
       } catch (err) {
         if (!(err instanceof DomainError) || err.kind !== "unauthenticated") throw err;
-        return c.json({ error: "invalid_token", error_description: err.message }, 401, {
-          "www-authenticate": challenge(', error="invalid_token"'),
-        });
+        return invalidToken(c, err.message);
       }
       let body: unknown;
       try {
@@ -187,7 +189,9 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
       // seconds after the answer (~1 KB without it).
       const answer = await transport.handleRequest(c.req.raw, { parsedBody: body });
       // A refusal decided where the tool ran that only HTTP can carry (a client steps up on 403).
-      if (perRequest.challenge) return scopeChallenge(c, perRequest.challenge.scope);
+      const refused = perRequest.challenge;
+      if (refused?.status === 401) return invalidToken(c, refused.description);
+      if (refused?.status === 403) return scopeChallenge(c, refused.scope);
       return answer;
     });
   }

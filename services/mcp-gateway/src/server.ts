@@ -31,9 +31,10 @@ export interface Caller {
   audit?: AuditSink | undefined;
   /**
    * Set by a tool call whose refusal the HTTP answer must carry (app.ts replaces the result with
-   * it): 403 `insufficient_scope` with the scope to step up to.
+   * it): 403 `insufficient_scope` with the scope to step up to, or 401 `invalid_token` when the
+   * pipeline refused the credential itself (revoked or expired since the door authenticated it).
    */
-  challenge?: { status: 403; scope: Scope } | undefined;
+  challenge?: { status: 403; scope: Scope } | { status: 401; description: string } | undefined;
 }
 
 /** The tools a caller may see: person tools never for an API key (a key is not a person). */
@@ -193,5 +194,14 @@ async function runTool(
     );
   }
   const answer = await callRoute(gateway, tool, tool.request(args as never, caller.tenantId), caller);
-  return toolResult(answer, caller.principalPrefix);
+  const result = toolResult(answer, caller.principalPrefix);
+  // The credential was refused (revoked, expired, the account gone) between the door's check and
+  // the route: an MCP client goes back to authorization only on an HTTP 401, never on a result.
+  // REAUTHENTICATION_REQUIRED stays a result: the credential is valid, and a refresh keeps the
+  // old sign-in time, so a 401 would only send the client round a refresh and back.
+  const code = errorCode(result);
+  if (answer.status === 401 && code !== "REAUTHENTICATION_REQUIRED") {
+    caller.challenge = { status: 401, description: `the credential was refused (${code ?? "UNAUTHENTICATED"})` };
+  }
+  return result;
 }

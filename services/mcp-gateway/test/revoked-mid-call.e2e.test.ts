@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import type { Gateway } from "@flowstate/edge-gateway/app";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { createMcpApp } from "../src/app.ts";
+import { startMcpStack } from "./mcp-stack.ts";
+import { signIn } from "./sign-in.ts";
+import { restAs } from "./tool-calls.ts";
+
+/**
+ * A credential revoked after the door authenticated the request but before the tool's route ran:
+ * the pipeline answers the route 401, and the MCP answer must be HTTP 401 with the invalid_token
+ * challenge (a client goes back to authorization only on a 401), never a 200 with an isError
+ * result (issue 20). The race is made deterministic: a door on the stack's own pipeline whose
+ * `call` first revokes the grant through identity-svc's RFC 7009 endpoint at the REST door and
+ * drops the pipeline's cached session (what the AccessRevoked event does), then makes the call.
+ */
+let stack: Awaited<ReturnType<typeof startMcpStack>>;
+beforeAll(async () => {
+  stack = await startMcpStack("mcp_revmid");
+});
+afterAll(() => stack.close());
+
+const rpc = (name: string, args: Record<string, unknown> = {}) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+const headers = (token: string) => ({
+  authorization: `Bearer ${token}`,
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+});
+const CHALLENGE =
+  /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"(, scope="[^"]+")?, error="invalid_token"$/;
+
+describe("mcp-gateway: a credential revoked during the call", () => {
+  it("answers HTTP 401 invalid_token when the pipeline refuses the tool's route as revoked", async () => {
+    const user = await stack.identity.signUp();
+    const { provider, token } = await signIn(stack, user);
+    const real = stack.pipeline.gateway;
+    let revoked = false;
+    const revokeThenCall: Gateway["call"] = async (request) => {
+      if (!revoked) {
+        revoked = true;
+        const res = await fetch(new URL("/oauth/revoke", stack.issuer), {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            token: provider.saved!.refresh_token!,
+            token_type_hint: "refresh_token",
+            client_id: provider.info!.client_id,
+          }).toString(),
+        });
+        assert.equal(res.status, 200, await res.text());
+        real.invalidateAll();
+      }
+      return real.call(request);
+    };
+    const door = createMcpApp({
+      pipeline: { gateway: { ...real, call: revokeThenCall } },
+      resource: stack.resource,
+      issuer: stack.issuer,
+      allowedOrigins: [],
+      logger: createLogger({ service: "mcp-test" }),
+    });
+    const res = await door.request("/mcp", {
+      method: "POST",
+      headers: headers(token),
+      body: rpc("get_my_export_status", { job_id: "exp_0000000000000000000000" }),
+    });
+    const text = await res.text();
+    assert.ok(revoked, "the door authenticated the request, then the grant was revoked");
+    assert.equal(res.status, 401, text);
+    assert.match(res.headers.get("www-authenticate") ?? "", CHALLENGE);
+    assert.doesNotMatch(text, /isError/);
+    // The next request is refused at the door itself.
+    const next = await door.request("/mcp", { method: "POST", headers: headers(token), body: rpc("export_my_data") });
+    assert.equal(next.status, 401);
+  });
+
+  it("answers HTTP 401 when the owning service refuses a deleted account the door's cache still holds", async () => {
+    const user = await stack.identity.signUp();
+    const { token } = await signIn(stack, user);
+    const post = (body: string) => fetch(stack.resource, { method: "POST", headers: headers(token), body });
+    // Cached as live at the MCP door (no AccessRevoked consumer in this stack).
+    assert.equal((await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }))).status, 200);
+    assert.equal((await restAs(stack)("DELETE", "/v1/users/me", user)).status, 200);
+    // The route's call is refused as revoked (measured: SESSION_REVOKED; identity-svc refuses a
+    // deleted account's call itself too), or, once revocation reaches the door sooner, the door
+    // refuses it: either way the answer is the 401 challenge, not a result.
+    const res = await post(rpc("delete_my_account", { confirm: "delete" }));
+    const text = await res.text();
+    assert.equal(res.status, 401, text);
+    assert.match(res.headers.get("www-authenticate") ?? "", CHALLENGE);
+  });
+});
