@@ -223,4 +223,34 @@ describe("identity-svc stalled (SIGSTOP) for 10 s", () => {
       identity.kill("SIGCONT");
     }
   });
+
+  // Issue 20, finding 6: calls of a cached caller relayed into a stall shorter than the relay
+  // timeout waited there, and once identity-svc resumed their assertions (signed when relayed) were
+  // past the 5 s window: 401 UNAUTHENTICATED, which sends a client to sign in again. A held call is
+  // a slow upstream: 503 with Retry-After, and nothing is done (the write below never lands).
+  it("answers a cached caller's calls relayed into a 7 s stall 503 with Retry-After once it resumes, never 401, and does nothing", async () => {
+    const email = `held-${randomUUID()}@example.test`;
+    const password = recordSecret(`pw-${randomUUID()}`);
+    await ok("POST", "/v1/auth/signup", undefined, { email, password, name: "Held" });
+    const token = recordSecret((await ok("POST", "/v1/auth/signin", undefined, { email, password })).access_token);
+    const path = `/v1/tenants/${(await ok("POST", "/v1/tenants", token, { name: "Before" })).id}`;
+    await ok("GET", path, token); // the token's session and membership are now cached
+    const HELD_MS = 7_000; // past the assertion's window, under the relay timeout
+    assert.ok(HELD_MS < defaults.UPSTREAM_TIMEOUT_MS - SLACK_MS);
+
+    identity.kill("SIGSTOP");
+    try {
+      const answers = Promise.all([timed("GET", path, token), timed("PATCH", path, token, { name: "During" })]);
+      await sleep(HELD_MS);
+      identity.kill("SIGCONT");
+      const [read, write] = await answers;
+      assertUnavailable(read, "a held read");
+      assertUnavailable(write, "a held write");
+      assert.ok(read.ms >= HELD_MS - 100, `the read was answered after ${Math.round(read.ms)} ms, before the resume?`);
+    } finally {
+      identity.kill("SIGCONT");
+    }
+    await waitFor(async () => (await timed("GET", path, token)).status === 200 || undefined, 30_000, "recovered", 100);
+    assert.equal((await ok("GET", path, token)).name, "Before", "the held write was applied");
+  });
 });

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
+import { DomainError } from "../errors/domain-error.ts";
 import { assertionSigner, assertionVerifier } from "./assertion-cache.ts";
 import {
   bodyless,
+  MAX_HELD_MS,
   MAX_SKEW_MS,
   type RequestBinding,
   sha256Base64url,
@@ -21,6 +23,12 @@ const post = (body: string, target = `${path}/members`): RequestBinding => ({
   bodySha256: sha256Base64url(body),
 });
 const t0 = 1_800_000_000_000;
+/** The refusal of a held assertion: 503 UPSTREAM_UNAVAILABLE with Retry-After. */
+const held = (err: unknown) =>
+  err instanceof DomainError &&
+  err.code === "UPSTREAM_UNAVAILABLE" &&
+  err.kind === "unavailable" &&
+  err.retryAfter === 1;
 
 describe("the identity assertion", () => {
   it("binds the body: the same header with another body is refused", () => {
@@ -116,14 +124,38 @@ describe("a service's assertion verifier", () => {
     assert.ok(verify(post("{}"), header, t0), "the genuine use still passes afterwards");
   });
 
-  it("refuses a cached header once it leaves the skew window, either way", () => {
+  it("refuses a cached header once it leaves the skew window, either way (held: 503, then 401)", () => {
     const verify = assertionVerifier(secret);
     const header = signAssertion(secret, get, { identity: user }, t0);
     assert.ok(verify(get, header, t0));
-    assert.equal(verify(get, header, t0 + MAX_SKEW_MS + 1), null);
+    assert.throws(() => verify(get, header, t0 + MAX_SKEW_MS + 1), held);
+    assert.equal(verify(get, header, t0 + MAX_SKEW_MS + MAX_HELD_MS + 1), null);
     const future = signAssertion(secret, get, { identity: user }, t0 + MAX_SKEW_MS);
     assert.ok(verify(get, future, t0));
     assert.equal(verify(get, future, t0 - 1), null);
+  });
+
+  // Issue 20, finding 6: a request held in a stalled service's queue is a slow upstream, not a bad
+  // credential. Only a genuine header for this very request qualifies, and it is still refused.
+  it("answers a genuine header for this request held past its window 503 UPSTREAM_UNAVAILABLE with Retry-After, for MAX_HELD_MS", () => {
+    const verify = assertionVerifier(secret);
+    const header = signAssertion(secret, post("{}"), { identity: user, tenant }, t0);
+    for (const late of [MAX_SKEW_MS + 1, MAX_SKEW_MS + MAX_HELD_MS])
+      assert.throws(() => verify(post("{}"), header, t0 + late), held);
+    assert.equal(verify(post("{}"), header, t0 + MAX_SKEW_MS + MAX_HELD_MS + 1), null, "older: a replay, 401");
+  });
+
+  it("refuses a forged, tampered or rebound header past its window with null (401), never as held", () => {
+    const verify = assertionVerifier(secret);
+    const late = t0 + MAX_SKEW_MS + 1000;
+    const genuine = signAssertion(secret, post("{}"), { identity: user, tenant }, t0);
+    assert.equal(verify(post("{}"), signAssertion("another-key", post("{}"), { identity: user }, t0), late), null);
+    assert.equal(verify(post('{"role":"admin"}'), genuine, late), null, "another body");
+    assert.equal(verify(post("{}", `${path}/other`), genuine, late), null, "another target");
+    const [v, , payload, sig] = genuine.split(".");
+    assert.equal(verify(post("{}"), `${v}.${t0 - 1}.${payload}.${sig}`, late), null, "another timestamp");
+    const ahead = signAssertion(secret, post("{}"), { identity: user, tenant }, late + MAX_SKEW_MS + 1000);
+    assert.equal(verify(post("{}"), ahead, late), null, "from beyond the window ahead");
   });
 
   it("refuses forged, tampered and old-format headers, and never caches a refusal", () => {

@@ -1,12 +1,14 @@
 import { LruCache } from "../cache/lru.ts";
+import { DomainError } from "../errors/domain-error.ts";
 import {
   type Assertion,
+  checkAssertionHeader,
   EMPTY_BODY_SHA256,
+  MAX_HELD_MS,
   MAX_SKEW_MS,
   payloadJson,
   type RequestBinding,
   signPayload,
-  verifyAssertionHeader,
 } from "./identity-assertion.ts";
 
 /**
@@ -74,15 +76,31 @@ export interface VerifiedAssertion {
 }
 
 /**
+ * The answer to a genuine assertion that was held on its way past its window (identity-assertion.ts,
+ * MAX_HELD_MS): the request is refused and nothing is done, as for any aged assertion, but the
+ * caller is told what happened, a slow service, and to retry, instead of being told its
+ * credential is bad. A replay of a captured header in those seconds gets the same refusal.
+ */
+export const assertionHeld = () =>
+  new DomainError(
+    "unavailable",
+    "UPSTREAM_UNAVAILABLE",
+    "the service was too slow to take this request; nothing was done, retry it",
+    { retryAfter: 1 },
+  );
+
+/**
  * A service's verifier: a header seen before is accepted again only for the very request it was
  * verified for (method, target, body hash) and only while its timestamp is within the skew
  * window; anything else (an unseen header, a known header with another body or target) goes
  * through the full HMAC check. Failures are never cached, so garbage cannot evict good entries
- * faster than it could anyway.
+ * faster than it could anyway. A genuine header for this request that aged past its window by at
+ * most MAX_HELD_MS (held in a stalled service's queue) throws `assertionHeld()`: 503 with
+ * Retry-After, never 401.
  *
  * @example
  * const verify = assertionVerifier(secret);
- * const verified = verify(await requestBinding(c), c.req.header(IDENTITY_HEADER)); // null → 401
+ * const verified = verify(await requestBinding(c), c.req.header(IDENTITY_HEADER)); // null → 401; held → throws 503
  */
 export function assertionVerifier(secret: string, options: AssertionVerifierOptions = {}) {
   const max = options.max ?? 10_000;
@@ -97,12 +115,15 @@ export function assertionVerifier(secret: string, options: AssertionVerifierOpti
     if (!header) return null;
     const hit = verified.get(header, now);
     if (hit !== undefined && same(hit.binding, binding)) {
-      if (Math.abs(now - hit.result.issued) <= MAX_SKEW_MS) return hit.result;
+      const age = now - hit.result.issued;
+      if (Math.abs(age) <= MAX_SKEW_MS) return hit.result;
       verified.delete(header);
+      if (age > MAX_SKEW_MS && age <= MAX_SKEW_MS + MAX_HELD_MS) throw assertionHeld();
       return null;
     }
-    const result = verifyAssertionHeader(secret, binding, header, now);
-    if (result === null) return null;
+    const result = checkAssertionHeader(secret, binding, header, now);
+    if (result.status === "held") throw assertionHeld();
+    if (result.status === "invalid") return null;
     // Shared by every request that presents this header: frozen so no handler can alter another's identity.
     const frozen = Object.freeze({
       issued: result.issued,

@@ -23,6 +23,15 @@ export const IDENTITY_HEADER = "flowstate-identity";
  * the gateway signs just before it sends, the hop is a LAN hop, and hosts run NTP (skew in ms).
  */
 export const MAX_SKEW_MS = 5_000;
+/**
+ * How long past its window a genuine assertion still counts as *held on its way* rather than
+ * replayed (issue 20): a request the gateway relayed into a stalled service (SIGSTOP, a long GC,
+ * a saturated event loop) reaches the handler with an assertion older than MAX_SKEW_MS although
+ * nobody replayed it. Such a request is refused like any aged one (nothing is done) but answered
+ * 503 with Retry-After, the slow upstream it is, instead of a 401 that sends the client to sign in
+ * again. Covers the gateways' relay timeouts (10 s) with room; an older one is refused with 401.
+ */
+export const MAX_HELD_MS = 30_000;
 const VERSION = "v3";
 
 /**
@@ -86,6 +95,45 @@ export function signPayload(secret: string, binding: RequestBinding, payload: st
   return `${VERSION}.${issued}.${payload}.${mac(secret, issued, binding, payload)}`;
 }
 
+/**
+ * What a header says about this request: `valid` (genuine, fresh, bound to it), `held` (genuine and
+ * bound to it, but issued between MAX_SKEW_MS and MAX_HELD_MS ago: refuse it, as a slow upstream),
+ * or `invalid` (anything else: forged, tampered, another request, from the future, or older).
+ */
+export type HeaderCheck =
+  | { status: "valid"; assertion: Assertion; issued: number }
+  | { status: "held"; issued: number }
+  | { status: "invalid" };
+
+const INVALID: HeaderCheck = Object.freeze({ status: "invalid" });
+
+/** Classifies a header (see HeaderCheck). The MAC is checked before anything is believed of it. */
+export function checkAssertionHeader(
+  secret: string,
+  binding: RequestBinding,
+  header: string | undefined | null,
+  now = Date.now(),
+): HeaderCheck {
+  if (!header) return INVALID;
+  const [v, ts, payload, sig, extra] = header.split(".");
+  if (v !== VERSION || !ts || !payload || !sig || extra !== undefined) return INVALID;
+  const issued = Number(ts);
+  if (!Number.isSafeInteger(issued) || String(issued) !== ts) return INVALID;
+  const age = now - issued;
+  // Only the past can be a delay; a timestamp from beyond the window ahead is a wrong clock or a forgery.
+  if (age < -MAX_SKEW_MS || age > MAX_SKEW_MS + MAX_HELD_MS) return INVALID;
+  const expected = Buffer.from(mac(secret, ts, binding, payload));
+  const given = Buffer.from(sig);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return INVALID;
+  if (age > MAX_SKEW_MS) return { status: "held", issued };
+  try {
+    const parsed = Assertion.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString()));
+    return parsed.success ? { status: "valid", assertion: parsed.data, issued } : INVALID;
+  } catch {
+    return INVALID;
+  }
+}
+
 /** The verified header's assertion and timestamp, or null when it is not genuine, fresh and bound to this request. */
 export function verifyAssertionHeader(
   secret: string,
@@ -93,20 +141,8 @@ export function verifyAssertionHeader(
   header: string | undefined | null,
   now = Date.now(),
 ): { assertion: Assertion; issued: number } | null {
-  if (!header) return null;
-  const [v, ts, payload, sig, extra] = header.split(".");
-  if (v !== VERSION || !ts || !payload || !sig || extra !== undefined) return null;
-  const issued = Number(ts);
-  if (!Number.isSafeInteger(issued) || String(issued) !== ts || Math.abs(now - issued) > MAX_SKEW_MS) return null;
-  const expected = Buffer.from(mac(secret, ts, binding, payload));
-  const given = Buffer.from(sig);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  try {
-    const parsed = Assertion.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString()));
-    return parsed.success ? { assertion: parsed.data, issued } : null;
-  } catch {
-    return null;
-  }
+  const checked = checkAssertionHeader(secret, binding, header, now);
+  return checked.status === "valid" ? { assertion: checked.assertion, issued: checked.issued } : null;
 }
 
 /** Returns the assertion when the header is genuine, fresh and bound to this request; null otherwise. */

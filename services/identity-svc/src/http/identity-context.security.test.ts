@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { identityRoutes } from "@flowstate/contracts/rest/routes";
-import { bodyless, IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import {
+  bodyless,
+  IDENTITY_HEADER,
+  MAX_HELD_MS,
+  MAX_SKEW_MS,
+  sha256Base64url,
+  signAssertion,
+} from "@flowstate/shared/auth/identity-assertion";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 
@@ -63,7 +70,13 @@ describe("the gateway assertion", () => {
     const method = signAssertion(h.secret, bodyless("DELETE", path), { identity: owner.identity });
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: method } }), "other method");
     const stale = signAssertion(h.secret, bodyless("GET", path), { identity: owner.identity }, Date.now() - 6_000);
-    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: stale } }), "stale");
+    // Issue 20: a genuine one just past its window may have been held in a stalled queue: refused as 503.
+    const held = await h.call("GET", path, { headers: { [IDENTITY_HEADER]: stale } });
+    assert.equal(held.status, 503, "stale by 6 s");
+    assert.equal(held.headers.get("retry-after"), "1");
+    const old = Date.now() - MAX_SKEW_MS - MAX_HELD_MS - 1_000;
+    const older = signAssertion(h.secret, bodyless("GET", path), { identity: owner.identity }, old);
+    await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: older } }), "stale");
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: "v3.garbage" } }), "garbage");
   });
 
