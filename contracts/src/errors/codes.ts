@@ -159,6 +159,11 @@ export const problemCodes = {
       "Connecting failed at `step` (assume_role or verify_catalog_read, with AWS's `upstream_error`; or external_id_not_enforced: the role also accepts a wrong external ID); `hint` and `diagnosis` say what to change.",
   },
   RATE_LIMITED: { status: 429, meaning: "Too many requests; see `Retry-After`." },
+  OAUTH_TEMPORARILY_UNAVAILABLE: {
+    status: 429,
+    meaning:
+      "OAuth temporarily_unavailable: too many client registrations from this address in the last hour; see `Retry-After`.",
+  },
   SIGN_IN_THROTTLED: {
     status: 429,
     meaning:

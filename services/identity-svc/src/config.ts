@@ -42,6 +42,8 @@ export const IdentityConfig = serviceConfigSchema({
     SIGN_IN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
     /** Where mcp-gateway listens (npm start sets it): its `/mcp` is the default OAuth resource. */
     MCP_GATEWAY_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** RFC 7591 registrations allowed per client address in any hour (issue 20 finding 8). */
+    OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
     /** Comma-separated canonical URIs OAuth tokens may be issued for (RFC 8707); default `<MCP_GATEWAY_URL>/mcp`. */
     OAUTH_RESOURCES: z.string().optional(),
     /**

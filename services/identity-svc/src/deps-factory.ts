@@ -26,6 +26,8 @@ export interface BuildDepsOptions {
   /** Resources (RFC 8707) OAuth tokens may be issued for: the MCP server's canonical URI(s). */
   oauthResources?: readonly string[];
   cimd?: CimdOptions;
+  /** RFC 7591 registrations per client address per hour (default 10). */
+  oauthRegistrationsPerHour?: number;
   /** Sign-in backoff; defaults: 5 free failures, then 1 s doubling to 15 minutes. */
   signInThrottle?: Partial<SignInThrottleSettings>;
 }
@@ -67,6 +69,8 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
       codeTtlMs: 60_000,
       interactionTtlMs: 10 * 60_000,
       cimd: new ClientMetadataFetcher(o.cimd),
+      registrationsPerHour: o.oauthRegistrationsPerHour ?? 10,
+      unusedClientTtlMs: 24 * 3600_000,
     },
   };
 }

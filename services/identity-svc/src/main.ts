@@ -40,6 +40,7 @@ const deps = await buildDeps({
   },
   oauthResources: config.OAUTH_RESOURCES,
   cimd: { allowedAddresses: config.OAUTH_CIMD_ALLOWED_ADDRESSES },
+  oauthRegistrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR,
 });
 if (config.OAUTH_CIMD_ALLOWED_ADDRESSES.length)
   logger.warn(

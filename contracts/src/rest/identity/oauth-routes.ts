@@ -83,9 +83,10 @@ export const oauthRoutes = [
     method: "POST",
     path: "/oauth/register",
     ...anyone,
-    summary: "Register a public client (RFC 7591); no secret is issued",
+    summary:
+      "Register a public client (RFC 7591); no secret is issued. At most 10 registrations an hour per client address (429 temporarily_unavailable with Retry-After), metadata up to 4 KB, no name that reads as Flowstate; a client never used for a token is deleted a day after its registration",
     body: ClientRegistrationRequest,
-    problems: ["OAUTH_INVALID_CLIENT_METADATA", "OAUTH_INVALID_REDIRECT_URI"],
+    problems: ["OAUTH_INVALID_CLIENT_METADATA", "OAUTH_INVALID_REDIRECT_URI", "OAUTH_TEMPORARILY_UNAVAILABLE"],
     errors: "oauth",
     responses: { 201: ClientRegistrationResponse },
   }),

@@ -108,13 +108,21 @@ export const RevokeRequest = z.object({
 });
 
 /** RFC 7591 registration request, the subset a public client may register (unknown members are ignored). */
+/** The largest registration body (UTF-8 bytes of the JSON) accepted: real clients send well under 1 KB. */
+export const CLIENT_METADATA_MAX_BYTES = 4096;
+
+/**
+ * RFC 7591 client metadata. The caps bound what one registration stores (issue 20 finding 8: one
+ * address stored 79 clients of up to 24 KB each); the whole body is capped at
+ * CLIENT_METADATA_MAX_BYTES as well.
+ */
 export const ClientRegistrationRequest = z.object({
-  redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(10),
+  redirect_uris: z.array(z.string().min(1).max(512)).min(1).max(10),
   // Shown on the consent page ("<client_name> wants access"): a bidi override there could make one client read as another.
   client_name: FreeText(100).optional(),
-  client_uri: z.string().max(2000).optional(),
-  logo_uri: z.string().max(2000).optional(),
-  scope: z.string().max(500).optional(),
+  client_uri: z.string().max(512).optional(),
+  logo_uri: z.string().max(512).optional(),
+  scope: z.string().max(200).optional(),
   grant_types: z
     .array(z.enum(["authorization_code", "refresh_token"]))
     .min(1)
@@ -122,8 +130,8 @@ export const ClientRegistrationRequest = z.object({
   response_types: z.array(z.literal("code")).min(1).optional(),
   token_endpoint_auth_method: z.literal("none").optional(),
   application_type: z.enum(["native", "web"]).optional(),
-  software_id: z.string().max(200).optional(),
-  software_version: z.string().max(100).optional(),
+  software_id: z.string().max(100).optional(),
+  software_version: z.string().max(50).optional(),
 });
 export type ClientRegistrationRequest = z.infer<typeof ClientRegistrationRequest>;
 

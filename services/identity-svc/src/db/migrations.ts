@@ -186,4 +186,18 @@ export const migrations: readonly Migration[] = [
       DELETE FROM sign_in_throttle;
     `,
   },
+  {
+    // Issue 20 finding 8: open registration, bounded. Who registered (an HMAC of the client address,
+    // for the per-address limit) and when a client was first issued a token (never, a day after
+    // registration: deleted by housekeeping). Clients of before are marked used if they have a grant.
+    name: "0007_oauth_client_limits",
+    up: `
+      ALTER TABLE oauth_client ADD COLUMN registered_by text, ADD COLUMN first_token_at timestamptz;
+      UPDATE oauth_client c SET first_token_at = g.first
+        FROM (SELECT client_id, min(created_at) AS first FROM oauth_grant GROUP BY client_id) g
+       WHERE g.client_id = c.client_id;
+      CREATE INDEX oauth_client_registered_by ON oauth_client (registered_by, created_at);
+      CREATE INDEX oauth_client_unused ON oauth_client (created_at) WHERE first_token_at IS NULL;
+    `,
+  },
 ];

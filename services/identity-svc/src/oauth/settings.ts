@@ -11,4 +11,8 @@ export interface OAuthSettings {
   /** Time to sign in and consent after the authorization request. */
   interactionTtlMs: number;
   cimd: ClientMetadataFetcher;
+  /** RFC 7591 registrations allowed per client address in any hour. */
+  registrationsPerHour: number;
+  /** A registered client never used for a token is deleted this long after its registration. */
+  unusedClientTtlMs: number;
 }

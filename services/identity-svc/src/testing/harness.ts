@@ -74,6 +74,11 @@ export async function startHarness(options: {
   oauthResources?: string[];
   cimd?: CimdOptions;
   signInThrottle?: Partial<SignInThrottleSettings>;
+  /**
+   * RFC 7591 registrations per address and hour. Test stacks register a client per OAuth sign-in,
+   * all from one loopback address, so the default here is 1000; register.security.test.ts sets 10.
+   */
+  oauthRegistrationsPerHour?: number;
 }): Promise<Harness> {
   const logger = createLogger({ service: "identity-svc" });
   const db = await openTestDatabase({ prefix: options.prefix, entities, migrations, logger });
@@ -93,6 +98,7 @@ export async function startHarness(options: {
     oauthResources: options.oauthResources ?? [TEST_MCP_RESOURCE],
     ...(options.cimd ? { cimd: options.cimd } : {}),
     ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),
+    oauthRegistrationsPerHour: options.oauthRegistrationsPerHour ?? 1000,
   });
   const app = createApp(deps, { checkResponses: true });
 

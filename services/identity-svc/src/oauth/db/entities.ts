@@ -10,6 +10,10 @@ export const OAuthClient = defineEntity({
     redirect_uris: p.json<string[]>(),
     metadata: p.json<Record<string, unknown>>(),
     created_at: p.datetime(),
+    /** HMAC of the registering client address (the per-address limit); null for clients of before. */
+    registered_by: p.string().nullable(),
+    /** When the client was first issued a token; still null a day after registration: deleted. */
+    first_token_at: p.datetime().nullable(),
   },
 });
 export type OAuthClient = InferEntity<typeof OAuthClient>;

@@ -15,16 +15,21 @@ export type OAuthErrorCode =
   | "invalid_target"
   | "invalid_client_metadata"
   | "invalid_redirect_uri"
-  | "invalid_client";
+  | "invalid_client"
+  // RFC 6749 section 4.1.2.1's "temporarily overloaded", used by registration's per-address limit (429).
+  | "temporarily_unavailable";
 
 export class OAuthProtocolError extends Error {
   override name = "OAuthProtocolError";
   readonly error: OAuthErrorCode;
-  readonly status: 400 | 401;
-  constructor(error: OAuthErrorCode, description: string, status: 400 | 401 = 400) {
+  readonly status: 400 | 401 | 429;
+  /** Seconds, sent as Retry-After (429 only). */
+  readonly retryAfter: number | undefined;
+  constructor(error: OAuthErrorCode, description: string, status: 400 | 401 | 429 = 400, retryAfter?: number) {
     super(description);
     this.error = error;
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -49,6 +54,7 @@ export function oauthErrorResponse(c: Context, err: OAuthProtocolError): Respons
   };
   // RFC 6749 section 5.2: invalid_client answers 401 with a challenge for the scheme tried (none here).
   if (err.status === 401) headers["www-authenticate"] = 'Bearer error="invalid_client"';
+  if (err.retryAfter !== undefined) headers["retry-after"] = String(err.retryAfter);
   return new Response(JSON.stringify({ error: err.error, error_description: err.message, ...problem }), {
     status: err.status,
     headers,

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { OAuthTokenResponse } from "@flowstate/contracts/rest/identity/oauth";
 import { newId } from "@flowstate/shared/ids/new-id";
 import { LockMode } from "@mikro-orm/postgresql";
-import { inTransaction, now, type ServiceContext } from "../../context.ts";
+import { inTransaction, now, type ServiceContext, table } from "../../context.ts";
 import { sha256 } from "../../crypto/secret-token.ts";
 import { User, UserSession } from "../../db/entities.ts";
 import { revokeSession } from "../../verbs/revoke-session.ts";
@@ -100,6 +100,11 @@ export async function exchangeCode({
       created_at: at,
       last_used_at: at,
     });
+    // The client has been used for a token: housekeeping keeps it (forget-unused-clients.ts).
+    await em.execute(
+      `UPDATE ${table(ctx, "oauth_client")} SET first_token_at = ? WHERE client_id = ? AND first_token_at IS NULL`,
+      [at, row.client_id],
+    );
     const refreshToken = addOAuthRefreshToken(ctx, em, sid);
     const grant = {
       sub: row.sub,
