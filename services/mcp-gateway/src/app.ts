@@ -48,7 +48,10 @@ const rpcError = (c: Context, status: 400 | 403 | 404 | 405, message: string, he
  */
 export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
   const metadataUrl = `${new URL(o.resource).origin}/.well-known/oauth-protected-resource/mcp`;
-  const challenge = (extra = "") => `Bearer resource_metadata="${metadataUrl}"${extra}`;
+  const challenge = (extra: string) => `Bearer resource_metadata="${metadataUrl}"${extra}`;
+  // RFC 6750 §3 `scope`: what a token for this resource needs. MCP 2025-11-25 clients ask for the
+  // 401's scope first, then the metadata's scopes_supported: the same list here, so both agree.
+  const unauthorized = (extra = "") => challenge(`, scope="${SCOPES.join(" ")}"${extra}`);
   const prm = {
     resource: o.resource,
     authorization_servers: [o.issuer],
@@ -58,7 +61,7 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
   };
   const invalidToken = (c: Context, description: string) =>
     c.json({ error: "invalid_token", error_description: description }, 401, {
-      "www-authenticate": challenge(', error="invalid_token"'),
+      "www-authenticate": unauthorized(', error="invalid_token"'),
     });
   const scopeChallenge = (c: Context, scope: Scope) =>
     rpcError(c, 403, `this tool needs the ${scope} scope`, {
@@ -89,7 +92,7 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
         return rpcError(c, 403, "Origin not allowed");
       }
       const authorization = c.req.header("authorization");
-      if (!authorization) return c.json({ error: "invalid_request" }, 401, { "www-authenticate": challenge() });
+      if (!authorization) return c.json({ error: "invalid_request" }, 401, { "www-authenticate": unauthorized() });
       let identity: CallerIdentity;
       try {
         identity = await o.pipeline.gateway.authenticate(authorization);

@@ -1,5 +1,6 @@
 import type { Gateway } from "@flowstate/edge-gateway/app";
 import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import { zodIssues } from "@flowstate/shared/http/zod-issues";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
@@ -67,9 +68,9 @@ function outputShape(tool: ToolSpec): z.ZodRawShape | undefined {
 
 /**
  * Each tool's registration, built once per process: a server is built per request, and building
- * the schemas again each time cost several milliseconds per call (bench/70-mcp.bench.ts). The SDK
- * validates with these zod schemas: arguments strictly (unknown ones refused), answers against
- * the output schema.
+ * the schemas again each time cost several milliseconds per call (bench/70-mcp.bench.ts). The tool
+ * handler validates arguments with `inputSchema` strictly (unknown ones refused); the SDK checks
+ * answers against the output schema.
  */
 const registrations = new Map(
   tools.map((tool) => {
@@ -85,6 +86,9 @@ const registrations = new Map(
     ] as const;
   }),
 );
+
+/** What the SDK validates arguments with: any object (server.ts validates them with the tool's schema). */
+const ANY_ARGUMENTS = z.looseObject({});
 
 /**
  * What `tools/list` says of each tool, also built once: the same zod schemas as JSON Schema, made
@@ -142,15 +146,25 @@ export function buildServer(caller: Caller, gateway: Pick<Gateway, "call">, call
   );
   const visible = visibleTools(caller.identity);
   for (const tool of called ? [called] : visible) {
-    server.registerTool(tool.name, registrations.get(tool)!, async (args: Record<string, unknown>) => {
+    const registration = registrations.get(tool)!;
+    // The SDK gets a schema that takes any object: the handler validates with the tool's own
+    // (after authorizing the call), so a refusal is REST's VALIDATION_FAILED with errors[] rather
+    // than the SDK's text (SEP-1303: input-validation failures are tool errors the model reads).
+    const sdkRegistration = { ...registration, inputSchema: ANY_ARGUMENTS };
+    server.registerTool(tool.name, sdkRegistration, async (args: Record<string, unknown>) => {
       const started = performance.now();
       // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
       const denied = authorizeCall(tool, caller);
+      const input = denied ? undefined : registration.inputSchema.safeParse(args);
       const result =
         denied ??
-        (await runTool(tool, args, caller, gateway).catch(() =>
-          refusal("INTERNAL_ERROR", `Flowstate could not complete this call (request ${caller.requestId}).`),
-        ));
+        (!input?.success
+          ? refusal("VALIDATION_FAILED", "the arguments are invalid; see errors", {
+              errors: input ? zodIssues(input.error) : [],
+            })
+          : await runTool(tool, input.data, caller, gateway).catch(() =>
+              refusal("INTERNAL_ERROR", `Flowstate could not complete this call (request ${caller.requestId}).`),
+            ));
       caller.audit?.record({
         tool: tool.name,
         identity: caller.identity,
@@ -163,10 +177,13 @@ export function buildServer(caller: Caller, gateway: Pick<Gateway, "call">, call
       return result;
     });
   }
-  // Replaces the listing registerTool installed (calls still go to the SDK's handler, which
-  // validates with the zod schemas above).
+  // Replaces the listing registerTool installed (calls still go to the SDK's handler, then to the
+  // handler above, which validates with the zod schemas of `registrations`).
   const listed = { tools: visible.map((tool) => listings.get(tool)!) };
   server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
+  // registerTool advertises `tools.listChanged: true`; a stateless server never sends
+  // notifications/tools/list_changed (no stream outlives a request), so it says so.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 

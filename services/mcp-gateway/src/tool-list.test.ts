@@ -69,7 +69,7 @@ describe("the published tool list", () => {
     await c.close();
   });
 
-  it("still validates arguments with the route's zod schemas, also what it publishes in less detail", async () => {
+  it("still validates arguments with the route's zod schemas, also what it publishes in less detail, refusing as REST does", async () => {
     const c = await client();
     await c.listTools();
     const offer = {
@@ -98,7 +98,14 @@ describe("the published tool list", () => {
     for (const [name, args] of refused) {
       const r = await c.callTool({ name, arguments: args });
       assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
-      assert.match((r.content as { text: string }[])[0]!.text, /Input validation error/, name);
+      // REST's shape (issue 20), not the SDK's text: VALIDATION_FAILED with errors [{path, code, message}].
+      const error = JSON.parse((r.content as { text: string }[])[0]!.text) as {
+        code: string;
+        errors: { path: string; code: string; message: string }[];
+      };
+      assert.equal(error.code, "VALIDATION_FAILED", name);
+      assert.ok(error.errors.length > 0, name);
+      for (const issue of error.errors) assert.deepEqual(Object.keys(issue), ["path", "code", "message"], name);
     }
     await c.close();
   });

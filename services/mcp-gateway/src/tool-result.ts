@@ -3,20 +3,20 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteAnswer } from "./call-route.ts";
 
 /**
- * Problem extensions our services set from a closed list of values (which principal the seller's
- * role refused, the AWS error name such as AccessDenied, the step that failed) or write from their
- * own settings (connect's `hint`: the principal ARNs and external-ID condition the trust policy
- * needs), useful to a model deciding what to tell the seller. Free text from upstream never goes through.
+ * Problem members that are HTTP's framing of the code (`type`, `title`, `status`) or mapped under
+ * another name (`detail` → `message`); every other member of a 4xx problem goes into the tool
+ * error as REST sends it: `errors[]` and the extensions (`tenant_ids`, `feature`, `required_role`,
+ * `job_id`, `step`, `hint`, `diagnosis`, …). Extensions never carry upstream or database text
+ * (shared/src/errors/domain-error.ts), which is why REST may send them, and so may this.
  */
-const SAFE_EXTENSIONS = ["principal", "upstream_error", "step", "hint"] as const;
-const pick = (o: Record<string, unknown>, keys: readonly string[]) =>
-  Object.fromEntries(keys.filter((k) => typeof o[k] === "string").map((k) => [k, o[k]]));
+const FRAMING = new Set(["type", "title", "status", "detail", "code", "request_id", "message"]);
 
 /**
  * A REST answer as a tool result. Success: the JSON as `structuredContent` and as text. A problem
- * (4xx): `isError` with the stable code, its detail and field errors, all of which our services
- * write for clients (never upstream or database text). 5xx: a generic message and the request id
- * only; the cause is in the logs under that id.
+ * (4xx): `isError` with the stable code, its detail as `message`, and every other member REST's
+ * problem has (field errors, extensions), all of which our services write for clients (never
+ * upstream or database text). 5xx: the code, a generic message and the request id only, as REST's
+ * 5xx says nothing more either; the cause is in the logs under that id.
  */
 export function toolResult(answer: RouteAnswer, principalPrefix?: string): CallToolResult {
   if (answer.status < 300) {
@@ -25,12 +25,11 @@ export function toolResult(answer: RouteAnswer, principalPrefix?: string): CallT
       typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
   }
-  const problem = (answer.body ?? {}) as Record<string, unknown> & {
-    code?: string;
-    detail?: string;
-    errors?: unknown;
-    request_id?: string;
-  };
+  const body = answer.body;
+  const problem = (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}) as Record<
+    string,
+    unknown
+  > & { code?: string; detail?: string; request_id?: string };
   const requestId = problem.request_id ?? answer.requestId;
   const error =
     answer.status >= 500
@@ -42,8 +41,7 @@ export function toolResult(answer: RouteAnswer, principalPrefix?: string): CallT
       : {
           code: problem.code ?? "REQUEST_REFUSED",
           message: problem.detail ?? "the request was refused",
-          ...(problem.errors ? { errors: problem.errors } : {}),
-          ...pick(problem, SAFE_EXTENSIONS),
+          ...Object.fromEntries(Object.entries(problem).filter(([key]) => !FRAMING.has(key))),
           ...principalRole(problem.principal, principalPrefix),
           request_id: requestId,
         };
@@ -60,8 +58,8 @@ const principalRole = (principal: unknown, prefix: string | undefined) =>
     ? { principal_role: `${prefix}-${principal}` }
     : {};
 
-/** A refusal decided here, before any REST call (wrong confirmation, no tenant in scope). */
-export const refusal = (code: string, message: string): CallToolResult => ({
+/** A refusal decided here, before any REST call (authorization, arguments, confirmation), with REST's members (`errors`). */
+export const refusal = (code: string, message: string, members: Record<string, unknown> = {}): CallToolResult => ({
   isError: true,
-  content: [{ type: "text", text: JSON.stringify({ code, message }) }],
+  content: [{ type: "text", text: JSON.stringify({ code, message, ...members }) }],
 });

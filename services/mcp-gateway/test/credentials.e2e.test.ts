@@ -76,7 +76,7 @@ const assertInvalidToken = (res: Response) => {
   assert.equal(res.status, 401);
   assert.match(
     res.headers.get("www-authenticate") ?? "",
-    /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token"$/,
+    /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", scope="marketplace:read marketplace:write account", error="invalid_token"$/,
   );
 };
 

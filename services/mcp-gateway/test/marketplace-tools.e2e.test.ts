@@ -63,13 +63,17 @@ describe("mcp-gateway marketplace tools", () => {
     const notConnected = failure(await call(client, "list_marketplace_products"));
     assert.equal(notConnected.code, (await rest("GET", `${t.base}/products`, t.owner)).json.code);
 
-    // One audit record per tool call that reached a handler (the SDK refuses bad arguments before).
+    // One audit record per tool call, a refusal of its arguments included (the handler validates
+    // them since issue 20; the SDK refused them before and nothing was recorded).
     const mine = stack.audited.filter((a) => a.tenantId === t.tenantId);
     assert.ok(mine.length >= 9, String(mine.length));
     assert.ok(mine.every((a) => a.identity.sub === t.owner.sub && a.durationMs >= 0));
     assert.deepEqual(
-      mine.filter((a) => a.tool === "connect_marketplace_connector").map((a) => a.outcome),
-      ["ok"],
+      mine.filter((a) => a.tool === "connect_marketplace_connector").map((a) => [a.outcome, a.code]),
+      [
+        ["ok", undefined],
+        ["error", "VALIDATION_FAILED"],
+      ],
     );
     assert.deepEqual(mine.at(-1), { ...mine.at(-1), outcome: "error", code: "CONNECTOR_NOT_CONNECTED" });
     await client.close();

@@ -31,12 +31,52 @@ describe("mcp-gateway", () => {
     assert.equal(res.status, 401);
     assert.match(
       res.headers.get("www-authenticate") ?? "",
-      /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+      /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", scope="[^"]+"$/,
     );
     const prm = await (await fetch(new URL("/.well-known/oauth-protected-resource/mcp", stack.resource))).json();
     assert.equal(prm.resource, stack.resource);
     assert.deepEqual(prm.authorization_servers, [stack.issuer]);
+    // RFC 6750 §3 scope (issue 20): the scopes a token needs, the metadata's scopes_supported.
+    const scope = /scope="([^"]+)"/.exec(res.headers.get("www-authenticate") ?? "")![1]!;
+    assert.deepEqual(scope.split(" "), prm.scopes_supported);
+    assert.deepEqual(prm.scopes_supported, ["marketplace:read", "marketplace:write", "account"]);
     assert.equal((await fetch(stack.resource)).status, 405);
+  });
+
+  it("does not advertise tools.listChanged: a stateless server never sends list_changed", async () => {
+    const user = await stack.identity.signUp();
+    const { token } = await signIn(user);
+    const res = await post(token, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
+    const init = (await res.json()) as { result: { protocolVersion: string; capabilities: { tools?: unknown } } };
+    assert.equal(init.result.protocolVersion, "2025-11-25");
+    assert.deepEqual(init.result.capabilities.tools, { listChanged: false });
+  });
+
+  it("refuses invalid arguments as REST does: VALIDATION_FAILED with errors [{path, code, message}]", async () => {
+    const user = await stack.identity.signUp();
+    const { client } = await signIn(user);
+    const bad = await client.callTool({ name: "get_my_export_status", arguments: { job_id: "not-a-job" } });
+    assert.equal(bad.isError, true);
+    const error = JSON.parse((bad.content as { text: string }[])[0]!.text);
+    const rest = await stack.restCaller.call("GET", "/v1/users/me/export/not-a-job", {
+      token: user.tokens.access_token,
+    });
+    assert.equal(rest.status, 400, rest.text);
+    assert.equal(error.code, rest.json.code);
+    assert.deepEqual(error.errors, rest.json.errors);
+    const unknown = await client.callTool({ name: "export_my_data", arguments: { sub: user.sub } });
+    const unknownError = JSON.parse((unknown.content as { text: string }[])[0]!.text);
+    assert.equal(unknownError.code, "VALIDATION_FAILED");
+    assert.deepEqual(
+      unknownError.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+      [["", "unrecognized_keys"]],
+    );
+    await client.close();
   });
 
   it("refuses a REST-audience token and garbage with invalid_token", async () => {
