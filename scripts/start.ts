@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { mcpClientSetupLines } from "../deploy/local/mcp-client-config.ts";
 import { type RunningStack, redactUrl, startStack } from "../deploy/local/stack.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -52,14 +53,9 @@ const gateway = stack.services.find((s) => s.name === "edge-gateway" && s.health
 const mcp = stack.services.find((s) => s.name === "mcp-gateway" && s.healthy);
 // The sandbox's control plane takes the caller's SANDBOX_CONTROL_TOKEN from this environment (children inherit it).
 const sandbox = stack.services.find((s) => s.name === "seller-sandbox" && s.healthy);
-// What an MCP client's JSON configuration needs (Claude Desktop, IDEs): the URL; it signs in by
-// OAuth itself, or sends a tenant API key (POST /v1/tenants/{id}/api-keys) as a bearer header.
-const mcpConfig = mcp && [
-  `  MCP                 ${mcp.url}/mcp  (a tenant: ${mcp.url}/mcp/tenants/<tenant id>)`,
-  "  MCP client config   (OAuth sign-in happens in the client; or add an API key header)",
-  `    {"mcpServers": {"flowstate": {"url": "${mcp.url}/mcp"}}}`,
-  `    {"mcpServers": {"flowstate": {"url": "${mcp.url}/mcp", "headers": {"Authorization": "Bearer <API key from POST /v1/tenants/{id}/api-keys>"}}}}`,
-];
+// What MCP clients need (deploy/local/mcp-client-config.ts, tested): the URL with "type": "http";
+// they sign in by OAuth themselves, or send a tenant API key (POST /v1/tenants/{id}/api-keys).
+const mcpConfig = mcp && mcpClientSetupLines(mcp.url);
 const width = Math.max(14, ...stack.services.map((s) => s.name.length)) + 2;
 const lines = [
   "",
