@@ -150,4 +150,72 @@ describe.skipIf(skipReason !== null)("the authorization page in headless Chromiu
     );
     await page.close();
   });
+
+  it("lets a person with no tenant grant the account scope, says what was left out, and keeps the device cookie", async () => {
+    const loner = await stack.identity.signUp();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // A stock MCP client asks for every scope the resource metadata lists.
+    const url = new URL(authorizationUrl());
+    url.searchParams.set("scope", "marketplace:read marketplace:write account");
+    await page.goto(url.href);
+    await page.getByLabel("E-mail address").fill(loner.email);
+    await page.getByLabel("Password").fill(loner.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Allow access?" }).waitFor();
+    const main = await page.locator("main").innerText();
+    assert.match(main, /Left out: marketplace:read, marketplace:write/);
+    assert.match(main, /not a member of any tenant/);
+    const granted = await page.getByRole("group").innerText();
+    assert.match(granted, /account/);
+    assert.doesNotMatch(granted, /marketplace:/);
+    // The sign-in set the device cookie, HttpOnly and Secure, through the gateway.
+    const cookie = (await context.cookies(stack.issuer)).find((c) => c.name === "__Host-flowstate-device");
+    assert.ok(cookie, "the device cookie is kept by the browser");
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.secure, true);
+    assert.equal(cookie.sameSite, "Strict");
+
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(`${callback.origin}/callback?**`);
+    const back = callback.seen.at(-1)!;
+    const token = await fetch(`${stack.issuer}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        redirect_uri: `${callback.origin}/callback`,
+        client_id: clientId,
+        code_verifier: verifier,
+      }).toString(),
+    });
+    assert.equal(token.status, 200);
+    assert.equal(((await token.json()) as { scope: string }).scope, "account");
+
+    // A stranger's guesses hold the account (a wrong REST sign-in, its block stretched to an hour)...
+    const guess = await fetch(`${stack.issuer}/v1/auth/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: loner.email, password: "a stranger's guess" }),
+    });
+    assert.equal(guess.status, 401);
+    await stack.identity.db.orm.em
+      .fork()
+      .execute(`UPDATE "${stack.identity.db.schema}".sign_in_throttle SET blocked_until = now() + interval '1 hour'`);
+    // ...but the browser's device cookie reaches identity-svc through the gateway, and lets it in.
+    await page.goto(url.href);
+    await page.getByLabel("E-mail address").fill(loner.email);
+    await page.getByLabel("Password").fill(loner.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Allow access?" }).waitFor();
+    const elsewhere = await browser.newPage();
+    await elsewhere.goto(url.href);
+    await elsewhere.getByLabel("E-mail address").fill(loner.email);
+    await elsewhere.getByLabel("Password").fill(loner.password);
+    await elsewhere.getByRole("button", { name: "Sign in" }).click();
+    assert.match(await elsewhere.getByRole("alert").innerText(), /Too many failed sign-ins/);
+    await elsewhere.close();
+    await context.close();
+  });
 });

@@ -12,6 +12,23 @@ export const SCOPE_DESCRIPTIONS: Record<OAuthScope, string> = {
 export const needsTenant = (scopes: readonly string[]) => scopes.some((s) => s.startsWith("marketplace:"));
 
 /**
+ * What a person can grant of `asked`: everything when they belong to a tenant; otherwise only the
+ * scopes that act in no tenant (`account`). RFC 6749 section 3.3 lets the server issue fewer scopes
+ * than asked; the token response's `scope` then says which (issue 20: a person with no tenant must
+ * still be able to authorize a stock MCP client, which asks for every scope).
+ */
+export function grantableScopes<S extends string>(
+  asked: readonly S[],
+  hasTenant: boolean,
+): { granted: S[]; leftOut: S[] } {
+  if (hasTenant || !needsTenant(asked)) return { granted: [...asked], leftOut: [] };
+  return {
+    granted: asked.filter((s) => !needsTenant([s])),
+    leftOut: asked.filter((s) => needsTenant([s])),
+  };
+}
+
+/**
  * Parses a `scope` parameter into known scopes in a stable order. Absent → every scope (the page
  * lists them; clients without resource metadata send none). `offline_access` is accepted and
  * dropped: refresh tokens are always issued to these public clients. Anything else → null

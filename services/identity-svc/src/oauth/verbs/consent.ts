@@ -3,7 +3,7 @@ import { inTransaction, now, type ServiceContext, table } from "../../context.ts
 import { randomSecret, sha256 } from "../../crypto/secret-token.ts";
 import { User } from "../../db/entities.ts";
 import { OAuthCode } from "../db/entities.ts";
-import { needsTenant } from "../scopes.ts";
+import { grantableScopes, needsTenant } from "../scopes.ts";
 import { expiredInteraction, openInteraction } from "./interactions.ts";
 import { clientRedirect } from "./redirect.ts";
 
@@ -12,7 +12,9 @@ import { clientRedirect } from "./redirect.ts";
  * client, redirect URI, PKCE challenge, resource, scopes, tenant, user and sign-in time, valid
  * `codeTtlMs`, stored as SHA-256 only; the interaction is consumed either way, so the form cannot be
  * posted twice. The tenant must be one the user is an active member of when the scopes need one
- * (re-checked here, not trusted from the page); the account must still be active.
+ * (re-checked here, not trusted from the page); the account must still be active. Someone with
+ * no active tenant is granted only the scopes that need none (the code's `scope`, hence the
+ * token's and the token response's, lists what was granted; RFC 6749 section 3.3).
  */
 export async function consent({
   ctx,
@@ -39,8 +41,16 @@ export async function consent({
           iss,
         }),
       };
+    // A person with no active tenant grants what needs none (the page offered that much), never more.
+    const tenants = await em.execute<{ n: number }[]>(
+      `SELECT 1 AS n FROM ${table(ctx, "membership")} m JOIN ${table(ctx, "tenant")} t ON t.id = m.tenant_id
+        WHERE m.sub = ? AND t.status = 'active' LIMIT 1`,
+      [row.sub],
+    );
+    const { granted } = grantableScopes(request.scopes, tenants.length > 0);
+    if (granted.length === 0) throw expiredInteraction(); // the page offered no Allow
     let tenantId: string | null = null;
-    if (needsTenant(request.scopes)) {
+    if (needsTenant(granted)) {
       const asked = TenantId.safeParse(form.tenant_id);
       const member =
         asked.success &&
@@ -66,7 +76,7 @@ export async function consent({
       redirect_uri: request.redirect_uri,
       code_challenge: request.code_challenge,
       resource: request.resource,
-      scope: request.scopes.join(" "),
+      scope: granted.join(" "),
       tenant_id: tenantId,
       sub: row.sub,
       auth_time: row.auth_time,
