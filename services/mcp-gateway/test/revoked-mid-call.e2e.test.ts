@@ -11,9 +11,7 @@ import { restAs } from "./tool-calls.ts";
  * A credential revoked after the door authenticated the request but before the tool's route ran:
  * the pipeline answers the route 401, and the MCP answer must be HTTP 401 with the invalid_token
  * challenge (a client goes back to authorization only on a 401), never a 200 with an isError
- * result (issue 20). The race is made deterministic: a door on the stack's own pipeline whose
- * `call` first revokes the grant through identity-svc's RFC 7009 endpoint at the REST door and
- * drops the pipeline's cached session (what the AccessRevoked event does), then makes the call.
+ * result (issue 20). The race is made deterministic with `revokingDoor`.
  */
 let stack: Awaited<ReturnType<typeof startMcpStack>>;
 beforeAll(async () => {
@@ -31,49 +29,78 @@ const headers = (token: string) => ({
 const CHALLENGE =
   /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"(, scope="[^"]+")?, error="invalid_token"$/;
 
+/**
+ * A door on the stack's own pipeline whose first pipeline call is preceded by the revocation of
+ * the grant (RFC 7009 at the REST door) and the drop of the pipeline's cached session (what the
+ * AccessRevoked event does): revoked after the door's authenticate, before the call.
+ */
+function revokingDoor(provider: Awaited<ReturnType<typeof signIn>>["provider"]) {
+  const real = stack.pipeline.gateway;
+  let revoked = false;
+  const revokeThenCall: Gateway["call"] = async (request) => {
+    if (!revoked) {
+      revoked = true;
+      const res = await fetch(new URL("/oauth/revoke", stack.issuer), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          token: provider.saved!.refresh_token!,
+          token_type_hint: "refresh_token",
+          client_id: provider.info!.client_id,
+        }).toString(),
+      });
+      assert.equal(res.status, 200, await res.text());
+      real.invalidateAll();
+    }
+    return real.call(request);
+  };
+  const app = createMcpApp({
+    pipeline: { gateway: { ...real, call: revokeThenCall } },
+    resource: stack.resource,
+    issuer: stack.issuer,
+    allowedOrigins: [],
+    logger: createLogger({ service: "mcp-test" }),
+  });
+  return { app, revoked: () => revoked };
+}
+
 describe("mcp-gateway: a credential revoked during the call", () => {
   it("answers HTTP 401 invalid_token when the pipeline refuses the tool's route as revoked", async () => {
     const user = await stack.identity.signUp();
-    const { provider, token } = await signIn(stack, user);
-    const real = stack.pipeline.gateway;
-    let revoked = false;
-    const revokeThenCall: Gateway["call"] = async (request) => {
-      if (!revoked) {
-        revoked = true;
-        const res = await fetch(new URL("/oauth/revoke", stack.issuer), {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({
-            token: provider.saved!.refresh_token!,
-            token_type_hint: "refresh_token",
-            client_id: provider.info!.client_id,
-          }).toString(),
-        });
-        assert.equal(res.status, 200, await res.text());
-        real.invalidateAll();
-      }
-      return real.call(request);
-    };
-    const door = createMcpApp({
-      pipeline: { gateway: { ...real, call: revokeThenCall } },
-      resource: stack.resource,
-      issuer: stack.issuer,
-      allowedOrigins: [],
-      logger: createLogger({ service: "mcp-test" }),
-    });
-    const res = await door.request("/mcp", {
+    const signedIn = await signIn(stack, user);
+    const door = revokingDoor(signedIn.provider);
+    const res = await door.app.request("/mcp", {
       method: "POST",
-      headers: headers(token),
+      headers: headers(signedIn.token),
       body: rpc("get_my_export_status", { job_id: "exp_0000000000000000000000" }),
     });
     const text = await res.text();
-    assert.ok(revoked, "the door authenticated the request, then the grant was revoked");
+    assert.ok(door.revoked(), "the door authenticated the request, then the grant was revoked");
     assert.equal(res.status, 401, text);
     assert.match(res.headers.get("www-authenticate") ?? "", CHALLENGE);
     assert.doesNotMatch(text, /isError/);
     // The next request is refused at the door itself.
-    const next = await door.request("/mcp", { method: "POST", headers: headers(token), body: rpc("export_my_data") });
+    const next = await door.app.request("/mcp", {
+      method: "POST",
+      headers: headers(signedIn.token),
+      body: rpc("export_my_data"),
+    });
     assert.equal(next.status, 401);
+  });
+
+  it("answers HTTP 401, not a missing tenant, when revoked before the tenant path's membership check", async () => {
+    const user = await stack.identity.signUp();
+    const { id: tenantId } = await stack.identity.createTenant(user);
+    const signedIn = await signIn(stack, user, `/mcp/tenants/${tenantId}`, "marketplace:read", tenantId);
+    const door = revokingDoor(signedIn.provider);
+    const res = await door.app.request(`/mcp/tenants/${tenantId}`, {
+      method: "POST",
+      headers: headers(signedIn.token),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.ok(door.revoked());
+    assert.equal(res.status, 401, await res.text());
+    assert.match(res.headers.get("www-authenticate") ?? "", CHALLENGE);
   });
 
   it("answers HTTP 401 when the owning service refuses a deleted account the door's cache still holds", async () => {
