@@ -114,7 +114,7 @@ export default async function eventPath(): Promise<BenchRow[]> {
         dlqUrl: queue.dlqUrl,
         orm: db.orm,
         logger,
-        definition: defineConsumer({
+        definition: defineConsumer()({
           service: "bench-event-path",
           catalog: testEventCatalog,
           events: ["PlatformProbe"],

@@ -17,7 +17,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { GetQueueAttributesCommand, SendMessageBatchCommand } from "@aws-sdk/client-sqs";
-import { auditConsumer } from "@flowstate/audit-svc/consumers/consumer";
+import { type AuditConsumerDeps, auditConsumer } from "@flowstate/audit-svc/consumers/consumer";
 import { domainEvent } from "@flowstate/audit-svc/testing/events";
 import { startAuditHarness } from "@flowstate/audit-svc/testing/harness";
 import type { DomainEvent } from "@flowstate/contracts/events/catalog";
@@ -138,7 +138,8 @@ export default async function auditBench(): Promise<BenchRow[]> {
       return { queue, messages: bodies.length };
     }
     async function drain(
-      definition: Parameters<typeof createConsumer>[0]["definition"],
+      definition: typeof auditConsumer,
+      deps: AuditConsumerDeps,
       orm: typeof h.orm,
       events: DomainEvent[],
       o: { maxMessages?: number } = {},
@@ -153,6 +154,7 @@ export default async function auditBench(): Promise<BenchRow[]> {
         orm,
         logger: h.logger,
         definition,
+        deps,
         waitTimeSeconds: 1,
         ...o,
       }).start();
@@ -175,44 +177,48 @@ export default async function auditBench(): Promise<BenchRow[]> {
       return n;
     };
 
+    const auditDeps = { schema: h.schema, logger: h.logger };
     // Warm-up (JIT, pools), on its own queue; not counted.
-    await drain(auditConsumer(h.schema, h.logger), h.orm, sampleEvents(20));
+    await drain(auditConsumer, auditDeps, h.orm, sampleEvents(20));
     const warmRows = await rowCount(h, ["audit_event", "processed_event"]);
 
     // Audit consumer, batched (as main.ts runs it).
     const events = sampleEvents(EVENTS);
-    const audit = await drain(auditConsumer(h.schema, h.logger), h.orm, events);
+    const audit = await drain(auditConsumer, auditDeps, h.orm, events);
     const auditRows = (await rowCount(h, ["audit_event", "processed_event"])) - warmRows;
 
     // Baseline: the same audit row written under the platform's default idempotency (the runner's
     // processed-event record beside it), on a schema of its own.
-    const recordAgain = auditConsumer(baselineDb.schema, h.logger);
-    const platformDefault = defineConsumer({
+    const platformDefault = defineConsumer<AuditConsumerDeps>()({
       service: "bench-audit-platform-default",
       events: "all",
-      handlers: recordAgain.handlers as Parameters<typeof defineConsumer>[0]["handlers"],
+      handlers: auditConsumer.handlers as Parameters<
+        ReturnType<typeof defineConsumer<AuditConsumerDeps>>
+      >[0]["handlers"],
     });
-    await drain(platformDefault, baselineDb.orm, sampleEvents(20));
+    const baselineDeps = { schema: baselineDb.schema, logger: h.logger };
+    await drain(platformDefault, baselineDeps, baselineDb.orm, sampleEvents(20));
     const baseWarmRows = await rowCount(baselineDb, ["audit_event", "processed_event"]);
-    const floor = await drain(platformDefault, baselineDb.orm, sampleEvents(EVENTS));
+    const floor = await drain(platformDefault, baselineDeps, baselineDb.orm, sampleEvents(EVENTS));
     const floorRows = (await rowCount(baselineDb, ["audit_event", "processed_event"])) - baseWarmRows;
 
     // Baseline for AWS calls: the audit consumer receiving one message at a time.
-    const unbatched = await drain(auditConsumer(h.schema, h.logger), h.orm, sampleEvents(UNBATCHED_EVENTS), {
+    const unbatched = await drain(auditConsumer, auditDeps, h.orm, sampleEvents(UNBATCHED_EVENTS), {
       maxMessages: 1,
     });
 
     // The database side alone (what audit-svc itself costs, without moto's answers): the events
     // applied as the runner applies them, ten at once like one receive, each in its own transaction.
     const dbOnly = async (orm: typeof h.orm, schema: string, idempotency: "handler" | "processed-event") => {
-      const handlers = auditConsumer(schema, h.logger).handlers;
+      const handlers = auditConsumer.handlers;
+      const deps = { schema, logger: h.logger };
       const batch = sampleEvents(DB_ONLY_EVENTS);
       const started = performance.now();
       for (let i = 0; i < batch.length; i += 10)
         await Promise.all(
           batch.slice(i, i + 10).map((e) => {
             const key = `${e.type}.v${e.version}`;
-            return applyEvent(orm, schema, e, key, handlers[key]!, idempotency);
+            return applyEvent(orm, schema, e, key, handlers[key]!, deps, idempotency);
           }),
         );
       return DB_ONLY_EVENTS / ((performance.now() - started) / 1000);

@@ -32,7 +32,15 @@ const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertion
 registerArchiveMetrics(metrics, deps);
 const app = createApp(deps, { metrics });
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
-  createConsumer({ sqs, queueUrl, orm, logger, definition: auditConsumer(deps.schema, logger), metrics }).start(),
+  createConsumer({
+    sqs,
+    queueUrl,
+    orm,
+    logger,
+    definition: auditConsumer,
+    deps: { schema: deps.schema, logger },
+    metrics,
+  }).start(),
 );
 
 const archiver = startArchiver(deps);

@@ -34,7 +34,7 @@ const deps = buildDeps({
 const app = createApp(deps, { metrics });
 const relay = boot.relay(orm, aws.data("eventbridge"));
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
-  createConsumer({ sqs, queueUrl, orm, logger, metrics, definition: connectorConsumer(deps) }).start(),
+  createConsumer({ sqs, queueUrl, orm, logger, metrics, definition: connectorConsumer, deps }).start(),
 );
 
 await boot.serve(app, [() => consumer?.stop(), () => relay.stop(), () => deps.sessions.close(), () => orm.close()]);

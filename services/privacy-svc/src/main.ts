@@ -34,7 +34,8 @@ const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
     queueUrl,
     orm,
     logger,
-    definition: privacyConsumer(deps),
+    definition: privacyConsumer,
+    deps,
     // Each export holds a connection while it builds: fewer at once than the pool has.
     maxMessages: Math.max(1, Math.min(10, Math.floor(config.DATABASE_POOL_MAX / 3))),
     metrics,

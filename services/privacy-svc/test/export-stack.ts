@@ -70,7 +70,8 @@ export async function startExportStack(
     queueUrl: queue.queueUrl,
     orm: privacy.db.orm,
     logger,
-    definition: privacyConsumer(privacy.deps),
+    definition: privacyConsumer,
+    deps: privacy.deps,
     waitTimeSeconds: 1,
   }).start();
   const endpoint = moto.endpoint;

@@ -1,9 +1,10 @@
+import type { EventCatalog } from "@flowstate/contracts/events/catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Database } from "../db/open-database.ts";
 import type { ConsumerDefinition } from "./define-consumer.ts";
 
-/** A declared handler; `em` is inside the transaction that records the event id. */
-type Handler = ConsumerDefinition["handlers"][string];
+/** A declared handler; `em` is inside the transaction that records the event id, `deps` the service's. */
+type Handler<Deps> = ConsumerDefinition<EntityManager, EventCatalog, Deps>["handlers"][string];
 
 /**
  * Runs the handler and records the event id in ONE transaction (`idempotency: "handler"`: the
@@ -12,19 +13,20 @@ type Handler = ConsumerDefinition["handlers"][string];
  * lock and then finds it) and becomes a no-op; a handler that throws rolls back its effect and the
  * record together, so the redelivery runs it again from scratch.
  */
-export function applyEvent(
+export function applyEvent<Deps>(
   orm: Database,
   schema: string,
   event: { id: string },
   key: string,
-  handler: Handler,
+  handler: Handler<Deps>,
+  deps: Deps,
   idempotency: ConsumerDefinition["idempotency"] = "processed-event",
 ): Promise<"processed" | "duplicate"> {
   if (idempotency === "handler")
     return orm.em
       .fork()
       .transactional(async (em) =>
-        (await handler(event as never, em as EntityManager)) === "duplicate" ? "duplicate" : "processed",
+        (await handler(event as never, em as EntityManager, deps)) === "duplicate" ? "duplicate" : "processed",
       );
   return orm.em.fork().transactional(async (em) => {
     const res = await em.execute<{ affectedRows?: number }>(
@@ -33,7 +35,7 @@ export function applyEvent(
       "run",
     );
     if (!res.affectedRows) return "duplicate";
-    await handler(event as never, em as EntityManager);
+    await handler(event as never, em as EntityManager, deps);
     return "processed";
   });
 }

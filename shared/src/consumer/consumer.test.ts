@@ -50,7 +50,7 @@ function consumer(
   handlers: HandlersFor<TestEventCatalog, "PlatformProbe", EntityManager>,
   extra: Partial<ConsumerOptions> = {},
 ) {
-  const definition = defineConsumer({
+  const definition = defineConsumer()({
     service: "consumer-test",
     catalog: testEventCatalog,
     events: ["PlatformProbe"],
@@ -183,7 +183,7 @@ describe.concurrent("createConsumer", () => {
       queueUrl: q.queueUrl,
       orm: db.orm,
       logger,
-      definition: defineConsumer({ service: "consumer-test", catalog: testEventCatalog, events: [], handlers: {} }),
+      definition: defineConsumer()({ service: "consumer-test", catalog: testEventCatalog, events: [], handlers: {} }),
       waitTimeSeconds: 1,
       visibilityTimeoutSeconds: 30,
       metrics,
@@ -332,7 +332,7 @@ describe.concurrent("createConsumer", () => {
     const rendered = await waitFor(
       async () => {
         const m = new MetricsRegistry();
-        const definition = defineConsumer({
+        const definition = defineConsumer()({
           service: "consumer-test",
           catalog: testEventCatalog,
           events: ["PlatformProbe"],

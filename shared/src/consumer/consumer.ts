@@ -1,4 +1,6 @@
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { EventCatalog } from "@flowstate/contracts/events/catalog";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { type Database, schemaOf } from "../db/open-database.ts";
 import type { MetricsRegistry } from "../http/metrics.ts";
 import type { Logger } from "../log/logger.ts";
@@ -12,13 +14,17 @@ import { changeVisibility, type InFlight, startHeartbeat } from "./visibility.ts
 /** Processed-event records deleted per statement (keeps each delete short). */
 const PRUNE_BATCH = 1000;
 
-export interface ConsumerOptions {
+export type ConsumerOptions<Deps = undefined> = BaseConsumerOptions<Deps> &
+  // The deps are required whenever the declaration's handlers take some.
+  (undefined extends Deps ? { deps?: Deps } : { deps: Deps });
+
+interface BaseConsumerOptions<Deps> {
   sqs: SQSClient;
   queueUrl: string;
   orm: Database;
   logger: Logger;
   /** The consumer's declaration (`defineConsumer`): its handlers and the catalog it reads. */
-  definition: ConsumerDefinition;
+  definition: ConsumerDefinition<EntityManager, EventCatalog, Deps>;
   /** Long-poll wait (default 20, SQS's maximum: fewest empty receives). */
   waitTimeSeconds?: number;
   /** Messages per receive (default 10, SQS's maximum). */
@@ -77,12 +83,12 @@ export interface Consumer {
  * poison message never blocks the queue. Only the reason and ids are logged, never the body.
  *
  * @example
- * // consumers/consumer.ts: export const widgetsConsumer = defineConsumer({ service: "widgets-svc", events: ["TenantCreated"],
- * //   handlers: { "TenantCreated.v1": async (event, em) => { em.create(TenantView, { id: event.data.tenant_id }); } } });
- * const consumer = createConsumer({ sqs: aws.data("sqs"), queueUrl, orm, logger, definition: widgetsConsumer, metrics }).start();
+ * // consumers/handlers.ts: export const privacyConsumer = defineConsumer<PrivacyDeps>()({ service: "privacy-svc",
+ * //   handlers: { "AccountDeleted.v1": (event, em, deps) => eraseExports(deps, em, event.data.sub), … } });
+ * const consumer = createConsumer({ sqs: aws.data("sqs"), queueUrl, orm, logger, definition: privacyConsumer, deps, metrics }).start();
  * onShutdown(() => consumer.stop());
  */
-export function createConsumer(options: ConsumerOptions): Consumer {
+export function createConsumer<Deps = undefined>(options: ConsumerOptions<Deps>): Consumer {
   const { sqs, queueUrl, orm, definition } = options;
   const schema = schemaOf(orm);
   const waitTimeSeconds = options.waitTimeSeconds ?? 20;
@@ -115,7 +121,7 @@ export function createConsumer(options: ConsumerOptions): Consumer {
   let receiving: AbortController | undefined;
   let current: { inFlight: Map<string, InFlight>; done: InFlight[]; abandoned: boolean } | undefined;
 
-  const handleOne = messageHandler({ orm, schema, definition, log, stats, deadLetter });
+  const handleOne = messageHandler({ orm, schema, definition, deps: options.deps as Deps, log, stats, deadLetter });
 
   async function deleteFinished(done: InFlight[]): Promise<void> {
     if (!done.length) return;

@@ -9,7 +9,7 @@ const noop = async () => {};
 
 describe("defineConsumer", () => {
   it("declares the service, its subscribed types (sorted, once) and the production catalog", () => {
-    const d = defineConsumer({
+    const d = defineConsumer()({
       service: "widgets-svc",
       events: ["TenantSoftDeleted", "AccountDeleted", "TenantSoftDeleted"],
       handlers: { "AccountDeleted.v1": noop, "TenantSoftDeleted.v1": noop },
@@ -22,13 +22,16 @@ describe("defineConsumer", () => {
 
   it('records processed events by default; `idempotency: "handler"` leaves it to the handler\'s own row', () => {
     const handlers = { "AccountDeleted.v1": noop };
-    assert.equal(defineConsumer({ service: "a", events: ["AccountDeleted"], handlers }).idempotency, "processed-event");
-    const own = defineConsumer({ service: "b", events: ["AccountDeleted"], idempotency: "handler", handlers });
+    assert.equal(
+      defineConsumer()({ service: "a", events: ["AccountDeleted"], handlers }).idempotency,
+      "processed-event",
+    );
+    const own = defineConsumer()({ service: "b", events: ["AccountDeleted"], idempotency: "handler", handlers });
     assert.equal(own.idempotency, "handler");
   });
 
   it("reads test events only from the test catalog, which the production one does not contain", () => {
-    const d = defineConsumer({
+    const d = defineConsumer()({
       service: "platform-test",
       catalog: testEventCatalog,
       events: ["PlatformProbe"],
@@ -39,24 +42,24 @@ describe("defineConsumer", () => {
   });
 
   it("does not compile a missing handler, a handler for an unsubscribed event, or a test event in production", () => {
-    defineConsumer({
+    defineConsumer()({
       service: "x",
       events: ["AccountDeleted", "TenantSoftDeleted"],
       // @ts-expect-error TenantSoftDeleted.v1 has no handler
       handlers: { "AccountDeleted.v1": noop },
     });
-    defineConsumer({
+    defineConsumer()({
       service: "x",
       events: ["AccountDeleted"],
       // @ts-expect-error TenantSoftDeleted is not subscribed
       handlers: { "AccountDeleted.v1": noop, "TenantSoftDeleted.v1": noop },
     });
     // @ts-expect-error PlatformProbe is not a production event
-    defineConsumer({ service: "x", events: ["PlatformProbe"], handlers: { "PlatformProbe.v1": noop } });
+    defineConsumer()({ service: "x", events: ["PlatformProbe"], handlers: { "PlatformProbe.v1": noop } });
   });
 
   it("takes a catalog service's event types from the services catalog, and refuses a second list", () => {
-    const d = defineConsumer({
+    const d = defineConsumer()({
       service: "partner-svc",
       handlers: { "PartnerEventReceived.v1": noop, "TenantSoftDeleted.v1": noop },
     });
@@ -64,15 +67,19 @@ describe("defineConsumer", () => {
     assert.throws(
       () =>
         // Compiles (the platform tests declare consumers outside the catalog this way), refused at once:
-        defineConsumer({ service: "partner-svc", events: ["AccountDeleted"], handlers: { "AccountDeleted.v1": noop } }),
+        defineConsumer()({
+          service: "partner-svc",
+          events: ["AccountDeleted"],
+          handlers: { "AccountDeleted.v1": noop },
+        }),
       /consumes what contracts\/src\/services\/catalog.ts lists/,
     );
     // @ts-expect-error TenantSoftDeleted.v1, which the catalog routes to partner-svc, has no handler
-    defineConsumer({ service: "partner-svc", handlers: { "PartnerEventReceived.v1": noop } });
+    defineConsumer()({ service: "partner-svc", handlers: { "PartnerEventReceived.v1": noop } });
   });
 
   it("gives a consumer of every event (audit-svc) one handler for every catalog key", () => {
-    const d = defineConsumer({ service: "audit-svc", handleEvery: noop });
+    const d = defineConsumer()({ service: "audit-svc", handleEvery: noop });
     assert.equal(d.events, "all");
     assert.deepEqual(Object.keys(d.handlers).sort(), Object.keys(eventCatalog).sort());
   });
@@ -84,7 +91,7 @@ describe("defineConsumer", () => {
       events: ["TenantSoftDeleted"],
       handlers: { "TenantSoftDeleted.v1": (event, list) => void list.push(event.data.tenant_id) },
     });
-    void d.handlers["TenantSoftDeleted.v1"]!({ data: { tenant_id: "tnt_1" } } as never, seen);
+    void d.handlers["TenantSoftDeleted.v1"]!({ data: { tenant_id: "tnt_1" } } as never, seen, undefined);
     assert.deepEqual(seen, ["tnt_1"]);
   });
 });

@@ -1,4 +1,6 @@
 import type { Message } from "@aws-sdk/client-sqs";
+import type { EventCatalog } from "@flowstate/contracts/events/catalog";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Database } from "../db/open-database.ts";
 import type { Logger } from "../log/logger.ts";
 import { applyEvent } from "./apply-event.ts";
@@ -18,15 +20,17 @@ export type Outcome = "ack" | "keep" | "gone";
  * that fails validation or has no handler goes to the DLQ at once; a handler error is left for
  * redelivery. Both are logged with a reason and ids only, never the body.
  */
-export function messageHandler(deps: {
+export function messageHandler<Deps>(o: {
   orm: Database;
   schema: string;
-  definition: ConsumerDefinition;
+  definition: ConsumerDefinition<EntityManager, EventCatalog, Deps>;
+  /** The service's deps, handed to every handler. */
+  deps: Deps;
   log: Logger;
   stats: ConsumerStats;
   deadLetter: DeadLetterer;
 }) {
-  const { orm, schema, definition, log, stats, deadLetter } = deps;
+  const { orm, schema, definition, log, stats, deadLetter } = o;
 
   const refuse = async (m: Message, reason: DeadLetterReason, context: Record<string, unknown>): Promise<Outcome> => {
     stats.rejected++;
@@ -61,7 +65,7 @@ export function messageHandler(deps: {
   async function apply(event: DecodedEvent, key: string, receiveCount: number): Promise<Outcome> {
     const handler = definition.handlers[key]!;
     try {
-      const outcome = await applyEvent(orm, schema, event, key, handler, definition.idempotency);
+      const outcome = await applyEvent(orm, schema, event, key, handler, o.deps, definition.idempotency);
       if (outcome === "duplicate") stats.duplicates++;
       else stats.processed++;
       log.debug({ event_id: event.id, event_key: key, outcome }, "event handled");

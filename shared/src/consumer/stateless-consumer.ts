@@ -76,7 +76,7 @@ export function startStatelessConsumer<Ctx>(options: StatelessConsumerOptions<Ct
           continue;
         }
         try {
-          await handler(decoded.event as never, context);
+          await handler(decoded.event as never, context, undefined);
         } catch (err) {
           // A failing handler may be transient: left for redelivery and, in the end, the DLQ; ids only.
           stats.rejected++;

@@ -211,7 +211,7 @@ describe.concurrent("outbox relay", () => {
       orm: db.orm,
       logger,
       waitTimeSeconds: 1,
-      definition: defineConsumer({
+      definition: defineConsumer()({
         service: "outbox-test",
         catalog: testEventCatalog,
         events: ["PlatformProbe"],

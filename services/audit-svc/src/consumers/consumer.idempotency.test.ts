@@ -19,7 +19,8 @@ beforeAll(async () => {
     queueUrl: q.queueUrl,
     orm: h.orm,
     logger: h.logger,
-    definition: auditConsumer(h.schema, h.logger),
+    definition: auditConsumer,
+    deps: { schema: h.schema, logger: h.logger },
     waitTimeSeconds: 1,
   }).start();
 });
@@ -36,7 +37,7 @@ const allRowCount = async () =>
 
 describe("the audit consumer", () => {
   test("declares a handler for every catalog entry, on one queue for every event", () => {
-    const definition = auditConsumer(h.schema, h.logger);
+    const definition = auditConsumer;
     assert.equal(definition.events, "all");
     assert.equal(definition.idempotency, "handler");
     assert.deepEqual(Object.keys(definition.handlers).sort(), Object.keys(eventCatalog).sort());

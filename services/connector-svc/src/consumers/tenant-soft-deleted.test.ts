@@ -22,7 +22,8 @@ describe("TenantSoftDeleted", () => {
       queueUrl: queue.queueUrl,
       orm: stack.connector.orm,
       logger: stack.connector.logger,
-      definition: connectorConsumer(stack.connector),
+      definition: connectorConsumer,
+      deps: stack.connector,
       waitTimeSeconds: 1,
     }).start();
   });

@@ -4,27 +4,23 @@ import type { ConnectorDeps } from "../deps.ts";
 import { removeConnector } from "../verbs/disconnect.ts";
 
 /**
- * connector-svc's consumer (queue `<prefix>-<stage>-connector-svc`, from deploy/local/consumers.ts):
- * a soft-deleted tenant's connector and external ID go (ConnectorDisconnected when a role was
- * connected) in the transaction that records the event, so a duplicate is a no-op; this process
- * then forgets the tenant's seller sessions and opened external ID. The bootstrap reads the
- * declaration without deps (`connectorConsumer()`); main.ts runs it with them.
+ * connector-svc's consumer (queue `<prefix>-<stage>-connector-svc`): a soft-deleted tenant's
+ * connector and external ID go (ConnectorDisconnected when a role was connected) in the
+ * transaction that records the event, so a duplicate is a no-op; this process then forgets the
+ * tenant's seller sessions and opened external ID. main.ts runs it with the service's deps.
  */
-export function connectorConsumer(deps?: ConnectorDeps) {
-  return defineConsumer({
-    service: "connector-svc",
-    handlers: {
-      "TenantSoftDeleted.v1": async (event, em) => {
-        if (!deps) throw new Error("connector-svc's consumer runs with its deps (connectorConsumer(deps))");
-        const ctx: ServiceContext = {
-          actor: { kind: "system" },
-          logger: deps.logger,
-          deps,
-          trace: event.trace,
-          requestId: event.request_id,
-        };
-        await removeConnector(ctx, event.data.tenant_id, em);
-      },
+export const connectorConsumer = defineConsumer<ConnectorDeps>()({
+  service: "connector-svc",
+  handlers: {
+    "TenantSoftDeleted.v1": async (event, em, deps) => {
+      const ctx: ServiceContext = {
+        actor: { kind: "system" },
+        logger: deps.logger,
+        deps,
+        trace: event.trace,
+        requestId: event.request_id,
+      };
+      await removeConnector(ctx, event.data.tenant_id, em);
     },
-  });
-}
+  },
+});

@@ -8,7 +8,7 @@ import { forgetTenant } from "../verbs/forget-tenant.ts";
  * partner events become sync state; a soft-deleted tenant's rows are deleted. Each handler runs in
  * the transaction that records the event id, so a duplicate is a no-op.
  */
-export const partnerConsumer = defineConsumer({
+export const partnerConsumer = defineConsumer()({
   service: "partner-svc",
   handlers: {
     "PartnerEventReceived.v1": (event, em) => applyPartnerEvent(em, schemaOf(em), event.data),

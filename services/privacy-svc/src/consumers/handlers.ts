@@ -6,18 +6,17 @@ import { sendReadyEmail } from "../verbs/send-ready-email.ts";
 
 /**
  * privacy-svc's consumer (queue `<prefix>-<stage>-privacy-svc`). Its handlers act on S3, SES and
- * the other services, so the declaration is built from the service's deps at boot; each handler
- * runs in the transaction that records the event id (a duplicate is a no-op), and each verb is
- * also safe to run twice on its own.
+ * the other services through the deps main.ts runs it with; each handler runs in the transaction
+ * that records the event id (a duplicate is a no-op), and each verb is also safe to run twice on
+ * its own.
  */
-export const privacyConsumer = (deps: PrivacyDeps) =>
-  defineConsumer({
-    service: "privacy-svc",
-    handlers: {
-      "ExportRequested.v1": (event, em) => runExport(deps, em, event.data.job_id, event.trace),
-      "ExportCompleted.v1": (event, em) => sendReadyEmail(deps, em, event.data.job_id),
-      "AccountDeleted.v1": async (event, em) => {
-        await eraseExports(deps, em, event.data.sub);
-      },
+export const privacyConsumer = defineConsumer<PrivacyDeps>()({
+  service: "privacy-svc",
+  handlers: {
+    "ExportRequested.v1": (event, em, deps) => runExport(deps, em, event.data.job_id, event.trace),
+    "ExportCompleted.v1": (event, em, deps) => sendReadyEmail(deps, em, event.data.job_id),
+    "AccountDeleted.v1": async (event, em, deps) => {
+      await eraseExports(deps, em, event.data.sub);
     },
-  });
+  },
+});
