@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { waitFor } from "@flowstate/shared/consumer/test-events";
+import { serviceRoles } from "@flowstate/shared/db/service-roles";
 import { test } from "vitest";
 import { launchStack } from "../deploy/local/stack-process.ts";
+
+/** The rows of a one-column query, as the administrator (psql, as deploy/local/postgres.ts uses it). */
+const sql = async (url: string, query: string): Promise<string[]> =>
+  execFileSync("psql", [url, "-Atc", query], { encoding: "utf8" }).split("\n").filter(Boolean);
 
 const alive = (pid: number) => {
   try {
@@ -27,6 +34,28 @@ test("npm start brings up every service healthy, prints where it listens, and st
     }
     const moto = await fetch(`${stack.awsEndpoint}/moto-api/`);
     assert.equal(moto.status, 200);
+    // Issue 20: each service with a database is logged in as its own role (never the administrator)
+    // and its schema belongs to that role; audit-svc as its insert-only one.
+    const database = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
+    const roles = serviceRoles(process.env.SERVICE_PREFIX ?? "flowstate", process.env.STAGE ?? "dev");
+    const owners = await sql(
+      database,
+      `SELECT nspname || ':' || nspowner::regrole FROM pg_namespace WHERE nspname IN (${roles.map((r) => `'${r.schema}'`).join(",")})`,
+    );
+    assert.deepEqual(owners.sort(), roles.map((r) => `${r.schema}:${r.role}`).sort());
+    const expected = [...roles.map((r) => r.role), "flowstate_dev_audit_svc"];
+    await waitFor(
+      async () => {
+        const users = await sql(
+          database,
+          "SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = current_database() AND usename IS NOT NULL",
+        );
+        return expected.every((role) => users.includes(role)) || undefined;
+      },
+      30_000,
+      `connections as ${expected.join(", ")}`,
+      250,
+    );
     for (const [name, service] of Object.entries(stack.services)) {
       assert.ok(service.healthy, `${name} came up:\n${stack.output()}`);
       assert.ok(stack.output().includes(service.url), `the summary names ${name}'s URL`);

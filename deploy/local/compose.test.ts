@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
+import { serviceRoles } from "@flowstate/shared/db/service-roles";
 import { describe, test } from "vitest";
 import { parse } from "yaml";
 import type { StackOutputs } from "./bootstrap.ts";
@@ -22,7 +23,7 @@ const compose = parse(readFileSync(new URL("docker-compose.yml", root), "utf8"),
 const serviceDirs = readdirSync(new URL("services/", root), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
-const infrastructure = new Set(["postgres", "localstack", "bootstrap"]);
+const infrastructure = new Set(["postgres", "localstack", "bootstrap", "database-roles"]);
 
 describe("docker-compose.yml", () => {
   test("runs every directory in services/ as a compose service with its own entry point", () => {
@@ -33,7 +34,7 @@ describe("docker-compose.yml", () => {
     }
   });
 
-  test("runs nothing that services/ does not have, besides PostgreSQL, LocalStack and the bootstrap", () => {
+  test("runs nothing that services/ does not have, besides PostgreSQL, LocalStack, the bootstrap and the database roles", () => {
     const extra = Object.keys(compose.services).filter(
       (name) => !infrastructure.has(name) && !serviceDirs.includes(name),
     );
@@ -55,6 +56,25 @@ describe("docker-compose.yml", () => {
       assert.equal(env.AWS_ENDPOINT_URL, "http://localstack:4566");
       assert.equal(env.MARKETPLACE_ENDPOINT_URL, "http://seller-sandbox:8090");
     }
+  });
+
+  test("logs every service with a database in as its own role, created before it starts (issue 20)", () => {
+    const env = compose.services["identity-svc"]?.environment ?? {};
+    const roles = serviceRoles(env.SERVICE_PREFIX ?? "", env.STAGE ?? "");
+    assert.deepEqual(compose.services["database-roles"]?.command, ["node", "deploy/local/database-roles.ts"]);
+    assert.equal(
+      compose.services["database-roles"]?.environment?.DATABASE_URL,
+      "postgres://postgres@postgres:5432/flowstate",
+    );
+    for (const { service, role } of roles) {
+      const url = compose.services[service]?.environment?.DATABASE_URL ?? "";
+      assert.equal(new URL(url).username, role, service);
+      assert.deepEqual(compose.services[service]?.depends_on?.["database-roles"], {
+        condition: "service_completed_successfully",
+      });
+    }
+    // audit-svc provisions its own owner and insert-only roles from the administrator's URL.
+    assert.equal(compose.services["audit-svc"]?.environment?.AUDIT_PROVISION_ROLES, "true");
   });
 
   test("names the resources the bootstrap creates in LocalStack's account, as npm start would pass them", () => {

@@ -8,6 +8,7 @@ import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { z } from "zod";
 import { bootstrap, type StackOutputs } from "./bootstrap.ts";
 import { type Child, formatLogLine, startChild, waitHealthy } from "./children.ts";
+import { localDatabaseUrls } from "./database-roles.ts";
 import { BOOTSTRAP_CLIENTS } from "./definition.ts";
 import { DEFAULT_METRICS_PORTS, DEFAULT_PORTS, stackEnvironment, urlVariable } from "./environment.ts";
 import { type Moto, startMoto } from "./moto.ts";
@@ -92,6 +93,8 @@ export async function startStack(options: {
   say(`PostgreSQL: ${redactUrl(env.DATABASE_URL)}`);
   await ensurePostgres(env.DATABASE_URL);
   ensureDatabase(env.DATABASE_URL);
+  // Each service with a database logs in as its own role owning only its schema (issue 20).
+  const databaseUrls = await localDatabaseUrls(env.DATABASE_URL, env.SERVICE_PREFIX, env.STAGE);
 
   let moto: Moto | undefined;
   if (!env.AWS_ENDPOINT_URL) {
@@ -149,6 +152,8 @@ export async function startStack(options: {
       SERVICE_PREFIX: env.SERVICE_PREFIX,
       HOST: env.HOST,
       LOG_LEVEL: env.LOG_LEVEL,
+      // The administrator's URL: audit-svc derives its roles from it; every other service with a
+      // database gets its own role's URL below.
       DATABASE_URL: env.DATABASE_URL,
       // audit-svc connects as an insert-only role and migrates as its schema's owner; on this local,
       // trust-auth server it creates both from the administrator above (services/audit-svc README).
@@ -173,6 +178,7 @@ export async function startStack(options: {
         cwd: join(options.root, "services", name),
         env: {
           ...shared,
+          ...(databaseUrls.has(name) && { DATABASE_URL: databaseUrls.get(name) }),
           PORT: String(ports.get(name)),
           ...(metricsPorts.has(name) && { METRICS_PORT: String(metricsPorts.get(name)) }),
         },

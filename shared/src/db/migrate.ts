@@ -49,7 +49,12 @@ export async function runMigrations(
   }
   return em.fork().transactional(async (tx) => {
     await tx.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.migrate'), hashtext(?))", [schema]);
-    await tx.execute(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    // Only when missing: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when the
+    // schema exists, which a service's own role does not get (service-roles.ts).
+    const [found] = await tx.execute<{ n: number }[]>("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ?", [
+      schema,
+    ]);
+    if (!found?.n) await tx.execute(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await tx.execute(`SET LOCAL search_path TO "${schema}"`);
     await tx.execute(
       "CREATE TABLE IF NOT EXISTS schema_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
