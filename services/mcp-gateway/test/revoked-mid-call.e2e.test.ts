@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import type { Gateway } from "@flowstate/edge-gateway/app";
 import { createLogger } from "@flowstate/shared/log/logger";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createMcpApp } from "../src/app.ts";
 import { startMcpStack } from "./mcp-stack.ts";
@@ -86,6 +89,29 @@ describe("mcp-gateway: a credential revoked during the call", () => {
       body: rpc("export_my_data"),
     });
     assert.equal(next.status, 401);
+  });
+
+  it("sends the official client back to authorization (its refresh refused, it asks for a new sign-in)", async () => {
+    const user = await stack.identity.signUp();
+    const signedIn = await signIn(stack, user);
+    const door = revokingDoor(signedIn.provider);
+    const mcpOrigin = new URL(stack.resource).origin;
+    // The client's requests to the MCP origin go to this door; the authorization server's are real.
+    const routed: typeof fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      return url.origin === mcpOrigin ? await door.app.request(url.pathname + url.search, init) : fetch(input, init);
+    };
+    const client = new Client({ name: "revoked-mid-call", version: "0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(stack.resource), { authProvider: signedIn.provider, fetch: routed }),
+    );
+    const before = signedIn.provider.authorizationUrl;
+    await assert.rejects(
+      client.callTool({ name: "get_my_export_status", arguments: { job_id: "exp_0000000000000000000000" } }),
+      UnauthorizedError,
+    );
+    assert.ok(door.revoked());
+    assert.notEqual(signedIn.provider.authorizationUrl, before, "a new authorization was started");
   });
 
   it("answers HTTP 401, not a missing tenant, when revoked before the tenant path's membership check", async () => {
