@@ -461,6 +461,8 @@ const userCases: Record<string, (w: World) => Promise<{ token: string; path?: st
     path: `/v1/users/me/invitations/${await freshInvitation(w)}/decline`,
   }),
   "auth.signout": async (w) => ({ token: (await w.e2e.signIn(w.member.email, w.member.password)).token }),
+  // A person of its own: it ends every session of the account it is called for.
+  "auth.signout_everywhere": async (w) => ({ token: (await w.e2e.signUp()).token }),
   "users.me.get": async (w) => ({ token: w.member.token }),
   "users.me.update": async (w) => ({ token: w.member.token, body: { name: "Renamed Member" } }),
   "users.me.delete": async (w) => ({ token: (await w.e2e.signUp()).token }),

@@ -12,6 +12,7 @@ import { mountAuthJwks } from "./routes/auth-jwks.ts";
 import { mountAuthRefresh } from "./routes/auth-refresh.ts";
 import { mountAuthSignin } from "./routes/auth-signin.ts";
 import { mountAuthSignout } from "./routes/auth-signout.ts";
+import { mountAuthSignoutEverywhere } from "./routes/auth-signout-everywhere.ts";
 import { mountAuthSignup } from "./routes/auth-signup.ts";
 import { mountFeaturesGet } from "./routes/features-get.ts";
 import { mountFeaturesUpdate } from "./routes/features-update.ts";
@@ -65,6 +66,7 @@ export function createApp(
   mountAuthSignin(app);
   mountAuthRefresh(app);
   mountAuthSignout(app);
+  mountAuthSignoutEverywhere(app);
   mountAuthJwks(app);
   // the signed-in user
   mountUsersMeGet(app);

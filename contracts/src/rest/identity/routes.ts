@@ -81,7 +81,17 @@ export const identityRoutes = [
     method: "POST",
     path: "/v1/auth/signout",
     ...user,
-    summary: "End the current session (its refresh tokens stop working)",
+    summary:
+      "Sign out here: ends the session this access token belongs to (its refresh tokens stop working). Your other sessions and the MCP clients you authorized keep working; POST /v1/auth/signout-everywhere ends them all",
+    responses: { 204: null },
+  }),
+  defineRoute({
+    id: "auth.signout_everywhere",
+    method: "POST",
+    path: "/v1/auth/signout-everywhere",
+    ...user,
+    summary:
+      "Sign out everywhere: ends every session of your account, this one included: every REST sign-in on any device and every MCP client you authorized (OAuth grants: their access and refresh tokens stop working at once). API keys are not sessions and keep working; revoke them under /v1/tenants/{id}/api-keys",
     responses: { 204: null },
   }),
   defineRoute({

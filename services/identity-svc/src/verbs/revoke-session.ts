@@ -5,6 +5,8 @@ import type { UserSession } from "../db/entities.ts";
 
 export type RevokeReason =
   | "signout"
+  // POST /v1/auth/signout-everywhere: every session of the account, OAuth grants included.
+  | "signout_everywhere"
   | "refresh_token_replayed"
   | "account_disabled"
   | "account_deleted"
