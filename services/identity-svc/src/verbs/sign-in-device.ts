@@ -16,11 +16,12 @@ const DEVICES_PER_ACCOUNT = 20;
 
 /**
  * Counts an attempt against the presented device token when it is a live token of `sub`; null
- * when it is not (the caller falls back to the address's count). 429 while the token is held.
+ * when it is not, or `sub` is null (no account: the caller falls back to the address's count). 429
+ * while the token is held.
  */
 export async function reserveDeviceAttempt(
   ctx: ServiceContext,
-  sub: string,
+  sub: string | null,
   token: string,
 ): Promise<{ kind: "device"; tokenHash: string } | null> {
   const tokenHash = sha256(token);

@@ -37,7 +37,9 @@ export async function reserveSignInAttempt(
   ctx: ServiceContext,
   who: { email: string; sub: string | null; deviceToken?: string | undefined },
 ): Promise<SignInGate> {
-  if (who.sub !== null && who.deviceToken !== undefined) {
+  if (who.deviceToken !== undefined) {
+    // Looked up whether or not the address has an account (sub null matches no row), so a
+    // presented token costs the same query either way and the timing tells nothing.
     const device = await reserveDeviceAttempt(ctx, who.sub, who.deviceToken);
     if (device !== null) return device;
   }
