@@ -6,6 +6,7 @@ import type { Logger } from "@flowstate/shared/log/logger";
 import { chainedPrincipalCredentials, type PrincipalCredentials } from "@flowstate/shared/marketplace/principals";
 import { createSellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
 import type { ConnectorConfig } from "./config.ts";
+import { connectorRows } from "./db/connector-rows.ts";
 import type { ConnectorDeps, ConnectorSettings } from "./deps.ts";
 import { HealthCache } from "./health/health-cache.ts";
 import { kmsVault } from "./secrets/external-id-vault.ts";
@@ -31,8 +32,10 @@ export function buildDeps(o: BuildDepsOptions): ConnectorDeps {
   o.metrics?.gauge("seller_sessions_cached", "Seller sessions (tenant × principal) held in memory", () => [
     { labels: {}, value: sessions.stats().cached },
   ]);
+  const platform = platformDeps(o);
   return {
-    ...platformDeps(o),
+    ...platform,
+    rows: connectorRows(o.orm, platform.schema),
     vault: kmsVault(o.aws.data("kms"), o.kmsKeyId),
     kmsKeyId: o.kmsKeyId,
     sessions,

@@ -1,6 +1,7 @@
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { SellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
+import type { ConnectorRows } from "./db/connector-rows.ts";
 import type { HealthCache } from "./health/health-cache.ts";
 import type { ExternalIdVault } from "./secrets/external-id-vault.ts";
 
@@ -26,6 +27,8 @@ export interface ConnectorDeps {
   /** The ORM's schema, for hand-written SQL. */
   schema: string;
   logger: Logger;
+  /** The connector table, with its prepared status read on `orm`'s pool. */
+  rows: ConnectorRows;
   /** HMAC key of the gateways' identity assertions (INTERNAL_AUTH_SECRET_ID). */
   internalAuthSecret: string;
   vault: ExternalIdVault;

@@ -5,7 +5,6 @@ import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
 import { newEventId } from "@flowstate/shared/outbox/event-id";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { readConnector } from "../db/connector-rows.ts";
 import { type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
 import { connectorConsumer } from "./tenant-soft-deleted.ts";
 
@@ -49,7 +48,7 @@ describe("TenantSoftDeleted", () => {
     };
     await sendBodies(sqs, queue.queueUrl, [JSON.stringify(envelope), JSON.stringify(envelope)]);
     const { orm, schema } = stack.connector;
-    await waitFor(async () => (await readConnector(orm.em, schema, t.tenantId)) === undefined, 20_000, "removal");
+    await waitFor(async () => (await stack.connector.rows.read(t.tenantId)) === undefined, 20_000, "removal");
     await waitFor(() => consumer.stats().duplicates + consumer.stats().processed >= 2, 20_000, "both deliveries");
     const events = await orm.em
       .fork()

@@ -1,4 +1,5 @@
 import { type CoalescedRead, coalescedRead } from "@flowstate/shared/db/coalesced-read";
+import type { Database } from "@flowstate/shared/db/open-database";
 import { type PreparedStatement, preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { EntityManager } from "@mikro-orm/postgresql";
 
@@ -13,81 +14,76 @@ export interface ConnectorRow {
 
 const COLUMNS = "tenant_id, external_id_enc, role_arn, account_id, connected_at";
 
-/**
- * One reader per schema (tests run many): a named statement over `ANY($1)`, so each pooled
- * connection plans it once (prepared-read.ts), and concurrent reads share statements once every
- * connection is busy (coalesced-read.ts): the status read is the hot path (issue 8's bench: at
- * least 80% of GET /v1/tenants/{id}, which does the same).
- */
-const readers = new Map<string, CoalescedRead<string, ConnectorRow>>();
-const readerFor = (em: EntityManager, schema: string): CoalescedRead<string, ConnectorRow> => {
-  let reader = readers.get(schema);
-  if (!reader) {
-    const statement: PreparedStatement = {
-      name: `connector_by_tenants_${schema}`,
-      text: `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = ANY($1::text[])`,
-    };
-    reader = coalescedRead<string, ConnectorRow>({
-      maxInFlight: 2,
-      maxBatch: 64,
-      run: async (ids) => {
-        const rows = await preparedRead<ConnectorRow>(em, statement, [ids]);
-        const byId = new Map(rows.map((r) => [r.tenant_id, r]));
-        return ids.map((id) => byId.get(id));
-      },
-    });
-    readers.set(schema, reader);
-  }
-  return reader;
-};
-
-/** The row, or undefined before the first status read (and after a disconnect). */
-export async function readConnector(
-  em: EntityManager,
-  schema: string,
-  tenantId: string,
-): Promise<ConnectorRow | undefined> {
-  // Inside a transaction the read must see the transaction's own writes: its own connection.
-  if (em.isInTransaction()) {
-    const rows = await em.execute<ConnectorRow[]>(
-      `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = ?`,
-      [tenantId],
-    );
-    return rows[0];
-  }
-  return readerFor(em, schema).load(tenantId);
-}
-
-/** The row locked for the rest of the caller's transaction (connect and disconnect serialise on it). */
-export async function lockConnector(
-  em: EntityManager,
-  schema: string,
-  tenantId: string,
-): Promise<ConnectorRow | undefined> {
-  const rows = await em.execute<ConnectorRow[]>(
-    `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = ? FOR UPDATE`,
-    [tenantId],
-  );
-  return rows[0];
+/** The connector table's reads and writes, bound to one ORM (see `connectorRows`). */
+export interface ConnectorRows {
+  /**
+   * The row, or undefined before the first status read (and after a disconnect). Pass `em` when
+   * the read is part of a transaction: it must then see the transaction's own writes.
+   */
+  read(tenantId: string, em?: EntityManager): Promise<ConnectorRow | undefined>;
+  /** The row locked for the rest of `em`'s transaction (connect and disconnect serialise on it). */
+  lock(em: EntityManager, tenantId: string): Promise<ConnectorRow | undefined>;
+  /**
+   * Inserts the first external ID unless another request did first; either way returns the row
+   * that won. Concurrent first reads (any number of processes) end with one value: the losers'
+   * INSERT waits on the winner's unique key, then finds its row.
+   */
+  insertFirstExternalId(em: EntityManager, tenantId: string, sealed: Uint8Array): Promise<ConnectorRow>;
 }
 
 /**
- * Inserts the first external ID unless another request did first; either way returns the row
- * that won. Concurrent first reads (any number of processes) end with one value: the losers'
- * INSERT waits on the winner's unique key, then finds its row.
+ * The connector rows of one ORM, built once with the service's deps (deps-factory.ts), never at
+ * module level: the hot status read is a named statement over `ANY($1)` on this ORM's own pool, so
+ * each pooled connection plans it once (prepared-read.ts), and concurrent reads share statements
+ * once every connection is busy (coalesced-read.ts). The status read is the hot path (the bench of
+ * GET /v1/tenants/{id}, which does the same: at least 80% of its time).
+ *
+ * @example
+ * const rows = connectorRows(orm, schemaOf(orm));
+ * const row = await rows.read("tnt_…");
  */
-export async function insertFirstExternalId(
-  em: EntityManager,
-  schema: string,
-  tenantId: string,
-  sealed: Uint8Array,
-): Promise<ConnectorRow> {
-  await em.execute(
-    `INSERT INTO "${schema}".marketplace_connector (tenant_id, external_id_enc) VALUES (?, ?) ON CONFLICT (tenant_id) DO NOTHING`,
-    [tenantId, Buffer.from(sealed)],
-    "run",
-  );
-  const row = await readConnector(em, schema, tenantId);
-  if (!row) throw new Error("the connector row vanished right after its insert");
-  return row;
+export function connectorRows(orm: Database, schema: string): ConnectorRows {
+  const statement: PreparedStatement = {
+    name: `connector_by_tenants_${schema}`,
+    text: `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = ANY($1::text[])`,
+  };
+  const reader: CoalescedRead<string, ConnectorRow> = coalescedRead<string, ConnectorRow>({
+    maxInFlight: 2,
+    maxBatch: 64,
+    run: async (ids) => {
+      const rows = await preparedRead<ConnectorRow>(orm.em, statement, [ids]);
+      const byId = new Map(rows.map((r) => [r.tenant_id, r]));
+      return ids.map((id) => byId.get(id));
+    },
+  });
+  const read = async (tenantId: string, em?: EntityManager): Promise<ConnectorRow | undefined> => {
+    if (em?.isInTransaction()) {
+      const rows = await em.execute<ConnectorRow[]>(
+        `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = ?`,
+        [tenantId],
+      );
+      return rows[0];
+    }
+    return reader.load(tenantId);
+  };
+  return {
+    read,
+    async lock(em, tenantId) {
+      const rows = await em.execute<ConnectorRow[]>(
+        `SELECT ${COLUMNS} FROM "${schema}".marketplace_connector WHERE tenant_id = ? FOR UPDATE`,
+        [tenantId],
+      );
+      return rows[0];
+    },
+    async insertFirstExternalId(em, tenantId, sealed) {
+      await em.execute(
+        `INSERT INTO "${schema}".marketplace_connector (tenant_id, external_id_enc) VALUES (?, ?) ON CONFLICT (tenant_id) DO NOTHING`,
+        [tenantId, Buffer.from(sealed)],
+        "run",
+      );
+      const row = await read(tenantId, em);
+      if (!row) throw new Error("the connector row vanished right after its insert");
+      return row;
+    },
+  };
 }

@@ -2,7 +2,6 @@ import type { ConnectRequest, ConnectResponse } from "@flowstate/contracts/rest/
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { UniqueConstraintViolationException } from "@mikro-orm/postgresql";
 import { actingSub, emit, type ServiceContext } from "../context.ts";
-import { lockConnector } from "../db/connector-rows.ts";
 import { ensureExternalId } from "./external-id.ts";
 import { requireTenant } from "./tenant-guard.ts";
 import { verifyRole } from "./verify-role.ts";
@@ -46,7 +45,7 @@ export async function connect({
 async function store(ctx: ServiceContext, tenantId: string, sealed: Buffer, roleArn: string, accountId: string) {
   const { schema } = ctx.deps;
   await ctx.deps.orm.em.fork().transactional(async (em) => {
-    const current = await lockConnector(em, schema, tenantId);
+    const current = await ctx.deps.rows.lock(em, tenantId);
     if (!current?.external_id_enc.equals(sealed)) {
       throw new DomainError(
         "conflict",

@@ -1,7 +1,6 @@
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { SellerConnector } from "@flowstate/shared/marketplace/seller-sessions";
 import type { ServiceContext } from "../context.ts";
-import { readConnector } from "../db/connector-rows.ts";
 
 export interface ConnectedTenant {
   connector: SellerConnector;
@@ -18,7 +17,7 @@ export const notConnected = () =>
 
 /** The tenant's connected role with its opened external ID, or null when it is not connected. */
 export async function findConnected(ctx: ServiceContext, tenantId: string): Promise<ConnectedTenant | null> {
-  const row = await readConnector(ctx.deps.orm.em, ctx.deps.schema, tenantId);
+  const row = await ctx.deps.rows.read(tenantId);
   if (!row?.role_arn || !row.account_id || !row.connected_at) return null;
   const externalId = await ctx.deps.vault.open(tenantId, row.external_id_enc);
   return {

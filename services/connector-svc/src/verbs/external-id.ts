@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../context.ts";
-import { type ConnectorRow, insertFirstExternalId, readConnector } from "../db/connector-rows.ts";
+import type { ConnectorRow } from "../db/connector-rows.ts";
 
 export interface TenantConnector {
   row: ConnectorRow;
@@ -9,24 +9,23 @@ export interface TenantConnector {
 /**
  * The tenant's connector row and its opened external ID, creating both on the first read
  * (interface.md §3). Concurrent first reads in this process share one KMS call and one insert;
- * across processes the insert decides (see insertFirstExternalId), so every caller sees one value.
+ * across processes the insert decides (see ConnectorRows.insertFirstExternalId), so every caller sees one value.
  */
 export async function ensureExternalId(ctx: ServiceContext, tenantId: string): Promise<TenantConnector> {
   const { deps } = ctx;
-  const em = deps.orm.em;
-  const row = await readConnector(em, deps.schema, tenantId);
+  const row = await deps.rows.read(tenantId);
   if (row) return { row, externalId: await deps.vault.open(tenantId, row.external_id_enc) };
   let first = deps.firstReads.get(tenantId);
   if (!first) {
     first = (async () => {
       const { sealed } = await deps.vault.generate(tenantId);
-      const won = await insertFirstExternalId(em.fork(), deps.schema, tenantId, sealed);
+      const won = await deps.rows.insertFirstExternalId(deps.orm.em.fork(), tenantId, sealed);
       return { externalId: await deps.vault.open(tenantId, won.external_id_enc), sealed: won.external_id_enc };
     })().finally(() => deps.firstReads.delete(tenantId));
     deps.firstReads.set(tenantId, first);
   }
   const { externalId } = await first;
-  const created = await readConnector(em, deps.schema, tenantId);
+  const created = await deps.rows.read(tenantId);
   // Disconnected in the very instant after the insert: the next read starts over.
   if (!created) return ensureExternalId(ctx, tenantId);
   return { row: created, externalId };
