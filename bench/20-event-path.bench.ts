@@ -80,7 +80,7 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
 export default async function eventPath(): Promise<BenchRow[]> {
   const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
   await ensurePostgres(url);
-  ensureDatabase(url);
+  await ensureDatabase(url);
   const moto = await startMoto();
   const setup = createAwsClients({ endpoint: moto.endpoint, credentials });
   const measured = createAwsClients({ endpoint: moto.endpoint, credentials });

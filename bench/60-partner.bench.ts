@@ -72,7 +72,7 @@ const cpu = (since: NodeJS.CpuUsage) => {
 export default async function partnerBench(): Promise<BenchRow[]> {
   const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
   await ensurePostgres(url);
-  ensureDatabase(url);
+  await ensureDatabase(url);
   const moto = await startMoto();
   const logger = createLogger({ service: "partner-bench", level: "warn" });
   const aws = createAwsClients({ endpoint: moto.endpoint, credentials });

@@ -24,7 +24,7 @@ const BATCH = 1_000;
 export default async function auditArchiveBench(): Promise<BenchRow[]> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
   await ensurePostgres(adminUrl);
-  ensureDatabase(adminUrl);
+  await ensureDatabase(adminUrl);
   let moto: Moto | undefined;
   if (!process.env.AWS_ENDPOINT_URL) {
     moto = await startMoto();

@@ -113,7 +113,7 @@ function countCalls(aws: AwsClients) {
 export default async function auditBench(): Promise<BenchRow[]> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
   await ensurePostgres(adminUrl);
-  ensureDatabase(adminUrl);
+  await ensureDatabase(adminUrl);
   const moto = await startMoto();
   const setup = createAwsClients({ endpoint: moto.endpoint, credentials });
   const measured = createAwsClients({ endpoint: moto.endpoint, credentials });

@@ -19,7 +19,7 @@ import { ensureDatabase, ensurePostgres } from "../../deploy/local/postgres.ts";
 export async function benchDatabase(): Promise<string> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
   await ensurePostgres(databaseUrl);
-  ensureDatabase(databaseUrl);
+  await ensureDatabase(databaseUrl);
   return databaseUrl;
 }
 

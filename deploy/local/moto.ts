@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "./ports.ts";
 
@@ -20,7 +22,8 @@ export async function startMoto(options: { plain?: boolean; fastEvents?: boolean
   const port = await freePort();
   const args = ["-H", "127.0.0.1", "-p", String(port)];
   // `plain`: moto_server as installed, the baseline of bench/15-moto.bench.ts.
-  const [command, argv] = !options.plain && pythonHasMoto() ? ["python3", [launcher, ...args]] : ["moto_server", args];
+  const found = findMoto();
+  const [command, argv] = !options.plain && found.python ? [found.python, [launcher, ...args]] : [found.server, args];
   // fastEvents (default on; FLOWSTATE_MOTO_FAST_EVENTS=0 turns it off): moto-server.py's first fix,
   // the one that changes event latency (milliseconds, as in production, against half a second).
   const fast = options.fastEvents ?? process.env.FLOWSTATE_MOTO_FAST_EVENTS !== "0";
@@ -62,9 +65,44 @@ export async function startMoto(options: { plain?: boolean; fastEvents?: boolean
   };
 }
 
-let hasMoto: boolean | undefined;
-/** Whether `python3` imports moto (asked once per process; a machine may install moto for another Python). */
-function pythonHasMoto(): boolean {
-  hasMoto ??= spawnSync("python3", ["-c", "import moto.server"], { stdio: "ignore" }).status === 0;
-  return hasMoto;
+/** The pinned emulator, as the README and the project-local venv install it. */
+export const MOTO_REQUIREMENT = "moto[server]==5.2.*";
+const repoRoot = join(import.meta.dirname, "..", "..");
+/** A project-local venv (`.local/venv`, git-ignored) made when the machine has no moto of its own. */
+const venv = join(repoRoot, ".local", "venv");
+
+const hasModule = (python: string) => spawnSync(python, ["-c", "import moto.server"], { stdio: "ignore" }).status === 0;
+const onPath = (command: string) => spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
+
+let found: { python?: string | undefined; server: string } | undefined;
+/**
+ * Where moto is (asked once per process): the machine's `python3` with moto importable (run through
+ * moto-server.py), a `moto_server` on PATH, or the project-local venv. With none of them, a venv
+ * is made in `.local/venv` and moto installed there from the Python package index, when python3
+ * can make one and reach the index; otherwise it throws saying exactly how to get moto.
+ */
+export function findMoto(): { python?: string | undefined; server: string } {
+  if (found) return found;
+  if (hasModule("python3")) found = { python: "python3", server: "moto_server" };
+  else if (onPath("moto_server")) found = { server: "moto_server" };
+  else {
+    const python = join(venv, "bin", "python");
+    if (!existsSync(python) || !hasModule(python)) installVenv(python);
+    found = { python, server: join(venv, "bin", "moto_server") };
+  }
+  return found;
+}
+
+function installVenv(python: string): void {
+  const how =
+    `moto_server (the local AWS emulator) is not installed. Install it with \`pip install "${MOTO_REQUIREMENT}"\` ` +
+    `(or \`pipx install "${MOTO_REQUIREMENT}"\`), or point AWS_ENDPOINT_URL at a running emulator (LocalStack: docker compose up).`;
+  if (!onPath("python3")) throw new Error(how);
+  console.error(`moto_server not found: creating ${venv} with ${MOTO_REQUIREMENT} (once)`);
+  const made = spawnSync("python3", ["-m", "venv", venv], { stdio: "inherit" });
+  const installed =
+    made.status === 0 &&
+    spawnSync(python, ["-m", "pip", "install", "--quiet", MOTO_REQUIREMENT], { stdio: "inherit", timeout: 300_000 })
+      .status === 0;
+  if (!installed || !hasModule(python)) throw new Error(`${how} (making ${venv} failed: see above)`);
 }

@@ -13,7 +13,7 @@ import { BOOTSTRAP_CLIENTS } from "./definition.ts";
 import { DEFAULT_METRICS_PORTS, DEFAULT_PORTS, stackEnvironment, urlVariable } from "./environment.ts";
 import { type Moto, startMoto } from "./moto.ts";
 import { assignPorts } from "./ports.ts";
-import { ensureDatabase, ensurePostgres } from "./postgres.ts";
+import { embeddedDataDir, localPostgres } from "./postgres.ts";
 import { StackEnv } from "./settings.ts";
 
 /**
@@ -28,7 +28,10 @@ function sandboxPrincipalKeys(): NodeJS.ProcessEnv {
 const StartEnv = StackEnv.extend({
   HOST: baseEnv.HOST,
   LOG_LEVEL: baseEnv.LOG_LEVEL,
-  DATABASE_URL: baseEnv.DATABASE_URL.default("postgres://postgres@127.0.0.1:5432/flowstate"),
+  // Unset: the server on 127.0.0.1:5432 when one answers, else an embedded one (postgres.ts).
+  DATABASE_URL: baseEnv.DATABASE_URL.optional(),
+  // Where the scripts look for a running server when DATABASE_URL is unset (tests close it to get the embedded one).
+  FLOWSTATE_LOCAL_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5432),
   MARKETPLACE_ENDPOINT_URL: baseEnv.MARKETPLACE_ENDPOINT_URL,
   // Any value but empty: every service on a kernel-chosen port (parallel stacks in tests).
   FLOWSTATE_FREE_PORTS: z.string().optional(),
@@ -49,6 +52,8 @@ export interface StartedService {
 
 export interface RunningStack {
   databaseUrl: string;
+  /** Where the database came from: DATABASE_URL, the server on 127.0.0.1:5432, or the embedded one. */
+  databaseSource: "given" | "local" | "embedded";
   awsEndpoint: string | undefined;
   /** True when the stack started its own moto_server (no AWS_ENDPOINT_URL given). */
   ownMoto: boolean;
@@ -90,11 +95,21 @@ export async function startStack(options: {
 }): Promise<RunningStack> {
   const env = parseConfig(StartEnv, options.env);
   const say = options.print;
-  say(`PostgreSQL: ${redactUrl(env.DATABASE_URL)}`);
-  await ensurePostgres(env.DATABASE_URL);
-  ensureDatabase(env.DATABASE_URL);
+  const postgres = await localPostgres({
+    root: options.root,
+    database: "flowstate",
+    url: env.DATABASE_URL,
+    localPort: env.FLOWSTATE_LOCAL_PG_PORT,
+  });
+  const databaseUrl = postgres.url;
+  say(
+    `PostgreSQL: ${redactUrl(databaseUrl)}${postgres.source === "embedded" ? ` (embedded, data in ${embeddedDataDir(options.root)})` : ""}`,
+  );
   // Each service with a database logs in as its own role owning only its schema (issue 20).
-  const databaseUrls = await localDatabaseUrls(env.DATABASE_URL, env.SERVICE_PREFIX, env.STAGE);
+  const databaseUrls = await localDatabaseUrls(databaseUrl, env.SERVICE_PREFIX, env.STAGE).catch(async (err) => {
+    await postgres.stop();
+    throw err;
+  });
 
   let moto: Moto | undefined;
   if (!env.AWS_ENDPOINT_URL) {
@@ -108,6 +123,7 @@ export async function startStack(options: {
   const stop = async () => {
     await Promise.all(children.map((c) => c.stop()));
     await moto?.stop();
+    await postgres.stop();
   };
   const checkAborted = () => {
     if (options.signal?.aborted) throw new Error("start-up aborted");
@@ -154,7 +170,7 @@ export async function startStack(options: {
       LOG_LEVEL: env.LOG_LEVEL,
       // The administrator's URL: audit-svc derives its roles from it; every other service with a
       // database gets its own role's URL below.
-      DATABASE_URL: env.DATABASE_URL,
+      DATABASE_URL: databaseUrl,
       // audit-svc connects as an insert-only role and migrates as its schema's owner; on this local,
       // trust-auth server it creates both from the administrator above (services/audit-svc README).
       AUDIT_PROVISION_ROLES: "true",
@@ -213,7 +229,15 @@ export async function startStack(options: {
       await Promise.all(started.map(healthy));
     }
     checkAborted();
-    return { databaseUrl: env.DATABASE_URL, awsEndpoint, ownMoto: Boolean(moto), outputs, services, stop };
+    return {
+      databaseUrl,
+      databaseSource: postgres.source,
+      awsEndpoint,
+      ownMoto: Boolean(moto),
+      outputs,
+      services,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

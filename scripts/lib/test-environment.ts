@@ -9,13 +9,17 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Moto, startMoto } from "../../deploy/local/moto.ts";
-import { ensureDatabase, ensurePostgres } from "../../deploy/local/postgres.ts";
+import { localPostgres } from "../../deploy/local/postgres.ts";
 import { assertLogsClean } from "./log-scan.ts";
 
 export default async function setup(): Promise<() => Promise<void>> {
-  const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
-  await ensurePostgres(databaseUrl);
-  ensureDatabase(databaseUrl);
+  // DATABASE_URL, else the server on 127.0.0.1:5432, else an embedded one (stopped in the teardown).
+  const postgres = await localPostgres({
+    root: join(import.meta.dirname, "..", ".."),
+    database: "flowstate_test",
+    url: process.env.DATABASE_URL,
+  });
+  const databaseUrl = postgres.url;
 
   let moto: Moto | undefined;
   if (!process.env.AWS_ENDPOINT_URL) moto = await startMoto();
@@ -32,6 +36,7 @@ export default async function setup(): Promise<() => Promise<void>> {
 
   return async () => {
     await moto?.stop();
+    await postgres.stop();
     // Throws on a finding: an error in the global teardown makes vitest exit non-zero.
     console.log(assertLogsClean(logDir));
   };

@@ -152,7 +152,7 @@ const flow: {
 
 beforeAll(async () => {
   await ensurePostgres(adminUrl);
-  ensureDatabase(adminUrl);
+  await ensureDatabase(adminUrl);
   stack = await launchStack(
     {
       DATABASE_URL: adminUrl,
