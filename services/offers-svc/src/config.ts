@@ -17,6 +17,8 @@ export const OffersConfig = serviceConfigSchema({
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     /** How long a tenant's seller currencies are reused (the issue: a change shows within a minute). */
     SELLER_CURRENCIES_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(30),
+    /** Most seller-currency answers held (tenant × principal, a few hundred bytes each); least recently used go first. */
+    SELLER_CURRENCIES_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     /** The change-set tracker's longest idle sleep; due change sets are polled at most every 2 s anyway. */
     TRACKER_IDLE_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
     /** connector-svc, for a tenant's connector record (role ARN, external ID). */

@@ -8,8 +8,8 @@ import { chainedPrincipalCredentials, type PrincipalCredentials } from "@flowsta
 import { createSellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
 import type { OffersConfig } from "./config.ts";
 import type { OffersDeps } from "./deps.ts";
+import { CurrencyCache } from "./marketplace/currency-cache.ts";
 import { sellerAccess } from "./marketplace/seller-access.ts";
-import { CurrencyCache } from "./verbs/seller-currencies.ts";
 
 /**
  * How this process signs as each Flowstate principal: the configured keys (the local stack gives
@@ -60,7 +60,11 @@ export function buildDeps(o: {
   return {
     ...platformDeps(o),
     sellers: sellerAccess(sessions, directory),
-    currencies: new CurrencyCache({ ttlMs, undeterminedTtlMs: Math.min(ttlMs, 5000) }),
+    currencies: new CurrencyCache({
+      ttlMs,
+      undeterminedTtlMs: Math.min(ttlMs, 5000),
+      max: o.config.SELLER_CURRENCIES_CACHE_MAX,
+    }),
     wakeTracker: o.wakeTracker,
     clock: () => new Date(),
     close: () => sessions.close(),

@@ -1,7 +1,7 @@
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
+import type { CurrencyCache } from "./marketplace/currency-cache.ts";
 import type { SellerAccess } from "./marketplace/seller-access.ts";
-import type { CurrencyCache } from "./verbs/seller-currencies.ts";
 
 /** Everything offers-svc runs on, built once at boot (main.ts) or by a test (testing/harness.ts). */
 export interface OffersDeps {

@@ -32,7 +32,10 @@ afterAll(async () => {
   await h.close();
 });
 
-const event = <K extends "ConnectorDisconnected.v1" | "TenantSoftDeleted.v1">(type: K, tenantId: string) =>
+const event = <K extends "ConnectorConnected.v1" | "ConnectorDisconnected.v1" | "TenantSoftDeleted.v1">(
+  type: K,
+  tenantId: string,
+) =>
   ({
     id: newEventId(),
     type: type.split(".")[0],
@@ -44,27 +47,38 @@ const event = <K extends "ConnectorDisconnected.v1" | "TenantSoftDeleted.v1">(ty
     data:
       type === "TenantSoftDeleted.v1"
         ? { tenant_id: tenantId, deleted_by: "usr_0123456789ab" }
-        : { tenant_id: tenantId },
+        : type === "ConnectorConnected.v1"
+          ? { tenant_id: tenantId, account_id: "123456789012" }
+          : { tenant_id: tenantId },
   }) as unknown as DomainEvent;
 
 describe("offers-svc's consumer", () => {
-  it("drops a tenant's sessions and cached currencies on disconnect and soft delete, each event delivered twice (harmless)", async () => {
-    const [a, b] = [await connectedTenant(h), await connectedTenant(h)];
-    for (const { t } of [a, b]) {
+  it("drops a tenant's sessions and cached currencies (every principal's) on connect, disconnect and soft delete, each event delivered twice (harmless)", async () => {
+    const [a, b, c] = [await connectedTenant(h), await connectedTenant(h), await connectedTenant(h)];
+    for (const { t } of [a, b, c]) {
       await answer(await h.call("GET", marketplace(t.id, "seller/currencies"), { as: t.member, role: "member" }), 200);
+      const mcp = { as: t.member, role: "member" as const, channel: "mcp" as const };
+      await answer(await h.call("GET", marketplace(t.id, "seller/currencies"), mcp), 200);
       assert.ok(h.deps.currencies.get(t.id, "backend"));
+      assert.ok(h.deps.currencies.get(t.id, "mcp-execution"));
     }
     const before = h.sellers.sessionCount();
-    const events = [event("ConnectorDisconnected.v1", a.t.id), event("TenantSoftDeleted.v1", b.t.id)];
+    const events = [
+      event("ConnectorDisconnected.v1", a.t.id),
+      event("TenantSoftDeleted.v1", b.t.id),
+      event("ConnectorConnected.v1", c.t.id),
+    ];
     await sendBodies(
       sqs,
       q.queueUrl,
       [...events, ...events].map((e) => JSON.stringify(e)),
     );
-    await waitFor(() => consumer.stats().applied >= 4, 20_000, "four deliveries");
+    await waitFor(() => consumer.stats().applied >= 6, 20_000, "six deliveries");
     assert.equal(consumer.stats().rejected, 0);
-    assert.equal(h.deps.currencies.get(a.t.id, "backend"), undefined);
-    assert.equal(h.deps.currencies.get(b.t.id, "backend"), undefined);
-    assert.equal(h.sellers.sessionCount(), before - 2);
+    for (const { t } of [a, b, c]) {
+      assert.equal(h.deps.currencies.get(t.id, "backend"), undefined);
+      assert.equal(h.deps.currencies.get(t.id, "mcp-execution"), undefined);
+    }
+    assert.equal(h.sellers.sessionCount(), before - 6);
   });
 });

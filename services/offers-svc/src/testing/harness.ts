@@ -8,8 +8,8 @@ import type { TestDatabase } from "@flowstate/shared/db/test-database";
 import { createApp } from "../app.ts";
 import type { OffersDeps } from "../deps.ts";
 import type { OffersApp } from "../http/env.ts";
+import { CurrencyCache } from "../marketplace/currency-cache.ts";
 import { startTracker, type Tracker } from "../tracker/tracker.ts";
-import { CurrencyCache } from "../verbs/seller-currencies.ts";
 import { type ConnectedSeller, type ConnectOptions, sandboxSellers } from "./sandbox-sellers.ts";
 import { openOffersTestDatabase } from "./test-database.ts";
 
@@ -72,7 +72,7 @@ export async function startHarness(options: {
     logger,
     internalAuthSecret: secret,
     sellers,
-    currencies: new CurrencyCache({ ttlMs: options.currencyTtlMs ?? 30_000, undeterminedTtlMs: 1000 }),
+    currencies: new CurrencyCache({ ttlMs: options.currencyTtlMs ?? 30_000, undeterminedTtlMs: 1000, max: 1000 }),
     wakeTracker: () => tracker?.wake(),
     clock: () => new Date(),
   };

@@ -1,46 +1,10 @@
 import { DescribeEntityCommand, ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { Currency } from "@flowstate/contracts/rest/offers/common";
 import type { SellerCurrencies } from "@flowstate/contracts/rest/offers/currencies";
-import type { Principal } from "@flowstate/shared/marketplace/principals";
 import { AssumeRoleFailed } from "@flowstate/shared/marketplace/seller-sessions";
 import type { ServiceContext } from "../context.ts";
 import { isAccessDenied, mapUpstreamError } from "../marketplace/upstream-errors.ts";
 import { CATALOG } from "./call-seller.ts";
-
-/**
- * Seller currencies per tenant and principal, kept briefly: every create and clone checks them,
- * and the seller changes disbursement preferences rarely. Per principal because the answer is
- * also a permission: a role that trusts only the backend principal must not have its currencies
- * served to an MCP caller (mcp-execution) from what a REST call read. An undetermined answer is
- * kept for less time, so a stack update shows soon after the sandbox (or IAM) sees it.
- */
-export class CurrencyCache {
-  readonly #entries = new Map<string, Map<Principal, { value: SellerCurrencies; until: number }>>();
-  readonly options: { ttlMs: number; undeterminedTtlMs: number };
-  constructor(options: { ttlMs: number; undeterminedTtlMs: number }) {
-    this.options = options;
-  }
-
-  get(tenantId: string, principal: Principal, now = Date.now()): SellerCurrencies | undefined {
-    const byPrincipal = this.#entries.get(tenantId);
-    const hit = byPrincipal?.get(principal);
-    if (hit && hit.until > now) return hit.value;
-    byPrincipal?.delete(principal);
-    return undefined;
-  }
-
-  set(tenantId: string, principal: Principal, value: SellerCurrencies, now = Date.now()): void {
-    const ttl = value.determined ? this.options.ttlMs : this.options.undeterminedTtlMs;
-    const byPrincipal = this.#entries.get(tenantId) ?? new Map();
-    byPrincipal.set(principal, { value, until: now + ttl });
-    this.#entries.set(tenantId, byPrincipal);
-  }
-
-  /** Drops the tenant's currencies for every principal. */
-  forget(tenantId: string): void {
-    this.#entries.delete(tenantId);
-  }
-}
 
 const health = (tenantId: string) => `/v1/tenants/${tenantId}/integrations/marketplace/health`;
 
