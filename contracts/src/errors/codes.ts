@@ -14,6 +14,16 @@ export const problemCodes = {
     status: 400,
     meaning: "A path parameter, query parameter or body field is invalid; see `errors[]`.",
   },
+  CONFIRMATION_REQUIRED: {
+    status: 400,
+    meaning:
+      'A destructive MCP tool was called without its confirmation (delete_my_account: confirm "delete"); nothing was done.',
+  },
+  TENANT_REQUIRED: {
+    status: 400,
+    meaning:
+      "A tenant MCP tool was called on /mcp without a tenant: connect to /mcp/tenants/{tenant_id}, or use a tenant API key.",
+  },
   MALFORMED_JSON: { status: 400, meaning: "The body is declared JSON but does not parse, or is empty." },
   MARKETPLACE_VALIDATION_FAILED: {
     status: 400,

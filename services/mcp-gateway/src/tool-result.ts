@@ -1,3 +1,4 @@
+import type { ProblemCode } from "@flowstate/contracts/errors/codes";
 import { PRINCIPALS } from "@flowstate/shared/marketplace/principals";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RouteAnswer } from "./call-route.ts";
@@ -59,7 +60,7 @@ const principalRole = (principal: unknown, prefix: string | undefined) =>
     : {};
 
 /** A refusal decided here, before any REST call (authorization, arguments, confirmation), with REST's members (`errors`). */
-export const refusal = (code: string, message: string, members: Record<string, unknown> = {}): CallToolResult => ({
+export const refusal = (code: ProblemCode, message: string, members: Record<string, unknown> = {}): CallToolResult => ({
   isError: true,
   content: [{ type: "text", text: JSON.stringify({ code, message, ...members }) }],
 });
