@@ -17,6 +17,8 @@ export const SessionId = prefixed("ses");
 export const ApiKeyId = prefixed("key");
 export const ExportJobId = prefixed("exp");
 export const InvitationId = prefixed("inv");
+/** offers-svc's record of one submitted change set (not AWS's ChangeSetId, which is stored beside it). */
+export const OfferChangeId = prefixed("chg");
 
 /**
  * A request id as services adopt and log it (`req_…` when minted here; a safe incoming value when

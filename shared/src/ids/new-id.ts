@@ -5,7 +5,7 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const UNBIASED_LIMIT = 248;
 
 /** The readable prefixes of the ids Flowstate mints (contracts/src/ids.ts has their schemas). */
-export type IdPrefix = "usr" | "tnt" | "ses" | "key" | "evt" | "exp" | (string & {});
+export type IdPrefix = "usr" | "tnt" | "ses" | "key" | "evt" | "exp" | "chg" | (string & {});
 
 function base62(length: number): string {
   let out = "";

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { OfferChangeId } from "@flowstate/contracts/ids";
 import { CreateOfferRequest } from "@flowstate/contracts/rest/offers/offer-requests";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
+import { newId } from "@flowstate/shared/ids/new-id";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createOfferChanges } from "../marketplace/change-sets.ts";
 import { answer, connectedTenant, type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
@@ -21,12 +23,12 @@ const slow = (control: string, changeSetStepMs: number) =>
     body: JSON.stringify({ changeSetStepMs }),
   });
 
-type Row = { change_set_id: string; status: string; polls: number; submitted_at: Date; completed_at: Date };
+type Row = { id: string; change_set_id: string; status: string; polls: number; submitted_at: Date; completed_at: Date };
 const rows = async (tenantId: string) =>
   h.db.orm.em
     .fork()
     .execute<Row[]>(
-      `SELECT change_set_id, status, polls, submitted_at, completed_at FROM "${h.db.schema}".offer_change WHERE tenant_id = ?`,
+      `SELECT id, change_set_id, status, polls, submitted_at, completed_at FROM "${h.db.schema}".offer_change WHERE tenant_id = ?`,
       [tenantId],
     );
 
@@ -44,7 +46,10 @@ describe("the change-set tracker", () => {
     );
     // The service goes down with all three in flight, and comes back after AWS finished them.
     await h.tracker.stop();
-    assert.ok((await rows(t.id)).every((r) => r.status === "preparing"));
+    const inFlight = await rows(t.id);
+    assert.ok(inFlight.every((r) => r.status === "preparing"));
+    // Our record of each change set has an id of ours (contracts/src/ids.ts), beside AWS's ChangeSetId.
+    assert.ok(inFlight.every((r) => OfferChangeId.safeParse(r.id).success && r.id !== r.change_set_id));
     await new Promise((r) => setTimeout(r, 3500));
     await h.restartTracker();
     for (const handle of handles) assert.equal((await h.waitForChange(t, handle.change_set_id)).status, "succeeded");
@@ -88,7 +93,7 @@ describe("the change-set tracker", () => {
          (id, tenant_id, action, request_hash, client_token, request, status, actor, request_id, principal, next_poll_at)
        VALUES (?, ?, 'create', 'h', ?, ?, 'submitting', ?, 'req_cutoff_000001', 'backend', now())`,
       [
-        `chg_${randomUUID().replaceAll("-", "").slice(0, 20)}`,
+        newId("chg"),
         t.id,
         randomUUID(),
         JSON.stringify({ ChangeSetName: "Flowstate create cut off", ChangeSet: createOfferChanges(request) }),

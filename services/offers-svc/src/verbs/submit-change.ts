@@ -4,6 +4,7 @@ import type { OfferAction } from "@flowstate/contracts/rest/offers/changes";
 import { marketplacePath } from "@flowstate/contracts/rest/offers/common";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { newId } from "@flowstate/shared/ids/new-id";
 import { eventActorOf } from "@flowstate/shared/outbox/event-actor";
 import { newEm, type ServiceContext, table } from "../context.ts";
 import { CATALOG, callSeller } from "./call-seller.ts";
@@ -92,7 +93,7 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
      ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
      RETURNING id, request_hash, change_set_id, status, client_token, request`,
     [
-      `chg_${randomBytes(10).toString("hex")}`,
+      newId("chg"),
       tenantId,
       req.action,
       req.offerId ?? null,
