@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
-import { atLeast, decideTenantAccess, keyRole } from "./tenant-access.ts";
+import { atLeast, decideSignedTenantAccess, decideTenantAccess, keyRole } from "./tenant-access.ts";
 
 describe("the tenant access rule", () => {
   it("ranks owner over admin over member", () => {
@@ -36,5 +36,46 @@ describe("the tenant access rule", () => {
       ok: false,
       code: "INSUFFICIENT_ROLE",
     });
+  });
+
+  it("decides a signed call by the path's tenant, then a key's route kind and scope, then the signed role", () => {
+    const write = { minRole: "admin", apiKey: "write" } as const;
+    const tokensOnly = { minRole: "member", apiKey: false } as const;
+    const signed = (tenant_id: string, role: "owner" | "admin" | "member") => ({ tenant_id, role });
+    const user = (s: ReturnType<typeof signed> | undefined) => ({ kind: "user", signed: s }) as const;
+    const key = (scope: "read" | "write", s: ReturnType<typeof signed>, keyTenantId = s.tenant_id) =>
+      ({ kind: "api_key", scope, keyTenantId, signed: s }) as const;
+    const refused = (code: string) => ({ ok: false, code });
+    assert.deepEqual(decideSignedTenantAccess(write, "tnt_a", user(undefined)), refused("NOT_FOUND"));
+    assert.deepEqual(decideSignedTenantAccess(write, "tnt_a", user(signed("tnt_b", "owner"))), refused("NOT_FOUND"));
+    assert.deepEqual(
+      decideSignedTenantAccess(write, "tnt_a", key("write", signed("tnt_a", "admin"), "tnt_b")),
+      refused("NOT_FOUND"),
+    );
+    assert.deepEqual(
+      decideSignedTenantAccess(write, "tnt_a", user(signed("tnt_a", "member"))),
+      refused("INSUFFICIENT_ROLE"),
+    );
+    assert.deepEqual(decideSignedTenantAccess(write, "tnt_a", user(signed("tnt_a", "owner"))), {
+      ok: true,
+      role: "owner",
+    });
+    assert.deepEqual(
+      decideSignedTenantAccess(tokensOnly, "tnt_a", key("write", signed("tnt_a", "admin"))),
+      refused("API_KEY_NOT_ALLOWED"),
+    );
+    assert.deepEqual(
+      decideSignedTenantAccess(write, "tnt_a", key("read", signed("tnt_a", "member"))),
+      refused("INSUFFICIENT_SCOPE"),
+    );
+    // The signed role is the effective one: an owner's write key was signed as admin and passes an admin route.
+    assert.deepEqual(decideSignedTenantAccess(write, "tnt_a", key("write", signed("tnt_a", "admin"))), {
+      ok: true,
+      role: "admin",
+    });
+    assert.deepEqual(
+      decideSignedTenantAccess({ minRole: "owner", apiKey: "write" }, "tnt_a", key("write", signed("tnt_a", "admin"))),
+      refused("INSUFFICIENT_ROLE"),
+    );
   });
 });

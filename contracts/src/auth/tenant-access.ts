@@ -64,16 +64,59 @@ export type TenantDecision = { ok: true; role: TenantRole } | { ok: false; code:
  * // { ok: true, role: "member" }
  */
 export function decideTenantAccess(need: TenantNeed, caller: TenantCaller): TenantDecision {
-  let role: TenantRole | null;
   if (caller.kind === "user") {
     if (caller.role === null) return { ok: false, code: "NOT_FOUND" };
-    role = caller.role;
-  } else {
-    role = keyRole(caller.scope, caller.creatorRole);
-    if (role === null) return { ok: false, code: "INVALID_API_KEY" };
+    return decideFor(need, caller.role, undefined);
+  }
+  const role = keyRole(caller.scope, caller.creatorRole);
+  if (role === null) return { ok: false, code: "INVALID_API_KEY" };
+  return decideFor(need, role, caller.scope);
+}
+
+/** The part of the rule both callers share: a key's route kind and scope, then the effective role. */
+function decideFor(need: TenantNeed, role: TenantRole, keyScope: "read" | "write" | undefined): TenantDecision {
+  if (keyScope !== undefined) {
     if (!need.apiKey) return { ok: false, code: "API_KEY_NOT_ALLOWED" };
-    if (need.apiKey === "write" && caller.scope !== "write") return { ok: false, code: "INSUFFICIENT_SCOPE" };
+    if (need.apiKey === "write" && keyScope !== "write") return { ok: false, code: "INSUFFICIENT_SCOPE" };
   }
   if (!atLeast(role, need.minRole)) return { ok: false, code: "INSUFFICIENT_ROLE" };
   return { ok: true, role };
+}
+
+/**
+ * What a service knows of a tenant call: the gateway's signed decision (`signed`: the tenant it
+ * resolved and the effective role, for a key already its scope capped by its creator's role) and,
+ * for a key, its own tenant and scope.
+ */
+export type SignedTenantCaller =
+  | { kind: "user"; signed: { tenant_id: string; role: TenantRole } | undefined }
+  | {
+      kind: "api_key";
+      keyTenantId: string;
+      scope: "read" | "write";
+      signed: { tenant_id: string; role: TenantRole } | undefined;
+    };
+
+/**
+ * The same rule, applied by a service (the seam, shared/src/seam/) to what the gateway signed:
+ * the signed tenant (and a key's own tenant) must be the path's tenant, else NOT_FOUND, exactly
+ * like a tenant that does not exist; then a key's route kind and scope; then the signed role
+ * against `minRole`. The signed role is already the effective one (`keyRole` ran at the gateway,
+ * with the creator's current role), so it is not capped again here; whether the key or session is
+ * still live is the write's re-check (credential check), not this.
+ *
+ * @example
+ * decideSignedTenantAccess({ minRole: "admin", apiKey: "write" }, "tnt_a",
+ *   { kind: "api_key", keyTenantId: "tnt_a", scope: "read", signed: { tenant_id: "tnt_a", role: "member" } })
+ * // { ok: false, code: "INSUFFICIENT_SCOPE" }
+ */
+export function decideSignedTenantAccess(
+  need: TenantNeed,
+  pathTenantId: string,
+  caller: SignedTenantCaller,
+): TenantDecision {
+  if (caller.signed?.tenant_id !== pathTenantId) return { ok: false, code: "NOT_FOUND" };
+  if (caller.kind === "user") return decideFor(need, caller.signed.role, undefined);
+  if (caller.keyTenantId !== pathTenantId) return { ok: false, code: "NOT_FOUND" };
+  return decideFor(need, caller.signed.role, caller.scope);
 }

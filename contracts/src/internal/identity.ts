@@ -8,15 +8,17 @@ import { ApiKeyId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
  */
 
 /** Who the gateway verified the caller to be; forwarded to services in the signed assertion. */
+const UserIdentity = z.object({ kind: z.literal("user"), sub: Sub, sid: SessionId });
+const ApiKeyIdentity = z.object({
+  kind: z.literal("api_key"),
+  sub: Sub, // the admin who created the key: its revocation also stops the key
+  key_id: ApiKeyId,
+  tenant_id: TenantId,
+  scope: z.enum(["read", "write"]),
+});
 export const VerifiedIdentity = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("user"), sub: Sub, sid: SessionId }),
-  z.object({
-    kind: z.literal("api_key"),
-    sub: Sub, // the admin who created the key: its revocation also stops the key
-    key_id: ApiKeyId,
-    tenant_id: TenantId,
-    scope: z.enum(["read", "write"]),
-  }),
+  UserIdentity,
+  ApiKeyIdentity,
   /**
    * A platform component calling on its own behalf, before any caller is known (the gateway's
    * `/internal/v1` lookups: verifying an API key, checking a session; privacy-svc gathering a
@@ -25,7 +27,7 @@ export const VerifiedIdentity = z.discriminatedUnion("kind", [
    */
   z.object({
     kind: z.literal("service"),
-    service: z.enum(["edge-gateway", "mcp-gateway", "offers-svc", "partner-inbound", "privacy-svc"]),
+    service: z.enum(["connector-svc", "edge-gateway", "mcp-gateway", "offers-svc", "partner-inbound", "privacy-svc"]),
   }),
 ]);
 export type VerifiedIdentity = z.infer<typeof VerifiedIdentity>;
@@ -70,6 +72,18 @@ export const ApiKeyState = z.object({
   active: z.boolean(),
 });
 export type ApiKeyState = z.infer<typeof ApiKeyState>;
+
+/**
+ * POST /internal/v1/credentials/check: is the session or API key behind a signed call still live?
+ * Another service asks before a write (shared/src/seam/credential-check.ts), so a request signed
+ * before a sign-out, a key revocation, a demotion of the key's creator or an account deletion and
+ * replayed inside the assertion window writes nothing. Answer: 204 live, or the 401 problem
+ * SESSION_REVOKED / INVALID_API_KEY; identity-svc applies the rule it applies to its own writes.
+ */
+export const CredentialCheckRequest = z.object({
+  identity: z.discriminatedUnion("kind", [UserIdentity, ApiKeyIdentity]),
+});
+export type CredentialCheckRequest = z.infer<typeof CredentialCheckRequest>;
 
 /** GET /internal/v1/tenants/{id}/features: 200 FeatureFlags (rest/identity/tenants.ts), or 404 when the tenant is missing or deleted. */
 

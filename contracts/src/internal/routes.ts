@@ -2,20 +2,29 @@ import { z } from "zod";
 import { SessionId, Sub, TenantId } from "../ids.ts";
 import { FeatureFlags } from "../rest/identity/tenants.ts";
 import type { RouteShape } from "../rest/route.ts";
+import type { FlowstateServiceName } from "../services/catalog.ts";
 import { ConnectedAccounts, SellerConnectorRecord } from "./connector.ts";
-import { ApiKeyState, ApiKeyVerifyRequest, MembershipState, SessionState } from "./identity.ts";
+import { ApiKeyState, ApiKeyVerifyRequest, CredentialCheckRequest, MembershipState, SessionState } from "./identity.ts";
 import { categoriesOf, NDJSON, PartLine } from "./personal-data.ts";
+
+/** An internal route: its shape and the services that may call it (the seam refuses any other with 403). */
+export interface InternalRouteShape extends RouteShape {
+  /**
+   * The services whose own `service` identity may call this route; the seam (shared/src/seam/)
+   * answers 403 FORBIDDEN to any other service and 401 to anything that is not a service.
+   */
+  callers: readonly FlowstateServiceName[];
+}
 
 /**
  * Routes services serve to other platform components only (under `/internal/v1`, never routed by
  * the gateway, never in the OpenAPI document). Declared like the public ones so a service mounts
  * them the same way (`mountRoute`) and the route-contract test covers them too.
  */
-export const defineInternalRoute = <
-  const R extends RouteShape & { caller: "edge-gateway" | "mcp-gateway" | "offers-svc" | "platform" | "privacy-svc" },
->(
-  route: R,
-): R => route;
+export const defineInternalRoute = <const R extends InternalRouteShape>(route: R): R => route;
+
+// The gateways' own lookups: mcp-gateway runs the edge pipeline (and signs its own session checks).
+const doors = ["edge-gateway", "mcp-gateway"] as const;
 
 const identity = "identity-svc" as const;
 
@@ -25,7 +34,7 @@ export const internalIdentityRoutes = [
     method: "GET",
     path: "/internal/v1/sessions/{sid}",
     service: identity,
-    caller: "edge-gateway",
+    callers: doors,
     params: z.object({ sid: SessionId }),
     query: z.object({ iat: z.coerce.number().int().nonnegative().optional() }),
     responses: { 200: SessionState },
@@ -36,7 +45,7 @@ export const internalIdentityRoutes = [
     method: "POST",
     path: "/internal/v1/api-keys/verify",
     service: identity,
-    caller: "edge-gateway",
+    callers: doors,
     body: ApiKeyVerifyRequest,
     problems: ["NOT_FOUND"],
     responses: { 200: ApiKeyState },
@@ -46,7 +55,7 @@ export const internalIdentityRoutes = [
     method: "GET",
     path: "/internal/v1/tenants/{id}/members/{sub}",
     service: identity,
-    caller: "edge-gateway",
+    callers: doors,
     params: z.object({ id: TenantId, sub: Sub }),
     responses: { 200: MembershipState },
   }),
@@ -55,7 +64,7 @@ export const internalIdentityRoutes = [
     method: "GET",
     path: "/internal/v1/tenants/{id}/features",
     service: identity,
-    caller: "edge-gateway",
+    callers: doors,
     params: z.object({ id: TenantId }),
     problems: ["NOT_FOUND"],
     responses: { 200: FeatureFlags },
@@ -65,12 +74,24 @@ export const internalIdentityRoutes = [
     method: "GET",
     path: "/internal/v1/users/{sub}/personal-data/{category}",
     service: identity,
-    caller: "privacy-svc",
+    callers: ["privacy-svc"],
     params: z.object({ sub: Sub, category: z.enum(categoriesOf("identity-svc")) }),
     problems: ["FORBIDDEN"],
     // NDJSON: one PartLine per line, `{"record": …}` then `{"end": {"count": n}}` (personal-data.ts).
     responses: { 200: PartLine },
     streams: NDJSON,
+  }),
+  defineInternalRoute({
+    id: "internal.credentials.check",
+    // POST: the identity travels in the (signed) body.
+    method: "POST",
+    path: "/internal/v1/credentials/check",
+    service: identity,
+    // Every service that writes on behalf of a caller (the seam's `call.transaction`).
+    callers: ["connector-svc", "offers-svc", "privacy-svc"],
+    body: CredentialCheckRequest,
+    problems: ["SESSION_REVOKED", "INVALID_API_KEY"],
+    responses: { 204: null },
   }),
 ] as const;
 
@@ -82,8 +103,8 @@ export const internalConnectorRoutes = [
     method: "GET",
     path: "/internal/v1/tenants/{id}/marketplace-connector",
     service: connector,
-    // offers-svc and mcp-gateway, each with its own `service` identity (connector-svc checks which).
-    caller: "platform",
+    // The external ID is a secret of the tenant's: only the two that assume its role read it.
+    callers: ["offers-svc", "mcp-gateway"],
     params: z.object({ id: TenantId }),
     problems: ["NOT_FOUND"],
     responses: { 200: SellerConnectorRecord },
@@ -93,11 +114,11 @@ export const internalConnectorRoutes = [
     method: "GET",
     path: "/internal/v1/marketplace-connectors",
     service: connector,
-    // partner-inbound only (connector-svc checks it): account ids for its account → tenant map.
-    caller: "platform",
+    // Account ids only, for partner-inbound's account → tenant map; it may read nothing else.
+    callers: ["partner-inbound"],
     responses: { 200: ConnectedAccounts },
   }),
 ] as const;
 
 /** Every internal route; a service's route-contract test compares its app with these and the public registry. */
-export const internalRoutes: readonly RouteShape[] = [...internalIdentityRoutes, ...internalConnectorRoutes];
+export const internalRoutes: readonly InternalRouteShape[] = [...internalIdentityRoutes, ...internalConnectorRoutes];

@@ -15,7 +15,7 @@ const ANY_ROUTE: ProblemCode[] = ["RATE_LIMITED", "SERVICE_UNAVAILABLE", "UPSTRE
  * Every problem code a route can answer: those its shape implies (a body can be malformed, a
  * tenant route can refuse a role, …) and those it declares in `problems`. The OpenAPI document
  * lists these under their statuses; `mountRoute` (in tests) fails an answer with any other code.
- * Internal routes (no `auth`) imply the gateway-assertion refusal only.
+ * Internal routes (no `auth`) imply the refusals of a caller: not a service, not one of `callers`.
  *
  * @example
  * routeProblems(routeById("members.remove")!) // [..., "INSUFFICIENT_ROLE", "LAST_OWNER", ...]
@@ -30,8 +30,11 @@ export function routeProblems(
     for (const c of ["MALFORMED_JSON", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "BAD_REQUEST"] as const)
       codes.add(c);
   }
-  if (route.auth === undefined) codes.add("UNAUTHENTICATED");
-  else if (route.auth !== "public") {
+  // An internal route refuses a non-service (401) and a service not among its callers (403).
+  if (route.auth === undefined) {
+    codes.add("UNAUTHENTICATED");
+    codes.add("FORBIDDEN");
+  } else if (route.auth !== "public") {
     for (const c of AUTHENTICATION) codes.add(c);
     if (route.auth === "user" || !route.apiKey) codes.add("API_KEY_NOT_ALLOWED");
   }

@@ -1,6 +1,7 @@
 import { databaseReady } from "@flowstate/shared/db/open-database";
 import { createServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { routeBook } from "@flowstate/shared/http/route-book";
 import type { IdentityDeps } from "./deps.ts";
 import type { IdentityApp, IdentityEnv } from "./http/env.ts";
 import { identityContext } from "./http/identity-context.ts";
@@ -17,6 +18,7 @@ import { mountAuthSignup } from "./routes/auth-signup.ts";
 import { mountFeaturesGet } from "./routes/features-get.ts";
 import { mountFeaturesUpdate } from "./routes/features-update.ts";
 import { mountInternalApiKeysVerify } from "./routes/internal-api-keys-verify.ts";
+import { mountInternalCredentialsCheck } from "./routes/internal-credentials-check.ts";
 import { mountInternalFeaturesGet } from "./routes/internal-features-get.ts";
 import { mountInternalMembershipsGet } from "./routes/internal-memberships-get.ts";
 import { mountInternalPersonalDataGet } from "./routes/internal-personal-data-get.ts";
@@ -60,6 +62,16 @@ export function createApp(
     readiness: { database: databaseReady(deps.orm) },
   });
   app.use(identityContext(deps));
+  // identity-svc keeps its own caller middleware (its context class, the invalidation header), but
+  // the internal routes' `callers` and the user routes' rule are the seam's, applied by mountRoute.
+  // Tenant routes: identity-svc decides from its own membership rows, inside the write (ADR 0012).
+  routeBook(app).access = {
+    callOf: (c) => {
+      const { actor, tenant } = c.get("ctx");
+      return { caller: actor.kind === "system" ? { kind: "anonymous" } : actor, tenant };
+    },
+    rules: new Set(["internal", "user"]),
+  };
 
   // auth
   mountAuthSignup(app);
@@ -105,5 +117,7 @@ export function createApp(
   mountInternalFeaturesGet(app);
   // internal (privacy-svc gathering a personal-data export)
   mountInternalPersonalDataGet(app);
+  // internal (every other service re-checking a caller's credential before a write)
+  mountInternalCredentialsCheck(app);
   return app;
 }

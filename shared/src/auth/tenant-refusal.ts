@@ -10,6 +10,13 @@ export const apiKeyNotAllowed = () =>
   new DomainError("forbidden", "API_KEY_NOT_ALLOWED", "this operation needs a user's access token, not an API key");
 export const invalidApiKey = () =>
   new DomainError("unauthenticated", "INVALID_API_KEY", "the API key is not valid or has been revoked");
+/** A user's session ended (signed out, refreshed away) or the account is disabled or deleted. */
+export const sessionRevoked = () =>
+  new DomainError(
+    "unauthenticated",
+    "SESSION_REVOKED",
+    "this session has ended or the account is disabled; sign in again",
+  );
 export const insufficientScope = () =>
   new DomainError("forbidden", "INSUFFICIENT_SCOPE", "this operation needs an API key with the write scope");
 export const insufficientRole = (min: TenantRole) =>

@@ -1,8 +1,10 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { type Database, databaseReady } from "../db/open-database.ts";
 import type { Logger } from "../log/logger.ts";
+import { type SeamDeps, type SeamOptions, serviceSeam } from "../seam/seam.ts";
 import { createServiceApp } from "./app.ts";
 import type { MetricsRegistry } from "./metrics.ts";
+import { routeBook } from "./route-book.ts";
 import type { ServiceEnv } from "./types.ts";
 
 /** What main.ts and the test harness pass a service's `createApp`. */
@@ -15,14 +17,15 @@ export interface AppOptions {
 
 /**
  * The app of a service with a database: the platform base (`createServiceApp`: request ids, body
- * limit, probes with /readyz checking the database, one error mapping), then the middleware that
- * builds the verb context (the deny-by-default assertion check), then the routes, in the order given.
+ * limit, probes with /readyz checking the database, one error mapping), then the seam (shared/src/seam/:
+ * the deny-by-default caller check, the call context, each route's declared access), then the
+ * routes, in the order given. `context` instead of `seam`: identity-svc's own middleware (ADR 0012).
  *
  * @example
  * export const createApp = (deps: WidgetsDeps, options: AppOptions = {}): WidgetsApp =>
  *   databaseServiceApp<WidgetsEnv>("widgets-svc", deps, options, {
  *     bodyLimitBytes: 16 * 1024,
- *     context: widgetsContext(deps),
+ *     seam: { service: "widgets-svc", deps },
  *     routes: [mountWidgetsList, mountWidgetsGet],
  *   });
  */
@@ -30,7 +33,10 @@ export function databaseServiceApp<E extends ServiceEnv>(
   name: string,
   deps: { logger: Logger; orm: Database },
   options: AppOptions,
-  app: { bodyLimitBytes: number; context: MiddlewareHandler<E>; routes: ((app: Hono<E>) => void)[] },
+  app: { bodyLimitBytes: number; routes: ((app: Hono<E>) => void)[] } & (
+    | { context: MiddlewareHandler<E> }
+    | { seam: SeamOptions<SeamDeps> }
+  ),
 ): Hono<E> {
   const service = createServiceApp<E>({
     name,
@@ -40,7 +46,10 @@ export function databaseServiceApp<E extends ServiceEnv>(
     bodyLimitBytes: app.bodyLimitBytes,
     readiness: { database: databaseReady(deps.orm) },
   });
-  service.use(app.context);
+  if ("seam" in app) {
+    routeBook(service).access = { callOf: (c) => c.get("call") };
+    service.use(serviceSeam(app.seam) as unknown as MiddlewareHandler<E>);
+  } else service.use(app.context);
   for (const mount of app.routes) mount(service);
   return service;
 }

@@ -7,6 +7,7 @@ import type { Context, Env, Hono, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import { DomainError } from "../errors/domain-error.ts";
+import { routeAccess } from "../seam/route-access.ts";
 import { hasBody } from "./has-body.ts";
 import { HttpProblem } from "./http-problem.ts";
 import { jsonBody } from "./json-body.ts";
@@ -62,7 +63,8 @@ const sync = { validationFunction: (schema: z.ZodType, value: unknown) => schema
 
 /**
  * Mounts `handler` for one registry entry (`contracts/src/rest/routes.ts`, or the internal ones):
- * the path comes from the spec (`{id}` → `:id`), params, query and body are validated with
+ * on an app built on the seam, the access the entry declares is applied first (who may call it:
+ * shared/src/seam/route-access.ts); the path comes from the spec (`{id}` → `:id`), params, query and body are validated with
  * @hono/zod-validator in that order before the handler runs (400 VALIDATION_FAILED with
  * `errors[]`; 415 UNSUPPORTED_MEDIA_TYPE and 400 MALFORMED_JSON for bodies, see json-body.ts),
  * and the handler's input and answer are typed from the spec's schemas. Problems are thrown
@@ -88,6 +90,9 @@ export function mountRoute<E extends Env, R extends RouteShape>(
 ): void {
   const book = routeBook(app);
   const validators: MiddlewareHandler[] = [];
+  // On the seam, the route's declared access comes first: a caller it refuses learns nothing of the input rules.
+  const access = book.access ? routeAccess(spec, book.access) : undefined;
+  if (access) validators.push(access as MiddlewareHandler);
   if (spec.params) validators.push(zValidator("param", spec.params, refuse("path"), sync));
   if (spec.query) validators.push(zValidator("query", spec.query, refuse("query string"), sync));
   if (spec.body) {

@@ -1,10 +1,35 @@
+import type { TenantContext } from "@flowstate/contracts/internal/identity";
 import type { RouteShape } from "@flowstate/contracts/rest/route";
+import type { Context } from "hono";
+import type { Caller } from "../seam/call-context.ts";
 
 /** What `mountRoute` knows about one app: its setting and the registry entries mounted on it. */
 export interface RouteBook {
   /** Check every answer of a mounted route against the route's response schemas (tests; see mount-route.ts). */
   checkResponses: boolean;
+  /**
+   * Where the verified caller of a request is: set by the seam (shared/src/seam/), or by a service
+   * with its own caller middleware (identity-svc). When set, every route mounted on the app gets
+   * the access its registry entry declares (seam/route-access.ts) before anything else runs.
+   */
+  access?: RouteAccessSource | undefined;
   mounted: RouteShape[];
+}
+
+/**
+ * Where route access finds the verified caller, and which of the registry's rules the app applies
+ * this way (default all three; identity-svc, still on its own middleware, applies `internal` and
+ * `user` and re-checks tenants against its own tables).
+ */
+export interface RouteAccessSource {
+  callOf: (c: Context) => VerifiedCall;
+  rules?: ReadonlySet<"internal" | "user" | "tenant">;
+}
+
+/** What route access needs to know of a request's caller. */
+export interface VerifiedCall {
+  caller: Caller;
+  tenant: TenantContext | undefined;
 }
 
 const books = new WeakMap<object, RouteBook>();

@@ -1,16 +1,10 @@
 import { keyRole } from "@flowstate/contracts/auth/tenant-access";
 import type { TenantRole } from "@flowstate/contracts/ids";
-import { invalidApiKey } from "@flowstate/shared/auth/tenant-refusal";
-import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { invalidApiKey, sessionRevoked } from "@flowstate/shared/auth/tenant-refusal";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { type ServiceContext, table } from "../../context.ts";
 
-export const sessionEnded = () =>
-  new DomainError(
-    "unauthenticated",
-    "SESSION_REVOKED",
-    "this session has ended or the account is disabled; sign in again",
-  );
+export const sessionEnded = sessionRevoked;
 
 type SessionRow = { status: string; disabled: boolean; revoked_at: Date | null };
 type KeyRow = {

@@ -1,0 +1,64 @@
+import { decideSignedTenantAccess } from "@flowstate/contracts/auth/tenant-access";
+import type { InternalRouteShape } from "@flowstate/contracts/internal/routes";
+import type { RouteShape, RouteSpec } from "@flowstate/contracts/rest/route";
+import type { MiddlewareHandler } from "hono";
+import { apiKeyNotAllowed, tenantRefusal } from "../auth/tenant-refusal.ts";
+import { DomainError } from "../errors/domain-error.ts";
+import type { RouteAccessSource } from "../http/route-book.ts";
+
+const forbidden = (service: string) => new DomainError("forbidden", "FORBIDDEN", `${service} may not call this route`);
+
+/**
+ * The access a route declares in the registry, applied by `mountRoute` before anything else of
+ * the route runs (validation included) on every app built on the seam, so no service writes a
+ * tenant check or a caller list of its own. The refusals are the gateway's (tenant-refusal.ts):
+ * - internal routes: the calling service must be in the route's `callers` (403 FORBIDDEN);
+ * - `auth: "user"`: a user's token, never an API key (403 API_KEY_NOT_ALLOWED);
+ * - `auth: "tenant"`: `decideSignedTenantAccess` (contracts/src/auth/tenant-access.ts) on the
+ *   signed tenant and role against the path's `{id}`: 404 NOT_FOUND for another tenant, exactly
+ *   like a missing one; 403 API_KEY_NOT_ALLOWED, INSUFFICIENT_SCOPE, INSUFFICIENT_ROLE.
+ * Returns undefined for a public route (the seam already let it through as `anonymous`).
+ * `source` says where the verified caller is on the request and which rules apply (route-book.ts).
+ */
+export function routeAccess(spec: RouteShape, source: RouteAccessSource): MiddlewareHandler | undefined {
+  const { callOf, rules } = source;
+  if ("callers" in spec) {
+    if (rules && !rules.has("internal")) return undefined;
+    const callers = new Set<string>((spec as InternalRouteShape).callers);
+    return async function internalAccess(c, next) {
+      const { caller } = callOf(c);
+      if (caller.kind !== "service") throw forbidden(caller.kind);
+      if (!callers.has(caller.service)) throw forbidden(caller.service);
+      await next();
+    };
+  }
+  const route = spec as RouteSpec;
+  if (route.auth === "user" && (!rules || rules.has("user"))) {
+    return async function userAccess(c, next) {
+      if (callOf(c).caller.kind !== "user") throw apiKeyNotAllowed();
+      await next();
+    };
+  }
+  if (route.auth === "tenant" && (!rules || rules.has("tenant"))) {
+    const minRole = route.minRole ?? "member";
+    const need = { minRole, apiKey: route.apiKey };
+    return async function tenantAccess(c, next) {
+      const { caller, tenant } = callOf(c);
+      const pathTenant = c.req.param("id") ?? "";
+      const decision =
+        caller.kind === "api_key"
+          ? decideSignedTenantAccess(need, pathTenant, {
+              kind: "api_key",
+              keyTenantId: caller.tenant_id,
+              scope: caller.scope,
+              signed: tenant,
+            })
+          : caller.kind === "user"
+            ? decideSignedTenantAccess(need, pathTenant, { kind: "user", signed: tenant })
+            : ({ ok: false, code: "NOT_FOUND" } as const);
+      if (!decision.ok) throw tenantRefusal(decision.code, minRole);
+      await next();
+    };
+  }
+  return undefined;
+}

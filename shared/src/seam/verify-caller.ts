@@ -1,0 +1,37 @@
+import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
+import { assertionVerifier, type VerifiedAssertion } from "../auth/assertion-cache.ts";
+import { type RequestBinding, signAssertion } from "../auth/identity-assertion.ts";
+
+/**
+ * The one place a service decides that a signed header is genuine, fresh and bound to this request
+ * (`null`: it is not; throws 503 for a genuine one held past its window, assertion-cache.ts). The
+ * seam receives it as a function, so replacing the single shared HMAC key with keys per caller
+ * (issue 21) changes this file and the signer below, not the seam or any service.
+ */
+export type CallerVerifier = (binding: RequestBinding, header: string | undefined | null) => VerifiedAssertion | null;
+
+/**
+ * @example
+ * const verify = callerVerifier(deps.internalAuthSecret);
+ * const verified = verify(await requestBinding(c), rawHeader(c, IDENTITY_HEADER));
+ */
+export const callerVerifier = (secret: string): CallerVerifier => assertionVerifier(secret);
+
+/** A platform component calling on its own behalf. */
+export type ServiceIdentity = Extract<VerifiedIdentity, { kind: "service" }>;
+
+/** Signs a service's own call to another service's `/internal/v1` route: `header(binding)`. */
+export type InternalSigner = (binding: RequestBinding) => string;
+
+/**
+ * The header a service sends with its own internal calls: its `service` identity bound to the
+ * request. The counterpart of `callerVerifier` (the same swap point for keys per caller).
+ *
+ * @example
+ * const sign = internalSigner(deps.internalAuthSecret, "offers-svc");
+ * fetch(url, { headers: { [IDENTITY_HEADER]: sign(bodyless("GET", path)) } });
+ */
+export const internalSigner =
+  (secret: string, service: ServiceIdentity["service"]): InternalSigner =>
+  (binding) =>
+    signAssertion(secret, binding, { identity: { kind: "service", service } });
