@@ -32,7 +32,11 @@ const user: VerifiedIdentity = { kind: "user", sub: "usr_0123456789ab", sid: "se
 const get = (path: string, tenant?: TenantContext, identity: VerifiedIdentity = user) =>
   app.request(path, {
     headers: {
-      [IDENTITY_HEADER]: signAssertion(secret, bodyless("GET", path), { identity, ...(tenant ? { tenant } : {}) }),
+      [IDENTITY_HEADER]: signAssertion(secret, bodyless("GET", path), {
+        identity,
+        channel: "rest",
+        ...(tenant ? { tenant } : {}),
+      }),
     },
   });
 

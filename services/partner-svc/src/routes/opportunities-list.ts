@@ -7,7 +7,7 @@ import { cursorOf } from "./cursor.ts";
 
 export function mountOpportunitiesList(app: PartnerApp): void {
   mountRoute(app, routeIn(partnerRoutes, "partner.opportunities.list"), async ({ params, query }, c) => {
-    const { orm, schema } = c.get("deps");
+    const { orm, schema } = c.get("call").deps;
     return { status: 200, body: await listOpportunities(orm.em.fork(), schema, params.id, query, cursorOf(query)) };
   });
 }
