@@ -7,6 +7,6 @@ import { listTenantAuditEvents } from "../verbs/list-audit-events.ts";
 export function mountAuditEventsList(app: AuditApp): void {
   mountRoute(app, routeIn(auditRoutes, "audit_events.list"), async ({ params, query }, c) => ({
     status: 200,
-    body: await listTenantAuditEvents(c.get("ctx"), params.id, query),
+    body: await listTenantAuditEvents(c.get("call"), params.id, query),
   }));
 }

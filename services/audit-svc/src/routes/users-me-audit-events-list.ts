@@ -7,6 +7,6 @@ import { listMyAuditEvents } from "../verbs/list-audit-events.ts";
 export function mountUsersMeAuditEventsList(app: AuditApp): void {
   mountRoute(app, routeIn(auditRoutes, "users.me.audit_events.list"), async ({ query }, c) => ({
     status: 200,
-    body: await listMyAuditEvents(c.get("ctx"), query),
+    body: await listMyAuditEvents(c.get("call"), query),
   }));
 }

@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { SCOPE_CEILING } from "@flowstate/contracts/auth/tenant-access";
 import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
@@ -6,11 +7,17 @@ import type { Database } from "@flowstate/shared/db/open-database";
 import { createLogger, type Logger } from "@flowstate/shared/log/logger";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { createApp } from "../app.ts";
-import type { ServiceContext } from "../context.ts";
 import { openAuditDatabase } from "../db/open-audit-database.ts";
 import { type AuditRoles, auditRoleNames, provisionRoles, urlAs, withConnection } from "../db/roles.ts";
 import type { AuditDeps } from "../deps.ts";
 import type { AuditApp } from "../http/env.ts";
+
+/**
+ * What the gateway signs for an API key when the test names no tenant: the key's own tenant with
+ * its scope's role (a key of a live admin; contracts/src/auth/tenant-access.ts `keyRole`).
+ */
+const keyTenant = (as: VerifiedIdentity) =>
+  as.kind === "api_key" ? { tenant: { tenant_id: as.tenant_id, role: SCOPE_CEILING[as.scope] } } : {};
 
 /** The roles every test schema uses (roles are per cluster; each test has its own schema). */
 export const TEST_ROLES: AuditRoles = auditRoleNames({ SERVICE_PREFIX: "flowstate", STAGE: "test" });
@@ -40,7 +47,6 @@ export interface AuditHarness {
   ): Promise<Response>;
   /** Runs `fn` in a transaction as the service's role, as a consumer handler would. */
   inTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T>;
-  ctx(actor: ServiceContext["actor"], tenant?: TenantContext): ServiceContext;
   close(): Promise<void>;
 }
 
@@ -107,12 +113,11 @@ export async function startAuditHarness(
         headers[IDENTITY_HEADER] = signAssertion(secret, bodyless(method, path), {
           identity: o.as,
           channel: "rest",
-          ...(o.tenant ? { tenant: o.tenant } : {}),
+          ...(o.tenant ? { tenant: o.tenant } : keyTenant(o.as)),
         });
       return Promise.resolve(app.request(path, { method, headers }));
     },
     inTransaction: (fn) => orm.em.fork().transactional((em) => fn(em as EntityManager)),
-    ctx: (actor, tenant) => ({ actor, tenant, requestId: `req_${randomUUID()}`, logger, deps }),
     async close() {
       await orm.close();
       await withConnection(admin, (em) => em.execute(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));

@@ -1,7 +1,10 @@
 import type { EventActor } from "@flowstate/contracts/events/envelope";
 import type { AuditEvent, MyAuditQuery, TenantAuditQuery } from "@flowstate/contracts/rest/audit/audit-events";
-import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
-import { type ServiceContext, table } from "../context.ts";
+import { DomainError } from "@flowstate/shared/errors/domain-error";
+import type { CallContext } from "@flowstate/shared/seam/call-context";
+import type { AuditDeps } from "../deps.ts";
+
+type Call = CallContext<AuditDeps>;
 
 type Row = {
   id: string;
@@ -75,7 +78,7 @@ const view = (r: Row): AuditEvent => ({
  * pagination on (occurred_at, id): a page never repeats or skips a row while new rows arrive.
  */
 async function page(
-  ctx: ServiceContext,
+  call: Call,
   where: Record<string, string>,
   query: MyAuditQuery,
 ): Promise<{ items: AuditEvent[]; next_cursor: string | null }> {
@@ -91,11 +94,11 @@ async function page(
   if (query.to) and("occurred_at < ?::timestamptz", query.to);
   if (query.type) and("event_type = ?", query.type);
   if (after) and("(occurred_at, id) < (?::timestamptz, ?::bigint)", ...after);
-  const rows = await ctx.deps.orm.em.fork().execute<Row[]>(
+  const rows = await call.deps.orm.em.fork().execute<Row[]>(
     `SELECT id::text AS id, event_id, event_type, event_version, to_jsonb(occurred_at) #>> '{}' AS occurred_at,
             recorded_at, source, tenant_id, actor_kind, actor_sub, actor_key_id, actor_service, target_sub,
             request_id, summary
-       FROM ${table(ctx.deps, "audit_event")} e
+       FROM ${call.table("audit_event")} e
       WHERE ${conditions.join(" AND ")}
       -- Qualified: bare names would sort by the text output columns above ("9" after "10"), out of
       -- step with the keyset condition, which compares the real timestamp and bigint.
@@ -110,28 +113,15 @@ async function page(
 }
 
 /**
- * A tenant's audit trail, for its admins and owner and for its write-scoped API keys. The
- * gateway checked membership, role and scope; this re-checks them against the path, and another
- * tenant answers exactly like a missing one.
+ * A tenant's audit trail, for its admins and owner and for its write-scoped API keys: the route's
+ * declared access (the seam, from the registry) admitted the caller for this tenant.
  */
-export function listTenantAuditEvents(ctx: ServiceContext, tenantId: string, query: TenantAuditQuery) {
-  const { actor, tenant } = ctx;
-  if (actor.kind === "api_key") {
-    if (actor.tenant_id !== tenantId) throw notFound("tenant");
-    // A read key stands for a member (contracts/src/auth/tenant-access.ts); the trail is for admins.
-    if (actor.scope !== "write")
-      throw new DomainError("forbidden", "INSUFFICIENT_SCOPE", "the audit trail needs an API key with the write scope");
-  } else {
-    if (tenant?.tenant_id !== tenantId) throw notFound("tenant");
-    if (tenant.role !== "admin" && tenant.role !== "owner")
-      throw new DomainError("forbidden", "INSUFFICIENT_ROLE", "the audit trail is for the tenant's admins and owner");
-  }
-  return page(ctx, { tenant_id: tenantId, ...(query.actor_sub ? { actor_sub: query.actor_sub } : {}) }, query);
+export function listTenantAuditEvents(call: Call, tenantId: string, query: TenantAuditQuery) {
+  return page(call, { tenant_id: tenantId, ...(query.actor_sub ? { actor_sub: query.actor_sub } : {}) }, query);
 }
 
-/** The caller's own events as target (any tenant): a signed-in user only, never an API key. */
-export function listMyAuditEvents(ctx: ServiceContext, query: MyAuditQuery) {
-  if (ctx.actor.kind !== "user")
-    throw new DomainError("forbidden", "API_KEY_NOT_ALLOWED", "this route needs a user's access token, not an API key");
-  return page(ctx, { target_sub: ctx.actor.sub }, query);
+/** The caller's own events as target (any tenant): a signed-in user only (the route is `auth: "user"`). */
+export function listMyAuditEvents(call: Call, query: MyAuditQuery) {
+  if (call.caller.kind !== "user") throw new Error("users.me.audit_events.list reached without a user");
+  return page(call, { target_sub: call.caller.sub }, query);
 }
