@@ -1,5 +1,11 @@
 import { consumingServices, serviceCatalog } from "@flowstate/contracts/services/catalog";
-import type { ConsumerDefinition } from "./definition.ts";
+
+/** What the bootstrap needs of a declared consumer (below): its queue's name and its rule. */
+export interface ConsumerDefinition {
+  service: string;
+  /** The envelope `type`s routed to this consumer, every version; "all" for every Flowstate event. */
+  events: readonly string[] | "all";
+}
 
 /**
  * Every consuming service of the services catalog (contracts/src/services/catalog.ts) with the event

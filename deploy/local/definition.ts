@@ -1,6 +1,8 @@
 import type { AwsClientName } from "@flowstate/contracts/services/catalog";
 import { queueNames, withDerivedDefaults } from "@flowstate/shared/config/base";
-import { consumers } from "./consumers.ts";
+import { type ConsumerDefinition, consumers } from "./consumers.ts";
+
+export type { ConsumerDefinition } from "./consumers.ts";
 
 /**
  * The one declarative definition of Flowstate's own AWS infrastructure (eu-central-1). The
@@ -24,13 +26,6 @@ export const BOOTSTRAP_CLIENTS = [
   "partner-eventbridge",
   "partner-sqs",
 ] as const satisfies readonly AwsClientName[];
-
-/** What the bootstrap needs of a declared consumer (deploy/local/consumers.ts): its queue's name and its rule. */
-export interface ConsumerDefinition {
-  service: string;
-  /** The envelope `type`s routed to this consumer, every version; "all" for every Flowstate event. */
-  events: readonly string[] | "all";
-}
 
 export interface StackSettings {
   prefix: string;

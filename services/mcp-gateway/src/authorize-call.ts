@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Caller } from "./server.ts";
+import type { Caller } from "./caller.ts";
 import { refusal } from "./tool-result.ts";
 import type { ToolSpec } from "./tools/tool.ts";
 

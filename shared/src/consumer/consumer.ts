@@ -9,6 +9,7 @@ import { deadLetterer } from "./dead-letter.ts";
 import type { ConsumerDefinition } from "./define-consumer.ts";
 import { dlqDepthReader } from "./dlq-depth.ts";
 import { messageHandler, type Outcome } from "./handle-message.ts";
+import type { ConsumerStats } from "./stats.ts";
 import { changeVisibility, type InFlight, startHeartbeat } from "./visibility.ts";
 
 /** Processed-event records deleted per statement (keeps each delete short). */
@@ -40,19 +41,6 @@ interface BaseConsumerOptions<Deps> {
    * (labels `queue`, `reason`) on the service's /metrics.
    */
   metrics?: MetricsRegistry;
-}
-
-export interface ConsumerStats {
-  received: number;
-  processed: number;
-  duplicates: number;
-  /** Messages that can never be handled: invalid JSON, envelope or data, unknown event, no handler. */
-  rejected: number;
-  /** Rejected messages moved to the DLQ at once (the others were left for redrive: the move failed). */
-  deadLettered: number;
-  /** Handler errors (left for redrive). */
-  failed: number;
-  deleted: number;
 }
 
 export interface Consumer {
@@ -254,3 +242,5 @@ export function createConsumer<Deps = undefined>(options: ConsumerOptions<Deps>)
   };
   return consumer;
 }
+
+export type { ConsumerStats } from "./stats.ts";

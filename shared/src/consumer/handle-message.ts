@@ -4,10 +4,10 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Database } from "../db/open-database.ts";
 import type { Logger } from "../log/logger.ts";
 import { applyEvent } from "./apply-event.ts";
-import type { ConsumerStats } from "./consumer.ts";
 import type { DeadLetterer, DeadLetterReason } from "./dead-letter.ts";
 import { type DecodedEvent, decodeMessage } from "./decode-message.ts";
 import type { ConsumerDefinition } from "./define-consumer.ts";
+import type { ConsumerStats } from "./stats.ts";
 
 /**
  * "ack": delete the message; "keep": leave it for redelivery and, after maxReceiveCount, the DLQ;
