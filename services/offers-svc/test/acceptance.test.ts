@@ -5,6 +5,7 @@ import {
   startMarketplaceStack,
 } from "@flowstate/connector-svc/testing/marketplace-stack";
 import type { OfferChange } from "@flowstate/contracts/rest/offers/changes";
+import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { captureLogs } from "@flowstate/shared/log/capture";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { dayFromNow, offerRequest } from "../src/testing/offer-fixtures.ts";
@@ -188,6 +189,34 @@ describe("offers-svc acceptance through the gateway", () => {
     assert.ok(ok, "agreements and currencies work after the stack update");
     const status = await stack.call("GET", `/v1/tenants/${t.tenantId}/integrations/marketplace`, as(t));
     assert.equal(status.json.role_arn, t.roleArn, "no reconnect: the same role");
+  });
+
+  it("answers a principal the seller's role refuses with the same CONNECTOR_ACCESS_DENIED problem from connector-svc and offers-svc", async () => {
+    const t = await stack.connectedTenant({ trusted: ["backend"] });
+    // What mcp-gateway sends each service for an MCP caller (channel mcp: the mcp-execution principal).
+    const asMcp = async (baseUrl: string, rest: string) => {
+      const path = M(t, rest);
+      const res = await fetch(`${baseUrl}${path}`, {
+        headers: {
+          [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", path), {
+            identity: { kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" },
+            tenant: { tenant_id: t.tenantId, role: "owner" },
+            channel: "mcp",
+          }),
+        },
+      });
+      assert.equal(res.status, 409, `${rest}: ${res.status}`);
+      assert.match(res.headers.get("content-type") ?? "", /^application\/problem\+json/);
+      const { request_id: _, instance: __, ...problem } = (await res.json()) as Record<string, unknown>;
+      return problem;
+    };
+    const fromConnector = await asMcp(stack.connectorUrl, "products");
+    assert.equal(fromConnector["code"], "CONNECTOR_ACCESS_DENIED");
+    assert.equal(fromConnector["principal"], "mcp-execution");
+    assert.equal(fromConnector["health"], `/v1/tenants/${t.tenantId}/integrations/marketplace/health`);
+    for (const rest of ["offers", "seller/currencies", "agreements"]) {
+      assert.deepEqual(await asMcp(offers.url, rest), fromConnector, rest);
+    }
   });
 
   it("makes one offer for the same create sent twice with one key, also at once", async () => {

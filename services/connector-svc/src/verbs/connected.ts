@@ -1,4 +1,4 @@
-import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { connectorNotConnected } from "@flowstate/shared/marketplace/connector-problems";
 import type { SellerConnector } from "@flowstate/shared/marketplace/seller-sessions";
 import type { ServiceContext } from "../context.ts";
 
@@ -7,13 +7,6 @@ export interface ConnectedTenant {
   accountId: string;
   connectedAt: Date;
 }
-
-export const notConnected = () =>
-  new DomainError(
-    "conflict",
-    "CONNECTOR_NOT_CONNECTED",
-    "this tenant has no marketplace connector: follow the onboarding (GET …/integrations/marketplace/onboarding), then connect",
-  );
 
 /** The tenant's connected role with its opened external ID, or null when it is not connected. */
 export async function findConnected(ctx: ServiceContext, tenantId: string): Promise<ConnectedTenant | null> {
@@ -30,6 +23,6 @@ export async function findConnected(ctx: ServiceContext, tenantId: string): Prom
 /** findConnected, or 409 CONNECTOR_NOT_CONNECTED. */
 export async function requireConnected(ctx: ServiceContext, tenantId: string): Promise<ConnectedTenant> {
   const found = await findConnected(ctx, tenantId);
-  if (!found) throw notConnected();
+  if (!found) throw connectorNotConnected();
   return found;
 }

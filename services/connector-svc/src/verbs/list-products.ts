@@ -1,11 +1,12 @@
 import { ListEntitiesCommand, type ListEntitiesCommandOutput } from "@aws-sdk/client-marketplace-catalog";
 import type { ProductList, ProductsQuery } from "@flowstate/contracts/rest/connector/marketplace";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { connectorAccessDenied, connectorNotConnected } from "@flowstate/shared/marketplace/connector-problems";
 import { principalForChannel } from "@flowstate/shared/marketplace/principals";
 import { AssumeRoleFailed, type SellerClients } from "@flowstate/shared/marketplace/seller-sessions";
 import { classifyUpstream, upstreamUnavailable } from "@flowstate/shared/marketplace/upstream-errors";
 import type { ServiceContext } from "../context.ts";
-import { findConnected, notConnected, requireConnected } from "./connected.ts";
+import { findConnected, requireConnected } from "./connected.ts";
 import { requireTenant } from "./tenant-guard.ts";
 
 /** Our cursor is AWS's NextToken, base64url-wrapped so it is one opaque URL-safe token. */
@@ -66,7 +67,7 @@ export async function listProducts({
       ]);
       if (!found) {
         sessions.drop(tenantId);
-        throw notConnected();
+        throw connectorNotConnected();
       }
       if (warm.opensFor(found.connector)) {
         if ("value" in out) return page(out.value);
@@ -83,12 +84,7 @@ export async function listProducts({
       throw new DomainError("invalid", "INVALID_CURSOR", "the cursor is not one this listing gave out", { cause: err });
     }
     if (failure.kind === "denied") {
-      throw new DomainError(
-        "conflict",
-        "CONNECTOR_ACCESS_DENIED",
-        `your seller account refused Flowstate's ${principal} principal; GET …/integrations/marketplace/health says what to change`,
-        { extensions: { upstream_error: failure.name, principal }, cause: err },
-      );
+      throw connectorAccessDenied({ tenantId, principal, upstreamError: failure.name, cause: err });
     }
     throw err;
   }

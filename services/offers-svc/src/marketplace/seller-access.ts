@@ -1,8 +1,8 @@
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { ConnectorLookup } from "@flowstate/shared/marketplace/connector-lookup";
+import { connectorNotConnected } from "@flowstate/shared/marketplace/connector-problems";
 import type { Principal } from "@flowstate/shared/marketplace/principals";
 import type { SellerClients, SellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
-import { notConnected } from "./upstream-errors.ts";
 
 export type { Principal, SellerClients };
 
@@ -34,7 +34,7 @@ export function sellerAccess(sessions: SellerSessions, directory: ConnectorDirec
       const connector = await directory.get(tenantId).catch((err: unknown) => {
         throw lookupFailed(err);
       });
-      if (!connector) throw notConnected();
+      if (!connector) throw connectorNotConnected();
       return sessions.withClients(connector, principal, fn);
     },
     drop(tenantId) {

@@ -7,7 +7,8 @@ import { mapUpstreamError } from "./upstream-errors.ts";
 const aws = (name: string, status: number | undefined, message = "User: arn:aws:sts::111122223333:assumed-role/x") =>
   Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });
 
-const mapped = (err: unknown) => mapUpstreamError(err, "offer", "tnt_abcdefghij") as DomainError;
+const call = { tenantId: "tnt_abcdefghij", principal: "backend" } as const;
+const mapped = (err: unknown) => mapUpstreamError(err, "offer", call) as DomainError;
 
 describe("AWS failures as problems", () => {
   it("gives throttling, 5xx and no answer 503 UPSTREAM_UNAVAILABLE with Retry-After", () => {
@@ -53,8 +54,18 @@ describe("AWS failures as problems", () => {
     assert.equal(e.extensions["health"], "/v1/tenants/tnt_abcdefghij/integrations/marketplace/health");
   });
 
+  it("answers a refused call with the principal it ran as and the health endpoint, as connector-svc does", () => {
+    const e = mapped(aws("AccessDeniedException", 403));
+    assert.equal(e.code, "CONNECTOR_ACCESS_DENIED");
+    assert.deepEqual(e.extensions, {
+      upstream_error: "AccessDeniedException",
+      principal: "backend",
+      health: "/v1/tenants/tnt_abcdefghij/integrations/marketplace/health",
+    });
+  });
+
   it("passes DomainErrors through", () => {
     const own = new DomainError("conflict", "CONNECTOR_NOT_CONNECTED", "not connected");
-    assert.equal(mapUpstreamError(own, "offer", "tnt_abcdefghij"), own);
+    assert.equal(mapUpstreamError(own, "offer", call), own);
   });
 });

@@ -1,20 +1,12 @@
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
+import { connectorAccessDenied } from "@flowstate/shared/marketplace/connector-problems";
+import type { Principal } from "@flowstate/shared/marketplace/principals";
 import { AssumeRoleFailed } from "@flowstate/shared/marketplace/seller-sessions";
 import { classifyUpstream, upstreamUnavailable } from "@flowstate/shared/marketplace/upstream-errors";
-
-const health = (tenantId: string) => `/v1/tenants/${tenantId}/integrations/marketplace/health`;
 
 /** The seller's account refused the call (AssumeRole or the call itself). */
 export const isAccessDenied = (err: unknown): boolean =>
   err instanceof AssumeRoleFailed ? err.failure.kind === "denied" : classifyUpstream(err).kind === "denied";
-
-/** 409 CONNECTOR_NOT_CONNECTED, as connector-svc answers it. */
-export const notConnected = () =>
-  new DomainError(
-    "conflict",
-    "CONNECTOR_NOT_CONNECTED",
-    "this tenant has no marketplace connector: follow the onboarding (GET …/integrations/marketplace/onboarding), then connect",
-  );
 
 /**
  * The one mapping from an AWS Marketplace (or STS) failure to a DomainError, on top of the
@@ -27,29 +19,19 @@ export const notConnected = () =>
  *   OFFER_CHANGE_IN_PROGRESS; ConflictException → 409 MARKETPLACE_CONFLICT; quota and
  *   unsupported-resource errors → 422 MARKETPLACE_REFUSED;
  * - ResourceNotFoundException → 404 NOT_FOUND, exactly like an id that is not the tenant's;
- * - refused (AssumeRole or the call) → 409 CONNECTOR_ACCESS_DENIED, as connector-svc answers it,
- *   pointing at the health endpoint (the agreements list, which must answer 500, catches it first).
+ * - refused (AssumeRole or the call) → 409 CONNECTOR_ACCESS_DENIED, the platform's one body
+ *   (shared/src/marketplace/connector-problems.ts) that connector-svc answers too, naming the
+ *   principal and the health endpoint (the agreements list, which must answer 500, catches it first).
  */
-export function mapUpstreamError(err: unknown, what: string, tenantId: string): Error {
+export function mapUpstreamError(err: unknown, what: string, call: { tenantId: string; principal: Principal }): Error {
   if (err instanceof DomainError) return err;
   const failure = err instanceof AssumeRoleFailed ? err.failure : classifyUpstream(err);
   const cause = err;
   const ext = { upstream_error: failure.name };
   if (failure.kind === "throttled" || failure.kind === "unavailable") return upstreamUnavailable(failure, cause);
   if (failure.kind === "denied" || err instanceof AssumeRoleFailed) {
-    return new DomainError(
-      "conflict",
-      "CONNECTOR_ACCESS_DENIED",
-      "the seller account's connector role refused this; GET …/integrations/marketplace/health says what to change",
-      {
-        extensions: {
-          ...ext,
-          health: health(tenantId),
-          ...(err instanceof AssumeRoleFailed ? { principal: err.principal } : {}),
-        },
-        cause,
-      },
-    );
+    const principal = err instanceof AssumeRoleFailed ? err.principal : call.principal;
+    return connectorAccessDenied({ tenantId: call.tenantId, principal, upstreamError: failure.name, cause });
   }
   switch (failure.name) {
     case "ResourceNotFoundException":

@@ -21,7 +21,7 @@ export async function callSeller<T>(
   try {
     return await ctx.deps.sellers.withClients(ctx.tenantId, ctx.principal, fn);
   } catch (err) {
-    throw mapUpstreamError(err, what, ctx.tenantId);
+    throw mapUpstreamError(err, what, ctx);
   }
 }
 

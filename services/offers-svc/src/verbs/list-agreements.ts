@@ -44,7 +44,7 @@ export async function listAgreements(args: {
     // AssumeRole refused is the connector's state (health), not the missing SearchAgreements.
     if (isAccessDenied(err) && !(err instanceof AssumeRoleFailed))
       throw new DomainError("internal", "INTERNAL_ERROR", "an internal error occurred", { cause: err });
-    throw mapUpstreamError(err, "agreement", ctx.tenantId);
+    throw mapUpstreamError(err, "agreement", ctx);
   }
   return {
     agreements: (out.agreementViewSummaries ?? []).map((a) => ({

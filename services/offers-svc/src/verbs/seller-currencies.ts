@@ -31,7 +31,7 @@ export async function getSellerCurrencies({ ctx }: { ctx: ServiceContext }): Pro
     answer = { determined: true, currencies: currencies as Currency[] };
   } catch (err) {
     // Refused AssumeRole is the connector's problem, not the legacy policy's: that stays an error.
-    if (!isAccessDenied(err) || err instanceof AssumeRoleFailed) throw mapUpstreamError(err, "seller", ctx.tenantId);
+    if (!isAccessDenied(err) || err instanceof AssumeRoleFailed) throw mapUpstreamError(err, "seller", ctx);
     ctx.logger.info({ tenant_id: ctx.tenantId, upstream_error: (err as Error).name }, "seller currencies undetermined");
     answer = {
       determined: false,
