@@ -1,12 +1,19 @@
 import { type BootParts, platformDeps } from "@flowstate/shared/boot/platform-deps";
+import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
+import { internalSigner } from "@flowstate/shared/seam/verify-caller";
 import type { PrivacyConfig } from "./config.ts";
 import type { PrivacyDeps } from "./deps.ts";
 
 /** The one way to assemble PrivacyDeps from configuration (main.ts; the test harness builds its own). */
 export function buildDeps(o: BootParts<PrivacyConfig> & { clock?: () => Date }): PrivacyDeps {
   const c = o.config;
+  const platform = platformDeps(o);
   return {
-    ...platformDeps(o),
+    ...platform,
+    credentials: remoteCredentials({
+      identityUrl: c.participantUrls["identity-svc"]!,
+      sign: internalSigner(platform.internalAuthSecret, "privacy-svc"),
+    }),
     s3: o.aws.data("s3"),
     ses: o.aws.data("sesv2"),
     exports: { bucket: c.EXPORTS_BUCKET, kmsKeyId: c.DATA_KMS_KEY_ID },

@@ -3,6 +3,7 @@ import type { SESv2Client } from "@aws-sdk/client-sesv2";
 import type { ParticipantService } from "@flowstate/contracts/internal/personal-data";
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
+import type { CredentialCheck } from "@flowstate/shared/seam/call-context";
 
 /** Everything privacy-svc runs on, built once at boot (main.ts) or by a test (testing/harness.ts). */
 export interface PrivacyDeps {
@@ -16,6 +17,8 @@ export interface PrivacyDeps {
   ses: SESv2Client;
   exports: { bucket: string; kmsKeyId: string };
   mailFrom: string;
+  /** How a write re-checks the caller's session (identity-svc's credential check; ADR 0012). */
+  credentials: CredentialCheck;
   /** Where each other participant of the export listens (contracts/src/internal/personal-data.ts). */
   participantUrls: Partial<Record<ParticipantService, string>>;
   limits: {

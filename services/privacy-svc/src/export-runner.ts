@@ -1,4 +1,4 @@
-import { transaction } from "./context.ts";
+import { ownCall } from "./call.ts";
 import type { PrivacyDeps } from "./deps.ts";
 import { runExport } from "./verbs/run-export.ts";
 
@@ -19,7 +19,8 @@ export function startExportRunner(deps: PrivacyDeps, concurrency = 2) {
   return {
     kick(jobId: string): void {
       if (stopped || running.size >= concurrency) return;
-      const build = transaction(deps, (em) => runExport(deps, em, jobId, undefined, "skip"))
+      const build = ownCall(deps)
+        .transaction((em) => runExport(deps, em, jobId, undefined, "skip"))
         .catch((err) => deps.logger.warn({ err, job_id: jobId }, "in-process export failed; the queue retries it"))
         .finally(() => running.delete(build));
       running.add(build);

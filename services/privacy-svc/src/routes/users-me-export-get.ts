@@ -7,7 +7,7 @@ import { getExport } from "../verbs/get-export.ts";
 export function mountUsersMeExportGet(app: PrivacyApp): void {
   mountRoute(app, routeIn(privacyRoutes, "users.me.export.get"), async ({ params }, c) => ({
     status: 200,
-    body: await getExport({ ctx: c.get("ctx"), jobId: params.job_id }),
+    body: await getExport({ call: c.get("call"), jobId: params.job_id }),
     headers: { "cache-control": "no-store" }, // every answer carries a different, short-lived URL
   }));
 }

@@ -1,12 +1,14 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
+import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
+import { internalSigner } from "@flowstate/shared/seam/verify-caller";
+import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { createApp } from "../app.ts";
-import type { ServiceContext } from "../context.ts";
 import { migrations } from "../db/migrations.ts";
 import type { PrivacyDeps } from "../deps.ts";
 import { startExportRunner } from "../export-runner.ts";
@@ -45,7 +47,6 @@ export interface PrivacyHarness {
   ): Promise<Response>;
   /** Runs `fn` in a transaction, as a consumer handler would. */
   inTransaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T>;
-  ctx(actor: ServiceContext["actor"]): ServiceContext;
   close(): Promise<void>;
 }
 
@@ -78,6 +79,13 @@ export async function startPrivacyHarness(options: {
     exports: { bucket: fixtures.bucket, kmsKeyId: fixtures.kmsKeyId },
     mailFrom: fixtures.mailFrom,
     participantUrls: options.participantUrls ?? {},
+    // With identity-svc's URL (end-to-end stacks), writes re-check the session there for real.
+    credentials: options.participantUrls?.["identity-svc"]
+      ? remoteCredentials({
+          identityUrl: options.participantUrls["identity-svc"],
+          sign: internalSigner(secret, "privacy-svc"),
+        })
+      : credentialsAsSigned,
     limits: {
       downloadUrlTtlSeconds: 300,
       minIntervalMs: 24 * 3600_000,
@@ -108,7 +116,6 @@ export async function startPrivacyHarness(options: {
       return Promise.resolve(app.request(path, { method, headers }));
     },
     inTransaction: (fn) => db.orm.em.fork().transactional((em) => fn(em as EntityManager)),
-    ctx: (actor) => ({ em: db.orm.em.fork(), actor, requestId: `req_${randomUUID()}`, logger, deps }),
     async close() {
       await runner.stop();
       await fixtures.delete();

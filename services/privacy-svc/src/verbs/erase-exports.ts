@@ -1,7 +1,7 @@
 import { DeleteObjectCommand } from "@aws-sdk/client-s3";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { archiveKey } from "../archive/build-archive.ts";
-import { table } from "../context.ts";
+import { ownCall } from "../call.ts";
 import { type JobRow, toJob } from "../db/jobs.ts";
 import type { PrivacyDeps } from "../deps.ts";
 import { ACCOUNT_DELETED_REASON } from "./failure-reasons.ts";
@@ -15,7 +15,7 @@ import { ACCOUNT_DELETED_REASON } from "./failure-reasons.ts";
  * (README, "Account deletion"). Deleting an object twice is harmless, so a redelivery is too.
  */
 export async function eraseExports(deps: PrivacyDeps, em: EntityManager, sub: string): Promise<number> {
-  const jobs = table(deps, "export_job");
+  const jobs = ownCall(deps).table("export_job");
   const rows = (
     await em.execute<Record<string, unknown>[]>(`SELECT * FROM ${jobs} WHERE sub = ? ORDER BY id FOR UPDATE`, [sub])
   ).map(toJob) as JobRow[];

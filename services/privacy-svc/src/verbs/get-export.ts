@@ -1,9 +1,14 @@
 import type { ExportJob } from "@flowstate/contracts/rest/privacy/exports";
 import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
-import type { ServiceContext } from "../context.ts";
+import type { PrivacyCall } from "../call.ts";
 import { findJob, type JobRow } from "../db/jobs.ts";
 import { presignDownload } from "../storage/presign.ts";
-import { requireUser } from "./guards.ts";
+
+/** The user behind the call: both routes are `auth: user`, so the seam admitted nothing else. */
+export function signedInUser(call: PrivacyCall): string {
+  if (call.caller.kind !== "user") throw new Error("a privacy route was reached without a user");
+  return call.caller.sub;
+}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -17,11 +22,11 @@ const visibleStatus = (s: JobRow["status"]): ExportJob["status"] => (s === "canc
  * lifecycle deletion may lag by days (privacy-reliability.md §6). While ready, every call presigns
  * a new URL.
  */
-export async function getExport({ ctx, jobId }: { ctx: ServiceContext; jobId: string }): Promise<ExportJob> {
-  const { sub } = requireUser(ctx);
-  const job = await findJob(ctx.em, ctx.deps.schema, { id: jobId, sub });
+export async function getExport({ call, jobId }: { call: PrivacyCall; jobId: string }): Promise<ExportJob> {
+  const sub = signedInUser(call);
+  const job = await findJob(call.deps.orm.em.fork(), call.deps.schema, { id: jobId, sub });
   if (!job) throw notFound("export");
-  const now = ctx.deps.clock();
+  const now = call.deps.clock();
   if (job.status === "expired" || (job.expires_at && now.getTime() >= job.expires_at.getTime())) {
     throw new DomainError(
       "gone",
@@ -37,7 +42,7 @@ export async function getExport({ ctx, jobId }: { ctx: ServiceContext; jobId: st
     expires_at: iso(job.expires_at),
   };
   if (job.status === "ready" && job.file_key) {
-    const { url, expiresAt } = await presignDownload(ctx.deps, job.file_key, job.requested_at);
+    const { url, expiresAt } = await presignDownload(call.deps, job.file_key, job.requested_at);
     body.download_url = url;
     body.download_url_expires_at = expiresAt.toISOString();
   }

@@ -1,9 +1,9 @@
 import type { ExportStarted } from "@flowstate/contracts/rest/privacy/exports";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { newId } from "@flowstate/shared/ids/new-id";
-import { actorOf, emit, type ServiceContext, table, transaction } from "../context.ts";
+import type { PrivacyCall } from "../call.ts";
 import type { JobStatus } from "../db/jobs.ts";
-import { requireUser } from "./guards.ts";
+import { signedInUser } from "./get-export.ts";
 
 /**
  * Starts a personal-data export, or hands back the one already under way.
@@ -14,11 +14,12 @@ import { requireUser } from "./guards.ts";
  * EXPORT_MIN_INTERVAL_HOURS (24 by default, between Discourse's 1/day and Mastodon's 1/7 days);
  * failed or cancelled jobs do not count, so a user whose export failed can ask again at once.
  */
-export async function requestExport({ ctx }: { ctx: ServiceContext }): Promise<ExportStarted> {
-  const { sub } = requireUser(ctx);
-  const { deps } = ctx;
-  const jobs = table(deps, "export_job");
-  const started = await transaction(deps, async (em) => {
+export async function requestExport({ call }: { call: PrivacyCall }): Promise<ExportStarted> {
+  const sub = signedInUser(call);
+  const { deps } = call;
+  const jobs = call.table("export_job");
+  // call.transaction re-checks the user's session first: a POST replayed after sign-out starts nothing.
+  const started = await call.transaction(async (em) => {
     await em.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.privacy.export'), hashtext(?))", [sub]);
     const [active] = await em.execute<{ id: string; status: JobStatus }[]>(
       `SELECT id, status FROM ${jobs} WHERE sub = ? AND status IN ('queued', 'running')`,
@@ -50,12 +51,7 @@ export async function requestExport({ ctx }: { ctx: ServiceContext }): Promise<E
     // Unguessable (~131 bits): the id is also the archive's object key. It is not a credential: every read checks the owner.
     const id = newId("exp");
     await em.execute(`INSERT INTO ${jobs} (id, sub, status, requested_at) VALUES (?, ?, 'queued', ?)`, [id, sub, now]);
-    emit(
-      em,
-      "ExportRequested.v1",
-      { job_id: id, sub },
-      { subject: sub, actor: actorOf(ctx), trace: ctx.trace, request_id: ctx.requestId },
-    );
+    call.emit(em, "ExportRequested.v1", { job_id: id, sub }, { subject: sub });
     return { job_id: id, status: "queued" as const, created: true };
   });
   // Committed: build it now in this process; ExportRequested stays the durable path (export-runner.ts).

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { buildArchive } from "../archive/build-archive.ts";
-import { emit, SYSTEM } from "../context.ts";
+import { ownCall } from "../call.ts";
 import { findJob, tableOf, updateJob } from "../db/jobs.ts";
 import { EXPORT_RETENTION_MS, type PrivacyDeps } from "../deps.ts";
 import { AccountGone, GatheringError } from "../gathering/errors.ts";
@@ -43,7 +43,8 @@ export async function runExport(
   const job = await findJob(em, deps.schema, { id: jobId }, busy === "wait" ? "update" : "claim");
   if (!job || (job.status !== "queued" && job.status !== "running")) return; // cancelled, done, or being built
   const log = deps.logger.child({ job_id: job.id });
-  const meta = { subject: job.sub, actor: SYSTEM, trace };
+  const call = ownCall(deps, trace);
+  const meta = { subject: job.sub };
   const deadline = Date.now() + deps.limits.gatherDeadlineMs;
   for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
     const attempt = new AbortController();
@@ -60,7 +61,7 @@ export async function runExport(
         failure_code: null,
         failure_reason: null,
       });
-      emit(em, "ExportCompleted.v1", { job_id: job.id, sub: job.sub, expires_at: expires.toISOString() }, meta);
+      call.emit(em, "ExportCompleted.v1", { job_id: job.id, sub: job.sub, expires_at: expires.toISOString() }, meta);
       log.info({ counts }, "export ready");
       return;
     } catch (err) {
@@ -72,7 +73,7 @@ export async function runExport(
           failure_code: "account_deleted",
           failure_reason: ACCOUNT_DELETED_REASON,
         });
-        emit(em, "ExportFailed.v1", { job_id: job.id, sub: job.sub, reason: "account_deleted" }, meta);
+        call.emit(em, "ExportFailed.v1", { job_id: job.id, sub: job.sub, reason: "account_deleted" }, meta);
         log.info("export cancelled: the account is gone");
         return;
       }
@@ -88,7 +89,7 @@ export async function runExport(
         failure_code: "participant_unavailable",
         failure_reason: participantFailureReason(err.service),
       });
-      emit(em, "ExportFailed.v1", { job_id: job.id, sub: job.sub, reason: "participant_unavailable" }, meta);
+      call.emit(em, "ExportFailed.v1", { job_id: job.id, sub: job.sub, reason: "participant_unavailable" }, meta);
       log.warn({ err }, "export failed: a participant did not answer in time");
       return;
     }

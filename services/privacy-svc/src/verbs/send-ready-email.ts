@@ -1,6 +1,6 @@
 import { SendEmailCommand } from "@aws-sdk/client-sesv2";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { table } from "../context.ts";
+import { ownCall } from "../call.ts";
 import { findJob } from "../db/jobs.ts";
 import type { PrivacyDeps } from "../deps.ts";
 import { AccountGone } from "../gathering/errors.ts";
@@ -32,7 +32,7 @@ export async function sendReadyEmail(deps: PrivacyDeps, em: EntityManager, jobId
   const job = await findJob(em, deps.schema, { id: jobId }, "share");
   if (job?.status !== "ready" || !job.expires_at) return;
   const log = deps.logger.child({ job_id: job.id });
-  const sendLog = table(deps, "send_log");
+  const sendLog = ownCall(deps).table("send_log");
   const autocommit = () => deps.orm.em.fork();
   const claim = await autocommit().execute<{ affectedRows?: number }>(
     `INSERT INTO ${sendLog} (job_id, kind, sub, status, created_at) VALUES (?, ?, ?, 'claimed', ?) ON CONFLICT DO NOTHING`,

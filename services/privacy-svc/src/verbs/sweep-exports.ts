@@ -1,6 +1,6 @@
 import { DeleteObjectCommand } from "@aws-sdk/client-s3";
 import { archiveKey } from "../archive/build-archive.ts";
-import { emit, SYSTEM, table, transaction } from "../context.ts";
+import { ownCall } from "../call.ts";
 import type { PrivacyDeps } from "../deps.ts";
 import { TIMED_OUT_REASON } from "./failure-reasons.ts";
 
@@ -16,12 +16,13 @@ const BATCH = 100;
  * progress (it holds its row) is never touched.
  */
 export async function sweepExports(deps: PrivacyDeps): Promise<{ expired: number; timedOut: number }> {
-  const jobs = table(deps, "export_job");
+  const call = ownCall(deps);
+  const jobs = call.table("export_job");
   const remove = (key: string) => deps.s3.send(new DeleteObjectCommand({ Bucket: deps.exports.bucket, Key: key }));
   let expired = 0;
   let timedOut = 0;
   for (;;) {
-    const n = await transaction(deps, async (em) => {
+    const n = await call.transaction(async (em) => {
       const now = deps.clock();
       const rows = await em.execute<{ id: string; file_key: string | null }[]>(
         `SELECT id, file_key FROM ${jobs} WHERE status = 'ready' AND expires_at <= ?
@@ -40,7 +41,7 @@ export async function sweepExports(deps: PrivacyDeps): Promise<{ expired: number
     if (n < BATCH) break;
   }
   for (;;) {
-    const n = await transaction(deps, async (em) => {
+    const n = await call.transaction(async (em) => {
       const now = deps.clock();
       const rows = await em.execute<{ id: string; sub: string }[]>(
         `SELECT id, sub FROM ${jobs} WHERE status IN ('queued', 'running') AND requested_at <= ?
@@ -53,12 +54,7 @@ export async function sweepExports(deps: PrivacyDeps): Promise<{ expired: number
           `UPDATE ${jobs} SET status = 'failed', completed_at = ?, failure_code = 'timed_out', failure_reason = ? WHERE id = ?`,
           [now, TIMED_OUT_REASON, r.id],
         );
-        emit(
-          em,
-          "ExportFailed.v1",
-          { job_id: r.id, sub: r.sub, reason: "timed_out" },
-          { subject: r.sub, actor: SYSTEM },
-        );
+        call.emit(em, "ExportFailed.v1", { job_id: r.id, sub: r.sub, reason: "timed_out" }, { subject: r.sub });
       }
       return rows.length;
     });
