@@ -12,7 +12,7 @@ import { dayFromNow, offerRequest } from "../src/testing/offer-fixtures.ts";
 import { type RunningOffers, startOffersService } from "../src/testing/offers-service.ts";
 
 /**
- * The issue's acceptance on the local stack: identity-svc, connector-svc, offers-svc and the real
+ * offers-svc's acceptance on the local stack: identity-svc, connector-svc, offers-svc and the real
  * edge-gateway in front, the seller sandbox as the seller, each tenant onboarded the way a seller
  * does it (flag on, the onboarding bundle's CloudFormation template deployed into a seller account
  * of the emulator, POST connect). Every call goes through the gateway with a user's token.

@@ -35,8 +35,9 @@ export interface ConnectorRows {
  * The connector rows of one ORM, built once with the service's deps (deps-factory.ts), never at
  * module level: the hot status read is a named statement over `ANY($1)` on this ORM's own pool, so
  * each pooled connection plans it once (prepared-read.ts), and concurrent reads share statements
- * once every connection is busy (coalesced-read.ts). The status read is the hot path (the bench of
- * GET /v1/tenants/{id}, which does the same: at least 80% of its time).
+ * once every connection is busy (coalesced-read.ts). The status read is the hot path: its target
+ * is at least 80% of the rate of GET /v1/tenants/{id}, a read of the same size (README, measured
+ * with `npm run bench -- 50-connector`).
  *
  * @example
  * const rows = connectorRows(orm, schemaOf(orm));

@@ -25,7 +25,7 @@ export const migrations: Migration[] = [
   {
     name: "0002_one_tenant_per_seller_account",
     up: `
-      -- A seller account is connected to one tenant at a time (issue 20, confused deputy): a partner
+      -- A seller account is connected to one tenant at a time (against the confused deputy): a partner
       -- event or a catalog read for that account must belong to one tenant. The unique index is what
       -- holds under concurrent connects; connect maps its violation to 409 SELLER_ACCOUNT_IN_USE.
       -- Rows that already share an account (connected before this rule) keep the first connection;

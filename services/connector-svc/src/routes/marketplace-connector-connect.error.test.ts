@@ -8,8 +8,9 @@ import { type Answer, type MarketplaceStack, startMarketplaceStack } from "../te
 import { sellerAccount } from "../testing/seller-account.ts";
 
 /**
- * Every way connecting can fail (issue 8): its status, `step`, AWS's error name, the hint and the
- * diagnosis codes with a fix per onboarding path; never a 500.
+ * Every way connecting can fail (docs/spec/interface.md §7, docs/spec/decisions.md): its status,
+ * `step`, AWS's error name, the hint and the diagnosis codes with a fix per onboarding path; never
+ * a 500.
  */
 describe("POST …/integrations/marketplace when something is wrong", () => {
   let stack: MarketplaceStack;

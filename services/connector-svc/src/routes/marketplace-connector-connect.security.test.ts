@@ -5,9 +5,9 @@ import { ROLE_NAME } from "../../../../deploy/connector-role/policies.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
 
 /**
- * The confused deputy (issue 20, finding 4): Flowstate assumes seller roles for every tenant, so a
- * role that does not insist on *its* tenant's external ID lets another tenant act in that seller's
- * account. Connect refuses such a role (one AssumeRole with a wrong external ID must fail), and a
+ * The confused deputy (https://docs.aws.amazon.com/IAM/latest/UserGuide/confused-deputy.html):
+ * Flowstate assumes seller roles for every tenant, so a role that does not insist on *its* tenant's
+ * external ID lets another tenant act in that seller's account. Connect refuses such a role (one AssumeRole with a wrong external ID must fail), and a
  * seller account is connected to one tenant at a time, enforced by the database.
  */
 describe("POST …/integrations/marketplace: one tenant per seller account, the external ID enforced", () => {

@@ -97,7 +97,7 @@ describe("marketplace routes: isolation and the feature flag", () => {
     const before = calls();
     const refusedBefore = stack.connector.sessions.stats().assumeRoleFailures;
     assert.equal((await stack.call("POST", base, { token: t.owner.token, body: { role_arn: t.roleArn } })).status, 200);
-    // One AssumeRole that opens the session, and connect's wrong-external-ID probe, refused (issue 20).
+    // One AssumeRole that opens the session, and connect's wrong-external-ID probe, refused (verify-role.ts).
     assert.equal(calls(), before + 2);
     assert.equal(stack.connector.sessions.stats().assumeRoleFailures, refusedBefore + 1);
   });

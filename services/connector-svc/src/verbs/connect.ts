@@ -11,7 +11,8 @@ import { verifyRole } from "./verify-role.ts";
  * then store the connector and emit ConnectorConnected in one transaction. A reconnect keeps the
  * external ID. A disconnect that committed while AWS was being asked voids the verification (it
  * used the discarded external ID): 409 CONNECTOR_CHANGED. A seller account connected to another
- * tenant: 409 SELLER_ACCOUNT_IN_USE (issue 20: one tenant per seller account).
+ * tenant: 409 SELLER_ACCOUNT_IN_USE (one tenant per seller account, so a partner event or a catalog
+ * read for an account belongs to one tenant; migration 0002).
  */
 export async function connect({
   ctx,

@@ -36,9 +36,10 @@ function verificationFailed(
 }
 
 /**
- * The confused-deputy check (issue 20): one more AssumeRole with a random external ID, which must
- * be refused. A trust policy without the `sts:ExternalId` condition, or with one any value
- * satisfies (`StringLike "*"`), would let every tenant of Flowstate act in this seller's account.
+ * The confused-deputy check (https://docs.aws.amazon.com/IAM/latest/UserGuide/confused-deputy.html):
+ * one more AssumeRole with a random external ID, which must be refused. A trust policy without the
+ * `sts:ExternalId` condition, or with one any value satisfies (`StringLike "*"`), would let every
+ * tenant of Flowstate act in this seller's account.
  * Made at connect and health only, never on the hot path.
  */
 async function requireExternalIdEnforced(ctx: ServiceContext, connector: SellerConnector, principal: Principal) {

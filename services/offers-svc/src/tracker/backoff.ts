@@ -1,6 +1,7 @@
 /**
  * Seconds until the next DescribeChangeSet of a change set that has been polled `polls` times.
- * Never under 2 s (the issue's bound: at most one poll per 2 s per change set); AWS takes minutes
+ * Never under 2 s (the tracker's bound: at most one poll per 2 s per change set, README "The
+ * change-set tracker"); AWS takes minutes
  * to apply a change set and up to an hour to publish, so later polls thin out to one a minute.
  */
 const SCHEDULE = [2, 2, 2, 3, 5, 8, 13, 21, 34, 55];
