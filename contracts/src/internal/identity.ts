@@ -27,7 +27,16 @@ export const VerifiedIdentity = z.discriminatedUnion("kind", [
    */
   z.object({
     kind: z.literal("service"),
-    service: z.enum(["connector-svc", "edge-gateway", "mcp-gateway", "offers-svc", "partner-inbound", "privacy-svc"]),
+    // identity-svc: its pushes of invalidations to the doors' internal listeners (ADR 0011).
+    service: z.enum([
+      "connector-svc",
+      "edge-gateway",
+      "identity-svc",
+      "mcp-gateway",
+      "offers-svc",
+      "partner-inbound",
+      "privacy-svc",
+    ]),
   }),
 ]);
 export type VerifiedIdentity = z.infer<typeof VerifiedIdentity>;

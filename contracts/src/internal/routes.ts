@@ -4,6 +4,7 @@ import { FeatureFlags } from "../rest/identity/tenants.ts";
 import type { RouteShape } from "../rest/route.ts";
 import type { FlowstateServiceName } from "../services/catalog.ts";
 import { ConnectedAccounts, SellerConnectorRecord } from "./connector.ts";
+import { DoorLease, DoorLeaseRequest, DoorPath } from "./doors.ts";
 import { ApiKeyState, ApiKeyVerifyRequest, CredentialCheckRequest, MembershipState, SessionState } from "./identity.ts";
 import { categoriesOf, NDJSON, PartLine } from "./personal-data.ts";
 
@@ -68,6 +69,29 @@ export const internalIdentityRoutes = [
     params: z.object({ id: TenantId }),
     problems: ["NOT_FOUND"],
     responses: { 200: FeatureFlags },
+  }),
+  defineInternalRoute({
+    id: "internal.doors.renew",
+    // A door instance's lease (ADR 0011): identity-svc pushes invalidations to every live one.
+    method: "PUT",
+    path: "/internal/v1/doors/{instance}",
+    service: identity,
+    callers: doors,
+    params: DoorPath,
+    body: DoorLeaseRequest,
+    problems: ["FORBIDDEN"],
+    responses: { 200: DoorLease },
+  }),
+  defineInternalRoute({
+    id: "internal.doors.leave",
+    // Deregistration at shutdown: pushes stop waiting for an instance that is going away.
+    method: "DELETE",
+    path: "/internal/v1/doors/{instance}",
+    service: identity,
+    callers: doors,
+    params: DoorPath,
+    problems: ["FORBIDDEN"],
+    responses: { 204: null },
   }),
   defineInternalRoute({
     id: "internal.personal_data.get",

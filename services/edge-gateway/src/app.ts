@@ -20,6 +20,7 @@ import { clientAddress, trustedProxies } from "./http/client-address.ts";
 import { gatewayFetch } from "./http/gateway-fetch.ts";
 import type { LocalAnswer, LocalRequest } from "./http/local-call.ts";
 import { SECURITY_HEADERS } from "./http/security-headers.ts";
+import { DoorLease, type DoorLeaseOptions } from "./lease/door-lease.ts";
 import { mountDocs } from "./openapi/docs-page.ts";
 import { openApiDocument } from "./openapi/document.ts";
 import { Upstreams } from "./proxy/upstreams.ts";
@@ -40,6 +41,8 @@ export type GatewaySettings = Omit<
   | "CONSUME_EVENTS"
   | "METRICS_HOST"
   | "METRICS_PORT"
+  | "DOOR_PUSH_URL"
+  | "DOOR_LEASE_RENEW_MS"
 >;
 
 export interface GatewayDeps {
@@ -56,6 +59,11 @@ export interface GatewayDeps {
    * pipeline for its tool calls (services pick the seller-session principal from it).
    */
   channel?: Channel;
+  /**
+   * This instance's door lease (ADR 0011), which main.ts starts: caches are trusted only while it
+   * is valid. Absent (in-process tests): the caches are trusted as the only instance's.
+   */
+  lease?: Pick<DoorLeaseOptions, "instanceId" | "pushUrl" | "renewMs">;
 }
 
 export interface Gateway {
@@ -82,6 +90,8 @@ export interface Gateway {
   authenticate(authorization: string | undefined): Promise<CallerIdentity>;
   /** The readiness check of identity-svc, which this pipeline needs for every authenticated call (mcp-gateway's /readyz runs it too). */
   identityReady(): Promise<void>;
+  /** The door lease, when `deps.lease` was given: main.ts starts it; close() ends it. */
+  lease: DoorLease | undefined;
   /** Fetches the JWKS now (boot), so the first request does not pay for it. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -146,12 +156,18 @@ export function createApp(deps: GatewayDeps): Gateway {
     Math.max(config.ACCESS_CACHE_TTL_MS, config.ACCESS_CACHE_NEGATIVE_TTL_MS, config.FEATURE_CACHE_TTL_MS) +
       RETENTION_SLACK_MS,
   );
-  const state = createAccessState(identity, log, {
-    max: config.ACCESS_CACHE_MAX,
-    ttlMs: config.ACCESS_CACHE_TTL_MS,
-    negativeTtlMs: config.ACCESS_CACHE_NEGATIVE_TTL_MS,
-    featureTtlMs: config.FEATURE_CACHE_TTL_MS,
-  });
+  const lease = deps.lease && new DoorLease({ ...deps.lease, identity, log, logger });
+  const state = createAccessState(
+    identity,
+    log,
+    {
+      max: config.ACCESS_CACHE_MAX,
+      ttlMs: config.ACCESS_CACHE_TTL_MS,
+      negativeTtlMs: config.ACCESS_CACHE_NEGATIVE_TTL_MS,
+      featureTtlMs: config.FEATURE_CACHE_TTL_MS,
+    },
+    lease && (() => lease.admit()),
+  );
   const limits = new RateLimits({
     credential: { ratePerSec: config.RATE_LIMIT_CREDENTIAL_PER_SEC, burst: config.RATE_LIMIT_CREDENTIAL_BURST },
     tenant: { ratePerSec: config.RATE_LIMIT_TENANT_PER_SEC, burst: config.RATE_LIMIT_TENANT_BURST },
@@ -179,6 +195,15 @@ export function createApp(deps: GatewayDeps): Gateway {
   metrics.counter("upstream_circuit_opened_total", "Times the service's circuit breaker opened", () =>
     upstreams.all().map((u) => ({ labels: { upstream: u.name }, value: breakerOpenings.get(u.name) ?? 0 })),
   );
+  if (lease) {
+    metrics.gauge("door_lease_valid", "1 while this instance's door lease is valid (its caches are trusted)", () => [
+      { labels: {}, value: lease.valid() ? 1 : 0 },
+    ]);
+    metrics.counter("door_lease_renewals_total", "Door lease renewals, by outcome", () => [
+      { labels: { outcome: "ok" }, value: lease.stats.renewals },
+      { labels: { outcome: "failed" }, value: lease.stats.failures },
+    ]);
+  }
   const app = createServiceApp({
     name: "edge-gateway",
     logger,
@@ -223,7 +248,11 @@ export function createApp(deps: GatewayDeps): Gateway {
     invalidateAll: () => log.markAll(),
     authenticate: (authorization) => authenticate(credentialOf(authorization), tokens, state),
     identityReady,
+    lease,
     warmUp: () => keys.refresh(),
-    close: () => upstreams.close(),
+    async close() {
+      await lease?.stop();
+      await upstreams.close();
+    },
   };
 }

@@ -65,6 +65,14 @@ export const GatewayConfig = serviceConfigSchema({
      */
     METRICS_HOST: z.string().min(1).default("127.0.0.1"),
     METRICS_PORT: portVar(9080),
+    /**
+     * Where identity-svc pushes invalidations to this instance (ADR 0011): the internal listener's
+     * URL as identity-svc reaches it. Default `http://<METRICS_HOST>:<METRICS_PORT>` (loopback
+     * locally); set it where METRICS_HOST is a wildcard (0.0.0.0 in a container): the task's address.
+     */
+    DOOR_PUSH_URL: serviceUrl.optional(),
+    /** How often this instance renews its door lease with identity-svc (the lease lasts 4 s there). */
+    DOOR_LEASE_RENEW_MS: int(1_000, 100),
     /** Consume AccessRevoked from `<prefix>-<stage>-edge-gateway`; off only for a single-instance setup without a queue. */
     CONSUME_EVENTS: booleanVar(true),
   },

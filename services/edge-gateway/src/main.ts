@@ -6,10 +6,13 @@ import { createApp } from "./app.ts";
 import { GatewayConfig } from "./config.ts";
 import { startRevocationConsumer } from "./events/revocation-consumer.ts";
 import { OWN_ANSWER_HEADERS } from "./http/security-headers.ts";
+import { doorInstance } from "./lease/door-instance.ts";
+import { mountInvalidationPush } from "./lease/push-route.ts";
 
 /**
  * Boot: configuration, the assertion key from Secrets Manager, the app, the AccessRevoked consumer,
- * /metrics on the internal port, then listen on the public one. The JWKS is fetched once up front;
+ * /metrics and the invalidation push on the internal port, the door lease (ADR 0011: caches are
+ * trusted only while it is valid), then listen on the public one. The JWKS is fetched once up front;
  * if identity-svc is not up yet the gateway still starts and fetches it on the first token
  * (readiness reports identity-svc until then).
  */
@@ -17,7 +20,13 @@ const config = parseConfig(GatewayConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("edge-gateway", config);
 
 const secret = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
-const gateway = createApp({ config, logger, internalSecret: secret, metrics });
+const gateway = createApp({
+  config,
+  logger,
+  internalSecret: secret,
+  metrics,
+  lease: doorInstance("edge-gateway", config),
+});
 await gateway
   .warmUp()
   .catch((err: unknown) => logger.warn({ err }, "JWKS not fetched at boot; will retry on first use"));
@@ -33,7 +42,15 @@ const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
   }),
 );
 
-const internal = await serveMetrics(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
+// The internal listener also takes identity-svc's invalidation pushes; it listens before the lease
+// is taken, so the first push after registration finds it.
+const internal = await serveMetrics(metrics, {
+  host: config.METRICS_HOST,
+  port: config.METRICS_PORT,
+  logger,
+  routes: (app) => mountInvalidationPush(app, { secret, invalidate: gateway.invalidate }),
+});
+await gateway.lease?.start();
 await boot.serve(gateway, [() => consumer?.stop(), () => gateway.close(), () => internal.shutdown("stopping")], {
   // Malformed requests answered outside the app carry HSTS, nosniff and no-store too.
   headers: OWN_ANSWER_HEADERS,

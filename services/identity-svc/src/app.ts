@@ -19,6 +19,8 @@ import { mountFeaturesGet } from "./routes/features-get.ts";
 import { mountFeaturesUpdate } from "./routes/features-update.ts";
 import { mountInternalApiKeysVerify } from "./routes/internal-api-keys-verify.ts";
 import { mountInternalCredentialsCheck } from "./routes/internal-credentials-check.ts";
+import { mountInternalDoorsLeave } from "./routes/internal-doors-leave.ts";
+import { mountInternalDoorsRenew } from "./routes/internal-doors-renew.ts";
 import { mountInternalFeaturesGet } from "./routes/internal-features-get.ts";
 import { mountInternalMembershipsGet } from "./routes/internal-memberships-get.ts";
 import { mountInternalPersonalDataGet } from "./routes/internal-personal-data-get.ts";
@@ -115,6 +117,9 @@ export function createApp(
   mountInternalApiKeysVerify(app);
   mountInternalMembershipsGet(app);
   mountInternalFeaturesGet(app);
+  // internal (door instances' leases: invalidations pushed to every instance, ADR 0011)
+  mountInternalDoorsRenew(app);
+  mountInternalDoorsLeave(app);
   // internal (privacy-svc gathering a personal-data export)
   mountInternalPersonalDataGet(app);
   // internal (every other service re-checking a caller's credential before a write)

@@ -5,6 +5,8 @@ import type { Logger } from "@flowstate/shared/log/logger";
 import { type Argon2Params, createDummyHash, DEFAULT_ARGON2 } from "./crypto/password.ts";
 import { tenantReads } from "./db/tenant-reads.ts";
 import type { IdentityDeps } from "./deps.ts";
+import { doorLeases } from "./doors/door-leases.ts";
+import { DEFAULT_DOOR_PUSH, type DoorPushSettings, invalidationPusher } from "./doors/push-invalidations.ts";
 import { type CimdOptions, ClientMetadataFetcher } from "./oauth/cimd/fetcher.ts";
 import { canonicalResource } from "./oauth/resource.ts";
 import type { KeyStore } from "./tokens/key-store.ts";
@@ -30,12 +32,16 @@ export interface BuildDepsOptions {
   oauthRegistrationsPerHour?: number;
   /** Sign-in backoff; defaults: 5 free failures, then 1 s doubling to 15 minutes. */
   signInThrottle?: Partial<SignInThrottleSettings>;
+  /** Door leases and pushes (ADR 0011); defaults: 4 s lease, 1 s to ack. */
+  doorPush?: Partial<DoorPushSettings>;
 }
 
 /** The one way to assemble IdentityDeps, shared by main.ts and the test harness. */
 export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
   const params = o.argon2 ?? DEFAULT_ARGON2;
   const schema = schemaOf(o.orm);
+  const leases = doorLeases(o.orm, schema);
+  const doorSettings = { ...DEFAULT_DOOR_PUSH, ...o.doorPush };
   return {
     orm: o.orm,
     schema,
@@ -71,6 +77,11 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
       cimd: new ClientMetadataFetcher(o.cimd),
       registrationsPerHour: o.oauthRegistrationsPerHour ?? 10,
       unusedClientTtlMs: 24 * 3600_000,
+    },
+    doors: {
+      leases,
+      settings: doorSettings,
+      push: invalidationPusher({ leases, secret: o.internalAuthSecret, settings: doorSettings }),
     },
   };
 }

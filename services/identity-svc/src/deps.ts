@@ -2,6 +2,8 @@ import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { Argon2Params } from "./crypto/password.ts";
 import type { TenantReads } from "./db/tenant-reads.ts";
+import type { DoorLeases } from "./doors/door-leases.ts";
+import type { DoorPushSettings, InvalidationPusher } from "./doors/push-invalidations.ts";
 import type { OAuthSettings } from "./oauth/settings.ts";
 import type { AccessTokenConfig } from "./tokens/access-token.ts";
 import type { RotationTiming } from "./tokens/key-set.ts";
@@ -33,4 +35,6 @@ export interface IdentityDeps {
   clock: () => Date;
   /** The OAuth 2.1 authorization server for MCP clients (src/oauth). */
   oauth: OAuthSettings;
+  /** The door instances' leases and the push of every call's invalidations to them (ADR 0011). */
+  doors: { leases: DoorLeases; push: InvalidationPusher; settings: DoorPushSettings };
 }

@@ -1,4 +1,6 @@
 import { OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/http/security-headers";
+import { doorInstance } from "@flowstate/edge-gateway/lease/door-instance";
+import { mountInvalidationPush } from "@flowstate/edge-gateway/lease/push-route";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
@@ -12,8 +14,9 @@ import { mcpRevocationConsumer } from "./revocations.ts";
 /**
  * Boot: configuration, the assertion key, the pipeline (the edge gateway's, audience = this
  * server's resource, channel mcp) in process, its AccessRevoked consumer (queue
- * `<prefix>-<stage>-mcp-gateway`: a sign-out at the REST door reaches these caches too), then the
- * MCP endpoint.
+ * `<prefix>-<stage>-mcp-gateway`: a sign-out at the REST door reaches these caches too), the
+ * internal listener with identity-svc's invalidation pushes and the door lease (ADR 0011: a
+ * revocation made through the REST door is effective here before it answers), then the MCP endpoint.
  */
 const config = readMcpConfig();
 const { logger, aws, metrics, ...boot } = serviceBoot("mcp-gateway", config.gateway);
@@ -25,6 +28,7 @@ const pipeline = startPipeline({
   internalSecret: secret,
   logger,
   metrics,
+  lease: doorInstance("mcp-gateway", config.gateway),
 });
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
   startStatelessConsumer({
@@ -63,12 +67,15 @@ const app = createMcpApp({
   allowedOrigins: config.allowedOrigins,
   logger,
 });
-// /metrics on the internal port only (METRICS_HOST:METRICS_PORT); the MCP port is public.
+// /metrics and identity-svc's invalidation pushes on the internal port only (METRICS_HOST:METRICS_PORT);
+// the MCP port is public. It listens before the door lease is taken, so the first push finds it.
 const internal = await serveMetrics(metrics, {
   host: config.gateway.METRICS_HOST,
   port: config.gateway.METRICS_PORT,
   logger,
+  routes: (app) => mountInvalidationPush(app, { secret, invalidate: pipeline.gateway.invalidate }),
 });
+await pipeline.gateway.lease?.start();
 await boot.serve(
   app,
   [() => consumer?.stop(), () => audit.drain(), () => pipeline.close(), () => internal.shutdown("stopping")],

@@ -1,4 +1,4 @@
-import { createApp as createGatewayPipeline, type Gateway } from "@flowstate/edge-gateway/app";
+import { createApp as createGatewayPipeline, type Gateway, type GatewayDeps } from "@flowstate/edge-gateway/app";
 import type { GatewayConfig } from "@flowstate/edge-gateway/config";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { Logger } from "@flowstate/shared/log/logger";
@@ -24,6 +24,8 @@ export function startPipeline(options: {
   logger: Logger;
   /** mcp-gateway's own registry: the pipeline's requests and upstream breakers show on its /metrics. */
   metrics?: MetricsRegistry;
+  /** This instance's door lease (ADR 0011), which main.ts starts: the pipeline's caches are trusted only while it is valid. */
+  lease?: GatewayDeps["lease"];
 }): Pipeline {
   const gateway = createGatewayPipeline({
     config: { ...options.config, JWT_AUDIENCE: options.resource },
@@ -31,6 +33,7 @@ export function startPipeline(options: {
     internalSecret: options.internalSecret,
     channel: "mcp",
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.lease ? { lease: options.lease } : {}),
   });
   return { gateway, close: () => gateway.close() };
 }

@@ -33,6 +33,12 @@ export interface AccessState {
   memberships: CachedLookup<TenantRole>;
   /** Key `<tenant_id>` → its feature flags (looked up only for routes that declare a `feature`). */
   features: CachedLookup<FeatureFlags>;
+  /**
+   * Called before a request reads any of these caches: the door lease's check (ADR 0011), which
+   * drops every cached fact while this instance's lease is not valid. Absent: caches always trusted
+   * (an in-process gateway of a test, the only instance there is).
+   */
+  admit?: () => void;
 }
 
 export const apiKeyDigest = (key: string) => createHash("sha256").update(key).digest("base64url");
@@ -51,9 +57,11 @@ export function createAccessState(
   identity: IdentityLookups,
   log: InvalidationLog,
   settings: CacheSettings,
+  admit?: () => void,
 ): AccessState {
   const base = { log, max: settings.max, ttlMs: settings.ttlMs, negativeTtlMs: settings.negativeTtlMs };
   return {
+    ...(admit ? { admit } : {}),
     sessions: new CachedLookup<SessionFacts>({
       ...base,
       fetch: async (key) => {

@@ -41,6 +41,7 @@ export async function authenticate(
     case "malformed":
       throw unauthenticated("INVALID_TOKEN", "the Authorization header is not a valid bearer credential");
     case "access_token": {
+      state.admit?.();
       const claims = tokens.peek(credential.token) ?? (await tokens.verify(credential.token));
       const key = `${claims.sid} ${claims.sub}`;
       let facts = state.sessions.peek(key);
@@ -50,6 +51,7 @@ export async function authenticate(
       return { kind: "user", sub: claims.sub, sid: claims.sid };
     }
     case "api_key": {
+      state.admit?.();
       const digest = apiKeyDigest(credential.key);
       let key = state.apiKeys.peek(digest);
       if (key === undefined) key = await state.apiKeys.load(digest, credential.key);

@@ -1,3 +1,4 @@
+import { DoorLease } from "@flowstate/contracts/internal/doors";
 import {
   ApiKeyState,
   MembershipState,
@@ -20,6 +21,10 @@ export interface IdentityLookups {
   /** The tenant's feature flags, or null when the tenant is missing or deleted. */
   features(tenantId: string): Promise<FeatureFlags | null>;
   jwks(): Promise<unknown>;
+  /** Registers or renews this door instance's lease (ADR 0011). */
+  renewLease(instanceId: string, pushUrl: string): Promise<DoorLease>;
+  /** Ends this instance's lease (shutdown). */
+  leaveLease(instanceId: string): Promise<void>;
 }
 
 export interface IdentityClientOptions {
@@ -68,7 +73,7 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
   }
 
   async function call<S extends z.ZodType>(
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "PUT" | "DELETE",
     path: string,
     schema: S,
     body?: unknown,
@@ -83,7 +88,7 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     };
     if (json !== null) headers["content-type"] = "application/json";
     const answer = await send({ method, path, headers, body: json });
-    if (answer.statusCode === 404) {
+    if (answer.statusCode === 404 || answer.statusCode === 204) {
       await answer.body.dump();
       return null;
     }
@@ -103,6 +108,14 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     apiKey: (key) => call("POST", "/internal/v1/api-keys/verify", ApiKeyState, { key }),
     membership: (tenantId, sub) => call("GET", `/internal/v1/tenants/${tenantId}/members/${sub}`, MembershipState),
     features: (tenantId) => call("GET", `/internal/v1/tenants/${tenantId}/features`, FeatureFlags),
+    async renewLease(instanceId, pushUrl) {
+      const lease = await call("PUT", `/internal/v1/doors/${instanceId}`, DoorLease, { push_url: pushUrl });
+      if (lease === null) throw breaker.unavailable(new Error("identity-svc does not know the door lease route"));
+      return lease;
+    },
+    async leaveLease(instanceId) {
+      await call("DELETE", `/internal/v1/doors/${instanceId}`, DoorLease);
+    },
     async jwks() {
       const answer = await send({
         method: "GET",

@@ -200,4 +200,17 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX oauth_client_unused ON oauth_client (created_at) WHERE first_token_at IS NULL;
     `,
   },
+  {
+    // The door leases (ADR 0011): which gateway instances get every invalidation pushed before a
+    // revoking call answers. In the database, so every identity-svc instance sees every door.
+    name: "0008_door_leases",
+    up: `
+      CREATE TABLE door_lease (
+        instance_id text PRIMARY KEY,
+        push_url text NOT NULL,
+        lease_until timestamptz NOT NULL,
+        registered_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

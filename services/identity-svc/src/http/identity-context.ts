@@ -26,7 +26,11 @@ const unauthenticated = () =>
  * its own behalf) is accepted on /internal/v1 only.
  *
  * After the handler, the invalidations the verb collected become the `flowstate-invalidate`
- * header, on error answers too (a replayed refresh token revokes its session and still answers 401).
+ * header, on error answers too (a replayed refresh token revokes its session and still answers 401),
+ * and are pushed to every door instance before the answer leaves (ADR 0011): the header reaches
+ * only the instance that relayed the call. Every verb that revokes runs under this middleware
+ * (sign-out, refresh replay on both token endpoints, RFC 7009, authorized-clients, API keys,
+ * members, tenants, account deletion), and its transaction has committed by the time it returns.
  */
 export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityEnv> {
   // Verified headers are remembered until they leave the skew window (see assertion-cache.ts).
@@ -54,7 +58,23 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
     try {
       await next();
     } finally {
-      if (ctx.invalidations.length) c.res.headers.set(INVALIDATE_HEADER, JSON.stringify(ctx.invalidations));
+      if (ctx.invalidations.length) {
+        c.res.headers.set(INVALIDATE_HEADER, JSON.stringify(ctx.invalidations));
+        await pushToDoors(deps, ctx);
+      }
     }
   };
+}
+
+/**
+ * The push, after commit and before the answer. If it cannot even list the doors (database
+ * unreachable), waiting one lease is the best left: a door that cannot renew trusts nothing after it.
+ */
+async function pushToDoors(deps: IdentityDeps, ctx: ServiceContext): Promise<void> {
+  try {
+    await deps.doors.push(ctx.invalidations, ctx.logger);
+  } catch (err) {
+    ctx.logger.error({ err }, "invalidations not pushed to the doors; waiting one lease before answering");
+    await new Promise((resolve) => setTimeout(resolve, deps.doors.settings.leaseMs));
+  }
 }

@@ -14,6 +14,7 @@ import { entities } from "../db/entities.ts";
 import { migrations } from "../db/migrations.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { buildDeps } from "../deps-factory.ts";
+import type { DoorPushSettings } from "../doors/push-invalidations.ts";
 import type { IdentityApp } from "../http/env.ts";
 import type { CimdOptions } from "../oauth/cimd/fetcher.ts";
 import { secretsManagerKeyStore } from "../tokens/key-store.ts";
@@ -79,6 +80,8 @@ export async function startHarness(options: {
    * all from one loopback address, so the default here is 1000; register.security.test.ts sets 10.
    */
   oauthRegistrationsPerHour?: number;
+  /** Door leases and pushes (ADR 0011): a test of eviction shortens them. */
+  doorPush?: Partial<DoorPushSettings>;
 }): Promise<Harness> {
   const logger = createLogger({ service: "identity-svc" });
   const db = await openTestDatabase({ prefix: options.prefix, entities, migrations, logger });
@@ -99,6 +102,7 @@ export async function startHarness(options: {
     ...(options.cimd ? { cimd: options.cimd } : {}),
     ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),
     oauthRegistrationsPerHour: options.oauthRegistrationsPerHour ?? 1000,
+    ...(options.doorPush ? { doorPush: options.doorPush } : {}),
   });
   const app = createApp(deps, { checkResponses: true });
 

@@ -1,0 +1,201 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { createServer, type Server, type Socket } from "node:net";
+import { INVALIDATIONS_PUSH_PATH } from "@flowstate/contracts/internal/doors";
+import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { createMetrics } from "@flowstate/shared/http/metrics";
+import { serveMetrics } from "@flowstate/shared/http/metrics-server";
+import { serve } from "@flowstate/shared/http/serve";
+import { createLogger } from "@flowstate/shared/log/logger";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { freePort } from "../../../deploy/local/ports.ts";
+import { createApp, type Gateway } from "../src/app.ts";
+import { OWN_ANSWER_HEADERS } from "../src/http/security-headers.ts";
+import { mountInvalidationPush } from "../src/lease/push-route.ts";
+import { AUDIENCE, type E2E, ISSUER, startE2E } from "./e2e-stack.ts";
+import { testSettings, unlimitedRates } from "./gateway-harness.ts";
+
+/**
+ * ADR 0011 in process: identity-svc (the harness, served over HTTP) with short leases, the e2e
+ * stack's gateway (no lease: the instance revoking calls go through) and further gateway instances
+ * with a lease and their push route on an internal listener, as main.ts runs them. The five
+ * revocation kinds across real processes are in revocation-every-instance.e2e.test.ts.
+ */
+const LEASE_MS = 1_500;
+const PUSH_TIMEOUT_MS = 300;
+
+let e2e: E2E;
+const closing: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  e2e = await startE2E("gw_lease", {}, undefined, {
+    identity: { doorPush: { leaseMs: LEASE_MS, pushTimeoutMs: PUSH_TIMEOUT_MS } },
+  });
+});
+afterAll(async () => {
+  for (const close of closing.reverse()) await close();
+  await e2e?.close();
+});
+
+interface LeasedDoor {
+  url: string;
+  pushUrl: string;
+  instanceId: string;
+  gateway: Gateway;
+}
+
+/** Another gateway instance with its lease (started unless `start` is false) and push route. */
+async function leasedDoor(start = true): Promise<LeasedDoor> {
+  const logger = createLogger({ service: "edge-gateway" });
+  const pushPort = await freePort();
+  const instanceId = `edge-gateway-${randomBytes(8).toString("hex")}`;
+  const pushUrl = `http://127.0.0.1:${pushPort}`;
+  const gateway = createApp({
+    config: testSettings(e2e.identityUrl, { JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE, ...unlimitedRates }),
+    logger,
+    internalSecret: e2e.identity.secret,
+    lease: { instanceId, pushUrl, renewMs: 200 },
+  });
+  const internal = await serveMetrics(createMetrics(), {
+    host: "127.0.0.1",
+    port: pushPort,
+    logger,
+    routes: (app) => mountInvalidationPush(app, { secret: e2e.identity.secret, invalidate: gateway.invalidate }),
+  });
+  const server = await serve(gateway, {
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    handleSignals: false,
+    drainTimeoutMs: 1_000,
+    headers: OWN_ANSWER_HEADERS,
+  });
+  closing.push(
+    () => server.shutdown("test done"),
+    () => gateway.close(),
+    () => internal.shutdown("test done"),
+  );
+  if (start) await gateway.lease!.start();
+  return { url: server.url, pushUrl, instanceId, gateway };
+}
+
+const me = async (door: { url: string }, token: string) =>
+  (await fetch(`${door.url}/v1/users/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+
+const signOut = async (token: string) => {
+  const res = await e2e.call("POST", "/v1/auth/signout", { token });
+  assert.equal(res.status, 204, res.text);
+};
+
+const leaseRow = async (instanceId: string) =>
+  (
+    await e2e.identity.deps.orm.em
+      .getConnection()
+      .execute(`SELECT instance_id FROM "${e2e.identity.deps.schema}".door_lease WHERE instance_id = ?`, [instanceId])
+  ).length;
+
+describe("door leases (ADR 0011)", () => {
+  it("a sign-out through another instance is refused at a leased instance with a warm cache, before the sign-out answers", async () => {
+    const door = await leasedDoor();
+    assert.ok(door.gateway.lease!.valid());
+    for (let i = 0; i < 5; i++) {
+      const user = await e2e.signUp();
+      assert.equal(await me(door, user.token), 200);
+      assert.equal(await me(door, user.token), 200, "served from the cache");
+      await signOut(user.token);
+      assert.equal(await me(door, user.token), 401, `round ${i}`);
+    }
+  });
+
+  it("trusts nothing cached while its lease is not valid (never started, so never pushed to)", async () => {
+    const door = await leasedDoor(false);
+    assert.equal(door.gateway.lease!.valid(), false);
+    const user = await e2e.signUp();
+    assert.equal(await me(door, user.token), 200);
+    await signOut(user.token);
+    assert.equal(await me(door, user.token), 401);
+  });
+
+  it("drops every cached fact when identity-svc registers it afresh (it was evicted, so pushes missed it)", async () => {
+    const door = await leasedDoor();
+    const user = await e2e.signUp();
+    assert.equal(await me(door, user.token), 200);
+    // As an eviction does (identity-svc then waits out the lease; here nothing waits): the row goes,
+    // the sign-out is pushed to no one, and the cache holds a revoked session until the next renewal.
+    await e2e.identity.deps.doors.leases.evict(door.instanceId);
+    await signOut(user.token);
+    const renewals = door.gateway.lease!.stats.renewals;
+    const deadline = Date.now() + 5_000;
+    while (door.gateway.lease!.stats.renewals === renewals && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.ok(door.gateway.lease!.stats.renewals > renewals, "renewed");
+    assert.equal(await me(door, user.token), 401);
+  });
+
+  it("evicts an instance that does not ack a push, and answers the revoking call only after its lease ran out", async () => {
+    // A door that accepts connections and never answers (stalled, or its process frozen).
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    closing.push(async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    });
+    const address = silent.address() as { port: number };
+    const instanceId = `edge-gateway-${randomBytes(8).toString("hex")}`;
+    const renewed = await e2e.identity.call("PUT", `/internal/v1/doors/${instanceId}`, {
+      as: { kind: "service", service: "edge-gateway" },
+      body: { push_url: `http://127.0.0.1:${address.port}` },
+    });
+    assert.equal(renewed.status, 200);
+    assert.deepEqual(await renewed.json(), { lease_ms: LEASE_MS, registered: true });
+    const registeredAt = performance.now();
+    const user = await e2e.signUp();
+    const started = performance.now();
+    await signOut(user.token);
+    const answeredAt = performance.now();
+    assert.ok(answeredAt - started >= PUSH_TIMEOUT_MS, `answered after ${answeredAt - started} ms`);
+    assert.ok(answeredAt - registeredAt >= LEASE_MS, "not before the silent door's lease ran out");
+    assert.equal(await leaseRow(instanceId), 0, "evicted");
+  });
+
+  it("refuses a push not signed by identity-svc (401) and acks a genuine one (204)", async () => {
+    const door = await leasedDoor();
+    const user = await e2e.signUp();
+    assert.equal(await me(door, user.token), 200);
+    const body = JSON.stringify([{ scope: "account", sub: user.sub }]);
+    const push = (headers: Record<string, string>) =>
+      fetch(`${door.pushUrl}${INVALIDATIONS_PUSH_PATH}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
+    assert.equal((await push({})).status, 401);
+    const asGateway = signAssertion(
+      e2e.identity.secret,
+      { method: "POST", target: INVALIDATIONS_PUSH_PATH, bodySha256: sha256Base64url(body) },
+      { identity: { kind: "service", service: "edge-gateway" } },
+    );
+    assert.equal((await push({ [IDENTITY_HEADER]: asGateway })).status, 401);
+    const asIdentity = signAssertion(
+      e2e.identity.secret,
+      { method: "POST", target: INVALIDATIONS_PUSH_PATH, bodySha256: sha256Base64url(body) },
+      { identity: { kind: "service", service: "identity-svc" } },
+    );
+    assert.equal((await push({ [IDENTITY_HEADER]: asIdentity })).status, 204);
+  });
+
+  it("refuses a lease to anything but a door, and deregisters at shutdown", async () => {
+    const instanceId = `edge-gateway-${randomBytes(8).toString("hex")}`;
+    const asPrivacy = await e2e.identity.call("PUT", `/internal/v1/doors/${instanceId}`, {
+      as: { kind: "service", service: "privacy-svc" },
+      body: { push_url: "http://127.0.0.1:1" },
+    });
+    assert.equal(asPrivacy.status, 403);
+    const door = await leasedDoor();
+    assert.equal(await leaseRow(door.instanceId), 1);
+    await door.gateway.lease!.stop();
+    assert.equal(await leaseRow(door.instanceId), 0);
+    assert.equal(door.gateway.lease!.valid(), false);
+  });
+});
