@@ -45,7 +45,8 @@ export async function startDoorFleet(options: { edges: number; mcps: number; env
     ...stackEnvironment(outputs, prefix, "dev"),
     SERVICE_PREFIX: prefix,
     STAGE: "dev",
-    LOG_LEVEL: "warn",
+    // FLEET_LOG_LEVEL=info keeps identity-svc's "invalidations pushed" lines (pushMs) in FLOWSTATE_LOG_DIR.
+    LOG_LEVEL: process.env.FLEET_LOG_LEVEL ?? "warn",
     IDENTITY_URL: identityUrl,
     JWT_ISSUER: issuer,
     MCP_GATEWAY_URL: mcpOrigin,

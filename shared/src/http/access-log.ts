@@ -6,8 +6,11 @@ import { HttpProblem } from "./http-problem.ts";
 import type { MetricsRegistry } from "./metrics.ts";
 import { problemBody } from "./problem.ts";
 
-/** Probes are logged at debug: at info they would drown the useful lines. */
-const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
+/**
+ * Probes are logged at debug: at info they would drown the useful lines. So are the door lease
+ * renewals identity-svc receives, a heartbeat per gateway instance per second (ADR 0011).
+ */
+const PROBES = new Set(["/healthz", "/readyz", "/metrics", "/internal/v1/doors/:instance"]);
 
 export interface FinishedRequest {
   requestId: string;

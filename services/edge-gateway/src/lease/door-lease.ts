@@ -35,6 +35,7 @@ export class DoorLease {
   #until = 0;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  #inflight: Promise<void> | undefined;
   #renewals = 0;
   #failures = 0;
 
@@ -54,12 +55,17 @@ export class DoorLease {
 
   /** The first renewal (awaited, so a healthy instance serves from its caches at once), then one every renewMs. */
   async start(): Promise<void> {
-    await this.#renew();
+    await this.#tick();
   }
 
   get stats() {
     return { renewals: this.#renewals, failures: this.#failures };
   }
+
+  #tick = (): Promise<void> => {
+    this.#inflight = this.#renew();
+    return this.#inflight;
+  };
 
   #renew = async (): Promise<void> => {
     const sentAt = performance.now();
@@ -82,7 +88,7 @@ export class DoorLease {
       if (this.valid()) this.#o.logger.warn({ err }, "door lease not renewed; caches trusted until it runs out");
     }
     if (!this.#stopped)
-      this.#timer = setTimeout(this.#renew, Math.max(0, sentAt + this.#o.renewMs - performance.now()));
+      this.#timer = setTimeout(this.#tick, Math.max(0, sentAt + this.#o.renewMs - performance.now()));
   };
 
   /** Shutdown: stop trusting the caches, then deregister so pushes stop waiting for this instance. */
@@ -90,6 +96,8 @@ export class DoorLease {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#until = 0;
+    // A renewal still in flight would write the row again after the deregistration.
+    await this.#inflight;
     await this.#o.identity
       .leaveLease(this.#o.instanceId)
       .catch((err: unknown) => this.#o.logger.warn({ err }, "door lease not ended; it runs out by itself"));

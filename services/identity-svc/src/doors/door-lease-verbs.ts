@@ -27,4 +27,5 @@ export async function renewDoorLease(input: {
 export async function leaveDoorLease(input: { ctx: ServiceContext; instanceId: DoorInstanceId }): Promise<void> {
   requireDoor(input.ctx);
   await input.ctx.deps.doors.leases.leave(input.instanceId);
+  input.ctx.logger.info({ instance: input.instanceId }, "door instance deregistered");
 }

@@ -71,8 +71,15 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
  * unreachable), waiting one lease is the best left: a door that cannot renew trusts nothing after it.
  */
 async function pushToDoors(deps: IdentityDeps, ctx: ServiceContext): Promise<void> {
+  const started = performance.now();
   try {
-    await deps.doors.push(ctx.invalidations, ctx.logger);
+    const outcome = await deps.doors.push(ctx.invalidations, ctx.logger);
+    // What this adds to the revoking call (ADR 0011's cost; revoking calls are rare, so info).
+    if (outcome.doors > 0)
+      ctx.logger.info(
+        { doors: outcome.doors, pushMs: performance.now() - started },
+        "invalidations pushed to the doors",
+      );
   } catch (err) {
     ctx.logger.error({ err }, "invalidations not pushed to the doors; waiting one lease before answering");
     await new Promise((resolve) => setTimeout(resolve, deps.doors.settings.leaseMs));
