@@ -87,8 +87,7 @@ export class DoorLease {
       this.#failures++;
       if (this.valid()) this.#o.logger.warn({ err }, "door lease not renewed; caches trusted until it runs out");
     }
-    if (!this.#stopped)
-      this.#timer = setTimeout(this.#tick, Math.max(0, sentAt + this.#o.renewMs - performance.now()));
+    if (!this.#stopped) this.#timer = setTimeout(this.#tick, Math.max(0, sentAt + this.#o.renewMs - performance.now()));
   };
 
   /** Shutdown: stop trusting the caches, then deregister so pushes stop waiting for this instance. */
