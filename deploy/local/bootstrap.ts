@@ -101,7 +101,7 @@ async function ensureConsumerQueue(
   accountId: string,
   q: QueueDefinition,
 ): Promise<ConsumerQueue> {
-  const dlq = await ensureQueue(ctx, q.dlqName, { MessageRetentionPeriod: String(14 * 24 * 3600) });
+  const dlq = await ensureQueue(ctx, q.dlqName, { MessageRetentionPeriod: String(q.dlqRetentionSeconds) });
   const ruleArn = await ensureRule(ctx, {
     bus,
     name: q.ruleName,
@@ -110,10 +110,9 @@ async function ensureConsumerQueue(
   });
   const queueArn = `arn:aws:sqs:${DATA_REGION}:${accountId}:${q.queueName}`;
   const queue = await ensureQueue(ctx, q.queueName, {
-    // Long polling by default, so a consumer that forgets WaitTimeSeconds still does not busy-poll.
-    ReceiveMessageWaitTimeSeconds: "20",
-    VisibilityTimeout: "30",
-    MessageRetentionPeriod: String(4 * 24 * 3600),
+    ReceiveMessageWaitTimeSeconds: String(q.receiveWaitSeconds),
+    VisibilityTimeout: String(q.visibilityTimeoutSeconds),
+    MessageRetentionPeriod: String(q.retentionSeconds),
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: q.maxReceiveCount }),
     Policy: allowRulePolicy(queueArn, ruleArn),
   });

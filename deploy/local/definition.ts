@@ -43,6 +43,12 @@ export interface QueueDefinition {
   maxReceiveCount: number;
   ruleName: string;
   eventPattern: Record<string, unknown>;
+  /** Long polling by default, so a consumer that forgets WaitTimeSeconds still does not busy-poll. */
+  receiveWaitSeconds: number;
+  visibilityTimeoutSeconds: number;
+  retentionSeconds: number;
+  /** Longer than the queue's own (SQS keeps a moved message's original enqueue time), at SQS's 14-day maximum. */
+  dlqRetentionSeconds: number;
 }
 
 export type BucketRole = "exports" | "auditArchive" | "snapshots";
@@ -88,6 +94,13 @@ export const EXPORT_RETENTION_DAYS = 7;
 /** Audit records are kept seven years, write-once (2555 days = 7 × 365). */
 export const AUDIT_RETENTION_DAYS = 2555;
 export const MAX_RECEIVE_COUNT = 5;
+/** Queue settings every consumer queue gets (the bootstrap and deploy/aws render the same numbers). */
+export const QUEUE_SETTINGS = {
+  receiveWaitSeconds: 20,
+  visibilityTimeoutSeconds: 30,
+  retentionSeconds: 4 * 24 * 3600,
+  dlqRetentionSeconds: 14 * 24 * 3600,
+} as const;
 
 /** Names shared with the services' configuration defaults (shared/src/config/base.ts). */
 export function stackNames(s: Pick<StackSettings, "prefix" | "stage">) {
@@ -128,6 +141,7 @@ export function defineStack(
       maxReceiveCount: MAX_RECEIVE_COUNT,
       ruleName: names.queues(c.service).queue,
       eventPattern: eventPattern(c.events),
+      ...QUEUE_SETTINGS,
     })),
     buckets: [
       { role: "exports", name: bucketName(s, "exports"), versioned: false, expireAfterDays: EXPORT_RETENTION_DAYS },

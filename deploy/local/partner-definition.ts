@@ -22,6 +22,8 @@ export interface PartnerIngestDefinition {
    * eu-central-1; one day is enough to ride out an outage and short enough that nothing lingers.
    */
   retentionSeconds: number;
+  receiveWaitSeconds: number;
+  visibilityTimeoutSeconds: number;
 }
 
 export function definePartnerIngest(s: { prefix: string; stage: string }): PartnerIngestDefinition {
@@ -35,5 +37,7 @@ export function definePartnerIngest(s: { prefix: string; stage: string }): Partn
     eventPattern: { source: [PARTNER_EVENT_SOURCE] },
     maxReceiveCount: 5,
     retentionSeconds: 24 * 3600,
+    receiveWaitSeconds: 20,
+    visibilityTimeoutSeconds: 30,
   };
 }

@@ -31,8 +31,8 @@ export async function ensurePartnerIngest(
   );
   const queue = await ensureQueue(ctx, def.queueName, {
     ...retention,
-    ReceiveMessageWaitTimeSeconds: "20",
-    VisibilityTimeout: "30",
+    ReceiveMessageWaitTimeSeconds: String(def.receiveWaitSeconds),
+    VisibilityTimeout: String(def.visibilityTimeoutSeconds),
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: def.maxReceiveCount }),
     Policy: allowRulePolicy(`arn:aws:sqs:${PARTNER_REGION}:${accountId}:${def.queueName}`, ruleArns),
   });

@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { describe, it } from "vitest";
+import { defineStack } from "../local/definition.ts";
+import { definePartnerIngest } from "../local/partner-definition.ts";
+import { type CfnJson, synthesize } from "./synth.ts";
+
+// One synthesis for the file. The bootstrap's definition is the source; the CDK stacks must render it exactly.
+const { built, settings, template } = synthesize();
+const def = defineStack({
+  prefix: settings.prefix,
+  stage: settings.stage,
+  accountId: settings.account,
+  mailFrom: settings.mailFrom,
+});
+const partner = definePartnerIngest(settings);
+type Resource = { Type: string; Properties: Record<string, CfnJson> };
+const all = (stack: (typeof built.stacks)[number], type: string) =>
+  Object.values(template(stack).toJSON().Resources as Record<string, Resource>).filter((r) => r.Type === type);
+
+describe("the local bootstrap's definition and the CDK stacks", () => {
+  it("have the same queues and DLQs with the same settings, and no other", () => {
+    const queues = new Map(all(built.messaging, "AWS::SQS::Queue").map((q) => [q.Properties.QueueName, q.Properties]));
+    assert.deepEqual([...queues.keys()].sort(), def.queues.flatMap((q) => [q.queueName, q.dlqName]).sort());
+    for (const q of def.queues) {
+      const queue = queues.get(q.queueName)!;
+      assert.equal(queue.ReceiveMessageWaitTimeSeconds, q.receiveWaitSeconds);
+      assert.equal(queue.VisibilityTimeout, q.visibilityTimeoutSeconds);
+      assert.equal(queue.MessageRetentionPeriod, q.retentionSeconds);
+      assert.equal(queue.RedrivePolicy.maxReceiveCount, q.maxReceiveCount);
+      assert.equal(queues.get(q.dlqName)!.MessageRetentionPeriod, q.dlqRetentionSeconds);
+    }
+  });
+
+  it("have the same bus and rules, each with the definition's event pattern", () => {
+    assert.deepEqual(
+      all(built.messaging, "AWS::Events::EventBus").map((b) => b.Properties.Name),
+      [def.busName],
+    );
+    const rules = new Map(all(built.messaging, "AWS::Events::Rule").map((r) => [r.Properties.Name, r.Properties]));
+    assert.deepEqual([...rules.keys()].sort(), def.queues.map((q) => q.ruleName).sort());
+    for (const q of def.queues) assert.deepEqual(rules.get(q.ruleName)!.EventPattern, q.eventPattern, q.ruleName);
+  });
+
+  it("have the same buckets with the same rules, the same key alias and the same secrets", () => {
+    const buckets = new Map(all(built.storage, "AWS::S3::Bucket").map((b) => [b.Properties.BucketName, b.Properties]));
+    for (const b of def.buckets) {
+      const bucket = buckets.get(b.name);
+      assert.ok(bucket, b.name);
+      assert.equal(bucket.VersioningConfiguration?.Status === "Enabled", b.versioned, `${b.name} versioning`);
+      const expiry = bucket.LifecycleConfiguration?.Rules?.[0]?.ExpirationInDays;
+      assert.equal(expiry, b.expireAfterDays, `${b.name} expiry`);
+      const lock = bucket.ObjectLockConfiguration?.Rule?.DefaultRetention;
+      assert.deepEqual(lock && { mode: lock.Mode, days: lock.Days }, b.objectLock, `${b.name} Object Lock`);
+      assert.equal(
+        bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm,
+        "aws:kms",
+      );
+    }
+    // The only bucket the bootstrap does not make: production's access logs.
+    assert.deepEqual(
+      [...buckets.keys()].filter((n) => !def.buckets.some((b) => b.name === n)),
+      [`${settings.prefix}-${settings.stage}-${settings.account}-access-logs`],
+    );
+    assert.deepEqual(
+      all(built.storage, "AWS::KMS::Alias").map((a) => a.Properties.AliasName),
+      [def.keyAlias],
+    );
+    assert.deepEqual(
+      all(built.storage, "AWS::SecretsManager::Secret").map((s) => s.Properties.Name),
+      def.secrets.map((s) => s.name),
+    );
+  });
+
+  it("have the same us-east-1 partner ingest: buses, rule, transit queue and DLQ", () => {
+    assert.deepEqual(
+      all(built.partner, "AWS::Events::EventBus").map((b) => b.Properties.Name),
+      partner.buses,
+    );
+    const rules = all(built.partner, "AWS::Events::Rule");
+    assert.equal(rules.length, partner.buses.length);
+    for (const r of rules) {
+      assert.equal(r.Properties.Name, partner.ruleName);
+      assert.deepEqual(r.Properties.EventPattern, partner.eventPattern);
+    }
+    const queues = new Map(all(built.partner, "AWS::SQS::Queue").map((q) => [q.Properties.QueueName, q.Properties]));
+    assert.deepEqual([...queues.keys()].sort(), [partner.queueName, partner.dlqName].sort());
+    assert.equal(queues.get(partner.queueName)!.RedrivePolicy.maxReceiveCount, partner.maxReceiveCount);
+    for (const q of queues.values()) assert.equal(q.MessageRetentionPeriod, partner.retentionSeconds);
+  });
+});

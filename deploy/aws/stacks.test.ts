@@ -1,0 +1,221 @@
+import assert from "node:assert/strict";
+import { Validations } from "aws-cdk-lib";
+import { Match } from "aws-cdk-lib/assertions";
+import nag from "cdk-nag";
+import { describe, it } from "vitest";
+import { consumes, dataServices, deploymentNames, entryOf } from "./services.ts";
+import { TARGET_RETRY } from "./stacks/messaging.ts";
+import { endpointClients } from "./stacks/network.ts";
+import { type CfnJson, synthesize } from "./synth.ts";
+
+// One synthesis for the whole file (seconds of CPU): every test reads these templates.
+const { built, settings, template } = synthesize();
+const names = deploymentNames(settings);
+const def = names.definition;
+type Resources = Record<string, { Type: string; Properties?: Record<string, CfnJson> }>;
+const resources = (stack: (typeof built.stacks)[number], type: string) =>
+  Object.values(template(stack).toJSON().Resources as Resources).filter((r) => r.Type === type);
+
+describe("the synthesized stacks", () => {
+  it("network: a VPC over three AZs with private subnets and an endpoint for each AWS client the services use", () => {
+    const t = template(built.network);
+    t.resourceCountIs("AWS::EC2::VPC", 1);
+    const subnets = resources(built.network, "AWS::EC2::Subnet").map((s) => s.Properties!.AvailabilityZone);
+    assert.equal(new Set(subnets.map((z) => JSON.stringify(z))).size, 3);
+    const interfaces = resources(built.network, "AWS::EC2::VPCEndpoint").map((e) =>
+      JSON.stringify(e.Properties!.ServiceName),
+    );
+    for (const client of endpointClients()) {
+      const service = { sesv2: "email", eventbridge: "events", secretsmanager: "secretsmanager" }[client] ?? client;
+      assert.ok(
+        interfaces.some((n) => n.includes(`.${service}`)),
+        `no endpoint for ${client}`,
+      );
+    }
+    assert.ok(interfaces.some((n) => n.includes("ecr.dkr")) && interfaces.some((n) => n.includes(".logs")));
+  });
+
+  it("data: Aurora PostgreSQL Serverless v2 encrypted with the data key, backups, deletion protection, a login per service", () => {
+    const t = template(built.data);
+    t.hasResourceProperties("AWS::RDS::DBCluster", {
+      Engine: "aurora-postgresql",
+      StorageEncrypted: true,
+      KmsKeyId: Match.anyValue(),
+      DeletionProtection: true,
+      BackupRetentionPeriod: 35,
+      ServerlessV2ScalingConfiguration: Match.objectLike({ MinCapacity: 1 }),
+    });
+    t.hasResourceProperties("AWS::RDS::DBInstance", { DBInstanceClass: "db.serverless" });
+    const logins = resources(built.data, "AWS::SecretsManager::Secret").map((s) => s.Properties!.Name);
+    for (const svc of dataServices.filter((s) => entryOf(s).database))
+      for (const login of names.databaseLogins(svc)) assert.ok(logins.includes(login.secretName), login.secretName);
+    assert.ok(logins.includes(names.adminSecretName));
+  });
+
+  it("messaging: the bus, per consumer its rule, queue and DLQ, and a DLQ and retry policy on every target", () => {
+    const t = template(built.messaging);
+    t.hasResourceProperties("AWS::Events::EventBus", { Name: def.busName });
+    const rules = resources(built.messaging, "AWS::Events::Rule");
+    assert.equal(rules.length, def.queues.length);
+    for (const rule of rules)
+      for (const target of rule.Properties!.Targets) {
+        assert.ok(target.DeadLetterConfig?.Arn, `${rule.Properties!.Name} target has no DLQ`);
+        assert.deepEqual(target.RetryPolicy, {
+          MaximumRetryAttempts: TARGET_RETRY.attempts,
+          MaximumEventAgeInSeconds: TARGET_RETRY.maxEventAgeSeconds,
+        });
+      }
+    t.hasResourceProperties("AWS::SES::EmailIdentity", { EmailIdentity: def.mailFrom });
+  });
+
+  it("storage: exports SSE-KMS, 7 days, TLS only, no public access; audit archive Object Lock COMPLIANCE 2555 days; snapshots", () => {
+    const t = template(built.storage);
+    const blocked = {
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    };
+    t.hasResourceProperties("AWS::S3::Bucket", {
+      BucketName: def.buckets[0]!.name,
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [
+          Match.objectLike({ ServerSideEncryptionByDefault: Match.objectLike({ SSEAlgorithm: "aws:kms" }) }),
+        ],
+      },
+      LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 7, Status: "Enabled" })] },
+      PublicAccessBlockConfiguration: blocked,
+    });
+    t.hasResourceProperties("AWS::S3::Bucket", {
+      BucketName: `flowstate-prod-${settings.account}-audit-archive`,
+      ObjectLockEnabled: true,
+      ObjectLockConfiguration: {
+        ObjectLockEnabled: "Enabled",
+        Rule: { DefaultRetention: { Mode: "COMPLIANCE", Days: 2555 } },
+      },
+      VersioningConfiguration: { Status: "Enabled" },
+    });
+    t.hasResourceProperties("AWS::S3::Bucket", { BucketName: `flowstate-prod-${settings.account}-snapshots` });
+    // TLS only: every bucket's policy denies aws:SecureTransport false.
+    for (const policy of resources(built.storage, "AWS::S3::BucketPolicy"))
+      assert.ok(
+        policy.Properties!.PolicyDocument.Statement.some(
+          (s: CfnJson) => s.Effect === "Deny" && s.Condition?.Bool?.["aws:SecureTransport"] === "false",
+        ),
+      );
+    assert.equal(resources(built.storage, "AWS::S3::BucketPolicy").length, 4);
+  });
+
+  it("compute: a Fargate service per eu-central-1 service from one image asset, the doors behind TLS and WAF, /readyz", () => {
+    const t = template(built.compute);
+    const services = resources(built.compute, "AWS::ECS::Service").map((s) => s.Properties!.ServiceName);
+    assert.deepEqual(services.sort(), [...dataServices].sort());
+    const tasks = resources(built.compute, "AWS::ECS::TaskDefinition");
+    const images = new Set(tasks.map((task) => JSON.stringify(task.Properties!.ContainerDefinitions[0].Image)));
+    assert.equal(images.size, 1, "one image for every service");
+    for (const task of tasks) {
+      const c = task.Properties!.ContainerDefinitions[0];
+      assert.equal(c.User, "node");
+      if (c.Command.at(-1).startsWith("services/")) assert.match(c.HealthCheck.Command.join(" "), /\/readyz/);
+    }
+    t.hasResourceProperties("AWS::ElasticLoadBalancingV2::Listener", {
+      Protocol: "HTTPS",
+      Port: 443,
+      Certificates: [{ CertificateArn: settings.certificateArn }],
+    });
+    t.hasResourceProperties("AWS::ElasticLoadBalancingV2::LoadBalancer", { Scheme: "internet-facing" });
+    t.hasResourceProperties("AWS::ElasticLoadBalancingV2::TargetGroup", { HealthCheckPath: "/readyz" });
+    const acl = resources(built.compute, "AWS::WAFv2::WebACL")[0]!;
+    const groups = acl
+      .Properties!.Rules.map((r: CfnJson) => r.Statement.ManagedRuleGroupStatement?.Name)
+      .filter(Boolean);
+    assert.ok(
+      groups.includes("AWSManagedRulesCommonRuleSet") && groups.includes("AWSManagedRulesKnownBadInputsRuleSet"),
+    );
+    t.resourceCountIs("AWS::WAFv2::WebACLAssociation", 1);
+    // Only the doors are targets of the public load balancer.
+    assert.equal(
+      resources(built.compute, "AWS::ElasticLoadBalancingV2::TargetGroup").filter(
+        (g) => g.Properties!.Protocol === "HTTP",
+      ).length,
+      2,
+    );
+  });
+
+  it("compute: doors scale on CPU and requests, consumers on their queue's backlog per task", () => {
+    const policies = resources(built.compute, "AWS::ApplicationAutoScaling::ScalingPolicy").map((p) => p.Properties!);
+    const predefined = policies.map(
+      (p) => p.TargetTrackingScalingPolicyConfiguration.PredefinedMetricSpecification?.PredefinedMetricType,
+    );
+    assert.equal(predefined.filter((m) => m === "ECSServiceAverageCPUUtilization").length, 2);
+    assert.equal(predefined.filter((m) => m === "ALBRequestCountPerTarget").length, 2);
+    const backlog = policies.filter((p) => p.PolicyName?.endsWith("-backlog-per-task"));
+    const consumers = dataServices.filter((s) => consumes(s) && entryOf(s).kind !== "door");
+    assert.deepEqual(backlog.map((p) => p.PolicyName.replace("-backlog-per-task", "")).sort(), [...consumers].sort());
+  });
+
+  it("identity: the two principals, assumable by connector-svc's and offers-svc's task roles only", () => {
+    const roles = resources(built.identity, "AWS::IAM::Role").map((r) => r.Properties!);
+    for (const name of ["flowstate-prod-backend", "flowstate-prod-mcp-execution"]) {
+      const role = roles.find((r) => r.RoleName === name)!;
+      const trusted = JSON.stringify(role.AssumeRolePolicyDocument);
+      // Principals name the task roles' logical ids (Task-<service>, dashes dropped).
+      assert.match(trusted, /"Taskconnectorsvc/);
+      assert.match(trusted, /"Taskofferssvc/);
+      assert.equal(role.AssumeRolePolicyDocument.Statement.length, 2);
+    }
+  });
+
+  it("observability: log groups with retention, an alarm per DLQ, 5xx and p99 per door, outbox and export failures, one dashboard", () => {
+    for (const group of resources(built.compute, "AWS::Logs::LogGroup"))
+      assert.equal(group.Properties!.RetentionInDays, 90);
+    const alarms = resources(built.observability, "AWS::CloudWatch::Alarm").map(
+      (a) => a.Properties!.AlarmDescription as string,
+    );
+    for (const q of def.queues)
+      assert.ok(
+        alarms.some((a) => a.includes(q.dlqName)),
+        q.dlqName,
+      );
+    assert.equal(alarms.filter((a) => a.includes("5xx")).length, 2);
+    assert.equal(alarms.filter((a) => a.includes("p99")).length, 2);
+    assert.ok(alarms.some((a) => a.includes("outbox")) && alarms.some((a) => a.includes("export failed")));
+    template(built.observability).resourceCountIs("AWS::CloudWatch::Dashboard", 1);
+  });
+
+  it("partner (us-east-1): the shard buses, the transit queue and DLQ with one day's retention, the handler", () => {
+    const p = names.partner;
+    assert.equal(built.partner.region, "us-east-1");
+    assert.deepEqual(
+      resources(built.partner, "AWS::Events::EventBus").map((b) => b.Properties!.Name),
+      p.buses,
+    );
+    for (const name of [p.queueName, p.dlqName])
+      template(built.partner).hasResourceProperties("AWS::SQS::Queue", {
+        QueueName: name,
+        MessageRetentionPeriod: 86400,
+      });
+    template(built.partner).hasResourceProperties("AWS::ECS::Service", { ServiceName: "partner-inbound" });
+  });
+
+  it("passes cdk-nag's AwsSolutions pack with no unacknowledged error, every acknowledgement with its reason", () => {
+    for (const stack of built.stacks) {
+      const report = new nag.AwsSolutionsChecks(stack).validateScope(stack);
+      const errors = report.violations.filter((v) => v.severity === "error");
+      assert.deepEqual(
+        errors.map((v) => `${v.ruleName} ${v.violatingResources[0]?.constructPath}`),
+        [],
+        stack.stackName,
+      );
+    }
+    const acknowledged = built.app.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY))
+      .flatMap((m) => Object.values(m.data as Record<string, { reason?: string } | string>));
+    assert.ok(acknowledged.length > 5);
+    for (const a of acknowledged) {
+      const reason = typeof a === "string" ? a : a.reason;
+      assert.ok(reason && reason.split(" ").length >= 6, `acknowledgement without a reason: ${JSON.stringify(a)}`);
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { Duration, Stack, type StackProps } from "aws-cdk-lib";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
+import * as elbv2 from "aws-cdk-lib/aws-elasticloadbalancingv2";
+import * as kms from "aws-cdk-lib/aws-kms";
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as sns from "aws-cdk-lib/aws-sns";
+import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
+import type { Construct } from "constructs";
+import { type DeploymentNames, dataServices, entryOf } from "../services.ts";
+import type { DeploySettings } from "../settings.ts";
+import type { ComputeStack } from "./compute.ts";
+
+export const METRIC_NAMESPACE = "Flowstate";
+
+/** The log lines (pino's `msg`) that count as an outbox relay failure and an export failure. */
+export const OUTBOX_FAILURE_PATTERN =
+  '{ ($.msg = "outbox publish partly failed*") || ($.msg = "outbox relay round failed*") || ($.msg = "outbox event is larger*") }';
+export const EXPORT_FAILURE_PATTERN = '{ ($.msg = "export failed*") || ($.msg = "in-process export failed*") }';
+
+export interface ObservabilityStackProps extends StackProps {
+  settings: DeploySettings;
+  names: DeploymentNames;
+  compute: ComputeStack;
+  dataKey: kms.IKey;
+}
+
+/**
+ * Alarms (any DLQ message, 5xx rate and p99 latency at each door, outbox relay failures, export
+ * failures) into one SNS topic, and one dashboard. Log groups are the compute stack's (one per
+ * service, 90 days); the metrics from logs are filters on them. Everything here is in eu-central-1.
+ */
+export class ObservabilityStack extends Stack {
+  readonly topic: sns.Topic;
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: ObservabilityStackProps) {
+    super(scope, id, props);
+    const { settings, names, compute } = props;
+    // Imported by ARN: a grant then lands in the grantee's own policy, not in the key's (no cycle between stacks).
+    const dataKey = kms.Key.fromKeyArn(this, "DataKey", props.dataKey.keyArn);
+    this.topic = new sns.Topic(this, "Alarms", {
+      topicName: `${settings.prefix}-${settings.stage}-alarms`,
+      masterKey: dataKey,
+      enforceSSL: true,
+    });
+    if (settings.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
+    const dashboard = new cloudwatch.Dashboard(this, "Dashboard", {
+      dashboardName: `${settings.prefix}-${settings.stage}`,
+    });
+
+    const dlqWidgets: cloudwatch.IMetric[] = [];
+    for (const q of names.definition.queues) {
+      const depth = new cloudwatch.Metric({
+        namespace: "AWS/SQS",
+        metricName: "ApproximateNumberOfMessagesVisible",
+        dimensionsMap: { QueueName: q.dlqName },
+        statistic: "Maximum",
+        period: Duration.minutes(1),
+      });
+      dlqWidgets.push(depth);
+      this.alarm(`Dlq-${q.service}`, depth, 0, `A message is in ${q.dlqName}: runbook docs/runbooks/redrive-a-dlq.md`);
+    }
+
+    const doorWidgets: cloudwatch.IWidget[] = [];
+    for (const [service, running] of compute.services) {
+      if (!running.targetGroup) continue;
+      const tg = running.targetGroup.metrics;
+      const errors = tg.httpCodeTarget(elbv2.HttpCodeTarget.TARGET_5XX_COUNT, {
+        period: Duration.minutes(5),
+        statistic: "Sum",
+      });
+      const requests = tg.requestCount({ period: Duration.minutes(5), statistic: "Sum" });
+      const rate = new cloudwatch.MathExpression({
+        expression: "100 * errors / IF(requests > 0, requests, 1)",
+        usingMetrics: { errors, requests },
+        label: `${service} 5xx %`,
+        period: Duration.minutes(5),
+      });
+      this.alarm(`FiveXx-${service}`, rate, 1, `${service}: more than 1% of answers are 5xx`);
+      const p99 = tg.targetResponseTime({ statistic: "p99", period: Duration.minutes(5) });
+      this.alarm(`P99-${service}`, p99, 1, `${service}: p99 latency above 1 s`);
+      doorWidgets.push(
+        new cloudwatch.GraphWidget({ title: `${service} 5xx %`, left: [rate] }),
+        new cloudwatch.GraphWidget({ title: `${service} p99 s`, left: [p99] }),
+      );
+    }
+
+    const outbox: cloudwatch.IMetric[] = [];
+    for (const service of dataServices.filter((s) => entryOf(s).database)) {
+      const metric = this.fromLogs(compute, service, "OutboxFailures", OUTBOX_FAILURE_PATTERN);
+      outbox.push(metric);
+      this.alarm(`Outbox-${service}`, metric, 0, `${service}: the outbox relay failed to publish (events are late)`);
+    }
+    const exports = this.fromLogs(compute, "privacy-svc", "ExportFailures", EXPORT_FAILURE_PATTERN);
+    this.alarm("ExportFailures", exports, 0, "privacy-svc: an export failed");
+
+    dashboard.addWidgets(
+      new cloudwatch.GraphWidget({ title: "DLQ messages", left: dlqWidgets, width: 12 }),
+      new cloudwatch.GraphWidget({ title: "Outbox relay failures", left: outbox, width: 12 }),
+      ...doorWidgets,
+      new cloudwatch.GraphWidget({ title: "Export failures", left: [exports] }),
+    );
+  }
+
+  private fromLogs(compute: ComputeStack, service: string, name: string, pattern: string): cloudwatch.IMetric {
+    const group = compute.services.get(service as never)!.logGroup;
+    new logs.CfnMetricFilter(this, `${name}-${service}`, {
+      logGroupName: group.logGroupName,
+      filterPattern: pattern,
+      metricTransformations: [
+        { metricNamespace: `${METRIC_NAMESPACE}/${service}`, metricName: name, metricValue: "1", defaultValue: 0 },
+      ],
+    });
+    return new cloudwatch.Metric({
+      namespace: `${METRIC_NAMESPACE}/${service}`,
+      metricName: name,
+      statistic: "Sum",
+      period: Duration.minutes(5),
+    });
+  }
+
+  private alarm(id: string, metric: cloudwatch.IMetric, threshold: number, description: string) {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      metric,
+      threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: `${description} (docs/runbooks/respond-to-an-alarm.md)`,
+    });
+    alarm.addAlarmAction(new actions.SnsAction(this.topic));
+    this.alarms.push(alarm);
+  }
+}
