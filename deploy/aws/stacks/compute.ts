@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
-import { Duration, Fn, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import * as appscaling from "aws-cdk-lib/aws-applicationautoscaling";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import * as ecs from "aws-cdk-lib/aws-ecs";
@@ -145,6 +145,9 @@ export class ComputeStack extends Stack {
     }
     this.connectorEndpointService = this.offerConnector(props);
     this.databaseUsersTask(props);
+    // The partner stack's `-c connectorEndpointService=…`, and where the doors' DNS names point.
+    new CfnOutput(this, "ConnectorEndpointService", { value: this.connectorEndpointService.vpcEndpointServiceName });
+    new CfnOutput(this, "DoorsDnsName", { value: this.alb.loadBalancerDnsName });
   }
 
   private service(props: ComputeStackProps, service: FlowstateServiceName): RunningService {

@@ -1,5 +1,5 @@
 import type { AwsClientName, FlowstateServiceName } from "@flowstate/contracts/services/catalog";
-import { Stack, type StackProps } from "aws-cdk-lib";
+import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
@@ -120,5 +120,8 @@ export class NetworkStack extends Stack {
       if (entry.database) this.databaseGroup.addIngressRule(group, ec2.Port.tcp(5432), `${service}'s own schema`);
       this.serviceGroups.set(service, group);
     }
+    // What `aws ecs run-task` needs for the one-off database-users task (docs/runbooks/first-deploy.md).
+    new CfnOutput(this, "PrivateSubnets", { value: this.vpc.privateSubnets.map((x) => x.subnetId).join(",") });
+    new CfnOutput(this, "DatabaseAdminGroup", { value: this.adminGroup.securityGroupId });
   }
 }
