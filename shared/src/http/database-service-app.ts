@@ -1,6 +1,7 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { type Database, databaseReady } from "../db/open-database.ts";
 import type { Logger } from "../log/logger.ts";
+import type { CallContext } from "../seam/call-context.ts";
 import { type SeamDeps, type SeamOptions, serviceSeam } from "../seam/seam.ts";
 import { createServiceApp } from "./app.ts";
 import type { MetricsRegistry } from "./metrics.ts";
@@ -47,7 +48,10 @@ export function databaseServiceApp<E extends ServiceEnv>(
     readiness: { database: databaseReady(deps.orm) },
   });
   if ("seam" in app) {
-    routeBook(service).access = { callOf: (c) => c.get("call") };
+    routeBook(service).access = {
+      callOf: (c) => c.get("call"),
+      recheck: (c) => (c.get("call") as CallContext).recheckCredential(),
+    };
     service.use(serviceSeam(app.seam) as unknown as MiddlewareHandler<E>);
   } else service.use(app.context);
   for (const mount of app.routes) mount(service);

@@ -23,6 +23,11 @@ export interface RouteBook {
  */
 export interface RouteAccessSource {
   callOf: (c: Context) => VerifiedCall;
+  /**
+   * Re-checks a user's or API key's credential before a write route does anything (validation,
+   * AWS calls, its transaction); unset where the check runs inside the write's transaction only.
+   */
+  recheck?: (c: Context) => Promise<void>;
   rules?: ReadonlySet<"internal" | "user" | "tenant">;
 }
 

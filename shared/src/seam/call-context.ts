@@ -102,6 +102,18 @@ export class CallContext<D extends SeamDeps = SeamDeps> {
   }
 
   /**
+   * Re-checks a user's session or an API key's liveness with identity-svc (a `remote` check);
+   * nothing for a service or anonymous caller, nor for a `local` check (that runs in the
+   * transaction). mountRoute calls it before a write route's handler (route-access.ts).
+   */
+  async recheckCredential(): Promise<void> {
+    const c = this.caller;
+    if (c.kind !== "user" && c.kind !== "api_key") return;
+    const check = this.requireCheck();
+    if ("remote" in check) await check.remote(c);
+  }
+
+  /**
    * Runs `fn` in a transaction of its own (a fresh fork), committing when it resolves, after
    * re-checking a user's or API key's credential. Fails closed: a service built without a
    * credential check cannot write for such a caller at all.

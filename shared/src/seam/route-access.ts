@@ -1,7 +1,7 @@
 import { decideSignedTenantAccess } from "@flowstate/contracts/auth/tenant-access";
 import type { InternalRouteShape } from "@flowstate/contracts/internal/routes";
 import type { RouteShape, RouteSpec } from "@flowstate/contracts/rest/route";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { apiKeyNotAllowed, tenantRefusal } from "../auth/tenant-refusal.ts";
 import { DomainError } from "../errors/domain-error.ts";
 import type { RouteAccessSource } from "../http/route-book.ts";
@@ -17,11 +17,14 @@ const forbidden = (service: string) => new DomainError("forbidden", "FORBIDDEN",
  * - `auth: "tenant"`: `decideSignedTenantAccess` (contracts/src/auth/tenant-access.ts) on the
  *   signed tenant and role against the path's `{id}`: 404 NOT_FOUND for another tenant, exactly
  *   like a missing one; 403 API_KEY_NOT_ALLOWED, INSUFFICIENT_SCOPE, INSUFFICIENT_ROLE.
+ * - a write (any method but GET and HEAD) by a user or an API key: the credential re-check
+ *   (`source.recheck`: 401 SESSION_REVOKED / INVALID_API_KEY, 503 when it cannot be told).
  * Returns undefined for a public route (the seam already let it through as `anonymous`).
  * `source` says where the verified caller is on the request and which rules apply (route-book.ts).
  */
 export function routeAccess(spec: RouteShape, source: RouteAccessSource): MiddlewareHandler | undefined {
   const { callOf, rules } = source;
+  const gate = gateOf(spec, source);
   if ("callers" in spec) {
     if (rules && !rules.has("internal")) return undefined;
     const callers = new Set<string>((spec as InternalRouteShape).callers);
@@ -36,6 +39,7 @@ export function routeAccess(spec: RouteShape, source: RouteAccessSource): Middle
   if (route.auth === "user" && (!rules || rules.has("user"))) {
     return async function userAccess(c, next) {
       if (callOf(c).caller.kind !== "user") throw apiKeyNotAllowed();
+      await gate(c);
       await next();
     };
   }
@@ -57,8 +61,22 @@ export function routeAccess(spec: RouteShape, source: RouteAccessSource): Middle
             ? decideSignedTenantAccess(need, pathTenant, { kind: "user", signed: tenant })
             : ({ ok: false, code: "NOT_FOUND" } as const);
       if (!decision.ok) throw tenantRefusal(decision.code, minRole);
+      await gate(c);
       await next();
     };
   }
   return undefined;
+}
+
+const READS = new Set(["GET", "HEAD"]);
+
+/**
+ * A write route's credential gate: after the route admitted the caller, and before validation or
+ * anything the handler does (an AWS call, its transaction), the session or key must still be live.
+ * `call.transaction` checks again right before it opens, so a long verb is covered at its commit too.
+ */
+function gateOf(spec: RouteShape, source: RouteAccessSource): (c: Context) => Promise<void> {
+  const recheck = source.recheck;
+  if (!recheck || READS.has(spec.method)) return async () => {};
+  return recheck;
 }
