@@ -151,6 +151,22 @@ export function taskGrants(s: DeploySettings, names: DeploymentNames, service: F
 }
 
 /**
+ * Decrypting secrets sealed with the data key, through Secrets Manager only: task roles reading the
+ * shared secrets, and execution roles injecting a service's database login into its container.
+ */
+export function openSecretsGrant(s: DeploySettings, names: DeploymentNames): Grant {
+  return {
+    sid: "OpenSecrets",
+    actions: ["kms:Decrypt"],
+    resources: [arn(s).anyKey],
+    conditions: {
+      "ForAnyValue:StringEquals": { "kms:ResourceAliases": names.definition.keyAlias },
+      StringEquals: { "kms:ViaService": `secretsmanager.${regions.data}.amazonaws.com` },
+    },
+  };
+}
+
+/**
  * What a principal role (`<prefix>-<stage>-backend`, `…-mcp-execution`) may do: assume a tenant's
  * `MarketplaceConnector` role in any seller account (the tenant's trust policy and external ID decide).
  */

@@ -131,6 +131,35 @@ describe("least privilege over the synthesized IAM policies", () => {
     );
   });
 
+  it("gives each execution role only its own service's login secrets, its own log group and Decrypt through Secrets Manager", () => {
+    const resources = template(built.compute).toJSON().Resources as Record<string, CfnJson>;
+    for (const service of deployedServices.filter((s) => s !== "partner-inbound")) {
+      const roleId =
+        resources[
+          Object.keys(resources).find((id) => resources[id].Properties?.Family === `flowstate-prod-${service}`)!
+        ].Properties.ExecutionRoleArn["Fn::GetAtt"][0];
+      const statements = Object.values(resources)
+        .filter((r) => r.Type === "AWS::IAM::Policy" && JSON.stringify(r.Properties.Roles).includes(`"${roleId}"`))
+        .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
+      const own = names.databaseLogins(service).map((l) => `Login${l.username.replaceAll("_", "")}`);
+      const secrets = statements.filter((s) => list(s.Action).includes("secretsmanager:GetSecretValue"));
+      assert.equal(secrets.length, own.length, service);
+      for (const s of secrets)
+        assert.ok(
+          own.some((id) => JSON.stringify(s.Resource).includes(id)),
+          `${service} → ${JSON.stringify(s.Resource)}`,
+        );
+      const decrypt = statements.filter((s) => list(s.Action).includes("kms:Decrypt"));
+      assert.equal(decrypt.length, own.length ? 1 : 0, service);
+      for (const s of statements.filter((s) => list(s.Action).includes("logs:PutLogEvents")))
+        assert.match(
+          JSON.stringify(s.Resource),
+          new RegExp(`"Logs${service.replace(/-svc$/, "").replaceAll("-", "")}[0-9A-F]{8}"`),
+          service,
+        );
+    }
+  });
+
   it("lets only connector-svc and offers-svc assume the principals", () => {
     for (const service of deployedServices) {
       const assumes = JSON.stringify(statementsOf(service)).includes("sts:AssumeRole");

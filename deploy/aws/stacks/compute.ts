@@ -6,13 +6,14 @@ import * as appscaling from "aws-cdk-lib/aws-applicationautoscaling";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import * as ecs from "aws-cdk-lib/aws-ecs";
 import * as elbv2 from "aws-cdk-lib/aws-elasticloadbalancingv2";
-import type * as iam from "aws-cdk-lib/aws-iam";
+import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import type { Construct } from "constructs";
 import { serviceEnvironment } from "../environment.ts";
 import { acknowledge } from "../nag.ts";
+import { type Grant, openSecretsGrant } from "../permissions.ts";
 import { consumes, type DeploymentNames, dataServices, entryOf, shortName } from "../services.ts";
 import type { DeploySettings } from "../settings.ts";
 import type { DataStack } from "./data.ts";
@@ -194,6 +195,7 @@ export class ComputeStack extends Stack {
       readonlyRootFilesystem: false,
       user: "node",
     });
+    if (secrets.DATABASE_PASSWORD) this.openLogins(task, settings, names);
     acknowledge(
       task,
       "AwsSolutions-ECS2",
@@ -214,6 +216,22 @@ export class ComputeStack extends Stack {
       healthCheckGracePeriod: entry.kind === "door" ? Duration.seconds(60) : undefined,
     });
     return { service: fargate, logGroup };
+  }
+
+  /**
+   * The login secrets are sealed with the data key, imported by ARN in the data stack, so ECS's
+   * own grant of the secret covers GetSecretValue only: the execution role also needs Decrypt.
+   */
+  private openLogins(task: ecs.TaskDefinition, settings: DeploySettings, names: DeploymentNames) {
+    const g: Grant = openSecretsGrant(settings, names);
+    task.addToExecutionRolePolicy(
+      new iam.PolicyStatement({ sid: g.sid, actions: g.actions, resources: g.resources, conditions: g.conditions }),
+    );
+    acknowledge(
+      task,
+      `AwsSolutions-IAM5[Resource::${g.resources[0]}]`,
+      "a key id is unknown before creation; the kms:ResourceAliases condition pins the data key",
+    );
   }
 
   /** Doors on CPU and requests per target; consumers on visible messages per running task. */
@@ -395,6 +413,7 @@ export class ComputeStack extends Stack {
       logging: ecs.LogDrivers.awsLogs({ logGroup, streamPrefix: "database-users" }),
       user: "node",
     });
+    this.openLogins(task, settings, names);
     acknowledge(
       task,
       "AwsSolutions-ECS2",
