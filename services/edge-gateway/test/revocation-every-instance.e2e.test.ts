@@ -13,7 +13,8 @@ import { authorizeInBrowser } from "./oauth/browser-steps.ts";
  * revoking call answers is refused at EVERY instance, with every instance's caches warm (a
  * successful call at each just before the revocation). Each revocation goes through the first edge
  * instance; the other edge instance and both MCP instances learn of it only from identity-svc (ADR
- * 0011). Looped REVOCATION_LOOPS times (100), five kinds per loop: sign-out, API-key revocation,
+ * 0011). Looped REVOCATION_LOOPS times (100), five kinds per loop: sign-out (here, or everywhere on
+ * odd loops: REST sessions and MCP grants), API-key revocation,
  * grant revocation (DELETE authorized-clients, or RFC 7009 revocation on odd loops), refresh-token
  * replay (REST and OAuth), account deletion. MCP calls are raw `POST /mcp` requests: what is
  * asserted is the door's own transport-level answer (401 + WWW-Authenticate), before any JSON-RPC.
@@ -202,16 +203,30 @@ async function oneLoop(loop: number) {
     recordSecret(t.refresh_token);
     return t as { access_token: string; refresh_token: string };
   };
-  const main = await signIn();
+  let main = await signIn();
   const tenant = (await ok(edge0, "POST", "/v1/tenants", main.access_token, { name: "Revoked" })).id as string;
 
-  // 1. Sign-out: the session's access token.
+  // 1. Sign-out: "here" (the session's access token), or on odd loops "everywhere" (every REST
+  // session of the account and its MCP grant too; the account then signs in again for the rest).
+  const everywhere = loop % 2 === 1;
   const doomed = await signIn();
+  const mcpGrant = everywhere ? await grant(user) : undefined;
   await revokeAndCheck(
-    "sign-out",
-    [edge0, edge1].map((d) => restProbe(d, doomed.access_token, "/v1/users/me")),
-    async () => void (await ok(edge0, "POST", "/v1/auth/signout", doomed.access_token)),
+    everywhere ? "sign-out (everywhere)" : "sign-out (here)",
+    [
+      ...[edge0, edge1].map((d) => restProbe(d, doomed.access_token, "/v1/users/me")),
+      ...(everywhere ? [edge0, edge1].map((d) => restProbe(d, main.access_token, "/v1/users/me")) : []),
+      ...(mcpGrant ? [mcp0, mcp1].map((d) => mcpProbe(d, mcpGrant.body.access_token)) : []),
+    ],
+    async () =>
+      void (await ok(
+        edge0,
+        "POST",
+        everywhere ? "/v1/auth/signout-everywhere" : "/v1/auth/signout",
+        doomed.access_token,
+      )),
   );
+  if (everywhere) main = await signIn();
 
   // 2. API-key revocation: the key, at both REST and both MCP instances.
   const key = await ok(edge0, "POST", `/v1/tenants/${tenant}/api-keys`, main.access_token, {
