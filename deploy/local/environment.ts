@@ -13,7 +13,9 @@ export const CONTRACT_VARIABLES = [...Object.keys(baseEnv), "PORT"].sort();
 export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
   "edge-gateway": ["IDENTITY_URL", "CONNECTOR_URL", "OFFERS_URL"],
   "identity-svc": ["SIGNING_KEYS_SECRET_ID"],
+  // IDENTITY_URL (connector-svc, offers-svc, privacy-svc): writes re-check the caller's credential there (ADR 0012).
   "offers-svc": [
+    "IDENTITY_URL",
     "CONNECTOR_URL",
     "PRINCIPAL_BACKEND_ACCESS_KEY_ID",
     "PRINCIPAL_BACKEND_SECRET_ACCESS_KEY",
@@ -21,6 +23,7 @@ export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
     "PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY",
   ],
   "connector-svc": [
+    "IDENTITY_URL",
     "DATA_KMS_KEY_ID",
     "FLOWSTATE_ACCOUNT_ID",
     "CONNECTOR_TEMPLATE_URL",
@@ -29,7 +32,7 @@ export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
     "PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID",
     "PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY",
   ],
-  // IDENTITY_URL: identity-svc answers for part of the personal-data export.
+  // IDENTITY_URL: identity-svc answers for part of the personal-data export, and re-checks writes.
   "privacy-svc": ["IDENTITY_URL", "EXPORTS_BUCKET", "DATA_KMS_KEY_ID", "MAIL_FROM"],
   // AUDIT_PROVISION_ROLES: the local DATABASE_URL is an administrator (README of audit-svc, "Database roles").
   "audit-svc": ["AUDIT_ARCHIVE_BUCKET", "AUDIT_PROVISION_ROLES"],

@@ -1,6 +1,5 @@
 import { type AppOptions, databaseServiceApp } from "@flowstate/shared/http/database-service-app";
 import type { ConnectorDeps } from "./deps.ts";
-import { connectorContext } from "./http/connector-context.ts";
 import type { ConnectorApp, ConnectorEnv } from "./http/env.ts";
 import { mountInternalMarketplaceConnectorsList } from "./routes/internal-marketplace-connectors-list.ts";
 import { mountInternalSellerConnectorGet } from "./routes/internal-seller-connector-get.ts";
@@ -13,14 +12,15 @@ import { mountMarketplaceConnectorRoleTemplate } from "./routes/marketplace-conn
 import { mountMarketplaceProductsList } from "./routes/marketplace-products-list.ts";
 
 /**
- * connector-svc's HTTP app: the platform base, the deny-by-default assertion check, then one route
- * per file, each mounted from its registry entry (`mountRoute`). `app.test.ts` checks the route
+ * connector-svc's HTTP app: the platform base, the seam (the caller verified; each route's declared
+ * access from the registry, the internal routes' callers included; writes re-check the credential),
+ * then one route per file, each mounted from its registry entry (`mountRoute`). `app.test.ts` checks the route
  * contract (expectRouteContract).
  */
 export function createApp(deps: ConnectorDeps, options: AppOptions = {}): ConnectorApp {
   return databaseServiceApp<ConnectorEnv>("connector-svc", deps, options, {
     bodyLimitBytes: 16 * 1024, // a role ARN is the largest thing anyone sends here
-    context: connectorContext(deps),
+    seam: { service: "connector-svc", deps, credentials: deps.credentials },
     routes: [
       mountMarketplaceConnectorGet,
       mountMarketplaceConnectorConnect,

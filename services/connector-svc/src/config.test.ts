@@ -3,7 +3,7 @@ import { checkConfig } from "@flowstate/shared/config/parse-config";
 import { describe, it } from "vitest";
 import { ConnectorConfig } from "./config.ts";
 
-const env = { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/flowstate" };
+const env = { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/flowstate", IDENTITY_URL: "http://127.0.0.1:8081" };
 
 describe("connector-svc configuration", () => {
   it("reads CONSUME_EVENTS the one way booleans are read (booleanVar): true/false, 1/0, any case; on when unset", () => {

@@ -33,6 +33,8 @@ export const ConnectorConfig = serviceConfigSchema({
     PRINCIPAL_BACKEND_SECRET_ACCESS_KEY: optionalKey,
     PRINCIPAL_MCP_EXECUTION_ACCESS_KEY_ID: optionalKey,
     PRINCIPAL_MCP_EXECUTION_SECRET_ACCESS_KEY: optionalKey,
+    /** identity-svc: every write re-checks the caller's session or API key there (ADR 0012). */
+    IDENTITY_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
     /** The public gateway; the CloudFormation template is served through it when no URL is given. */
     EDGE_GATEWAY_URL: z.url().optional(),
     /** Where the current CloudFormation template is published (an S3 https URL in production). */

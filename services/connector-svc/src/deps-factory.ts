@@ -5,6 +5,7 @@ import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { chainedPrincipalCredentials, type PrincipalCredentials } from "@flowstate/shared/marketplace/principals";
 import { createSellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
+import type { CredentialCheck } from "@flowstate/shared/seam/call-context";
 import type { ConnectorConfig } from "./config.ts";
 import { connectorRows } from "./db/connector-rows.ts";
 import type { ConnectorDeps, ConnectorSettings } from "./deps.ts";
@@ -16,6 +17,8 @@ export interface BuildDepsOptions {
   logger: Logger;
   aws: AwsClients;
   internalAuthSecret: string;
+  /** remoteCredentials to identity-svc (main.ts); tests without identity-svc pass credentialsAsSigned. */
+  credentials: CredentialCheck;
   kmsKeyId: string;
   principals: PrincipalCredentials;
   settings: ConnectorSettings;
@@ -35,6 +38,7 @@ export function buildDeps(o: BuildDepsOptions): ConnectorDeps {
   const platform = platformDeps(o);
   return {
     ...platform,
+    credentials: o.credentials,
     rows: connectorRows(o.orm, platform.schema),
     vault: kmsVault(o.aws.data("kms"), o.kmsKeyId),
     kmsKeyId: o.kmsKeyId,

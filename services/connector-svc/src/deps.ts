@@ -1,6 +1,7 @@
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { SellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
+import type { CredentialCheck } from "@flowstate/shared/seam/call-context";
 import type { ConnectorRows } from "./db/connector-rows.ts";
 import type { HealthCache } from "./health/health-cache.ts";
 import type { ExternalIdVault } from "./secrets/external-id-vault.ts";
@@ -31,6 +32,8 @@ export interface ConnectorDeps {
   rows: ConnectorRows;
   /** HMAC key of the gateways' identity assertions (INTERNAL_AUTH_SECRET_ID). */
   internalAuthSecret: string;
+  /** How a write re-checks the caller's session or API key (identity-svc's credential check; ADR 0012). */
+  credentials: CredentialCheck;
   vault: ExternalIdVault;
   /** The KMS key the vault seals with (a second instance in a test shares it). */
   kmsKeyId: string;

@@ -4,6 +4,8 @@ import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
 import { openDatabase } from "@flowstate/shared/db/open-database";
+import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
+import { internalSigner } from "@flowstate/shared/seam/verify-caller";
 import { createApp } from "./app.ts";
 import { ConnectorConfig } from "./config.ts";
 import { connectorConsumer } from "./consumers/tenant-soft-deleted.ts";
@@ -26,6 +28,10 @@ const deps = buildDeps({
   logger,
   aws,
   internalAuthSecret: assertionKey,
+  credentials: remoteCredentials({
+    identityUrl: config.IDENTITY_URL,
+    sign: internalSigner(assertionKey, "connector-svc"),
+  }),
   kmsKeyId: config.DATA_KMS_KEY_ID,
   principals: principalCredentialsOf(config, aws),
   settings: settingsOf(config),

@@ -86,30 +86,6 @@ export async function startE2E(
 ): Promise<E2E> {
   const identity = await startHarness({ prefix, ...options.identity });
   const reached: string[] = [];
-  // connector-svc (with a seller sandbox) behind the gateway too, for the marketplace routes.
-  let sandbox: RunningSandbox | undefined;
-  let connector: RunningConnector | undefined;
-  if (options.connector) {
-    sandbox = await startSandbox();
-    // Shares `reached` with identity-svc: a refusal must reach neither.
-    connector = await startConnectorService({
-      prefix: `${prefix}_cn`,
-      secret: identity.secret,
-      marketplaceEndpoint: sandbox.endpoint,
-      reached,
-    });
-  }
-  // offers-svc behind the gateway too (it needs connector-svc for the tenant's connector).
-  let offers: RunningOffers | undefined;
-  if (options.offers && connector && sandbox) {
-    offers = await startOffersService({
-      prefix: `${prefix}_of`,
-      secret: identity.secret,
-      connectorUrl: connector.url,
-      marketplaceEndpoint: sandbox.endpoint,
-      reached,
-    });
-  }
   const assertions: SeenAssertion[] = [];
   const relayedHeaders = new Map<string, Headers>();
   const observe = (app: { fetch: (r: Request, env?: never) => Response | Promise<Response> }) => ({
@@ -136,6 +112,31 @@ export async function startE2E(
       drainTimeoutMs: 1_000,
     });
   const identityServer = await listen(observe(identity.app), "identity-svc");
+  // connector-svc (with a seller sandbox) behind the gateway too, for the marketplace routes.
+  let sandbox: RunningSandbox | undefined;
+  let connector: RunningConnector | undefined;
+  if (options.connector) {
+    sandbox = await startSandbox();
+    // Shares `reached` with identity-svc: a refusal must reach neither.
+    connector = await startConnectorService({
+      prefix: `${prefix}_cn`,
+      secret: identity.secret,
+      marketplaceEndpoint: sandbox.endpoint,
+      reached,
+      identityUrl: identityServer.url,
+    });
+  }
+  // offers-svc behind the gateway too (it needs connector-svc for the tenant's connector).
+  let offers: RunningOffers | undefined;
+  if (options.offers && connector && sandbox) {
+    offers = await startOffersService({
+      prefix: `${prefix}_of`,
+      secret: identity.secret,
+      connectorUrl: connector.url,
+      marketplaceEndpoint: sandbox.endpoint,
+      reached,
+    });
+  }
   let privacy: PrivacyHarness | undefined;
   let privacyServer: Awaited<ReturnType<typeof listen>> | undefined;
   if (options.privacy) {

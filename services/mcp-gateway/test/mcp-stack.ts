@@ -52,6 +52,7 @@ export async function startMcpStack(prefix: string) {
     secret: identity.secret,
     marketplaceEndpoint: sandbox.endpoint,
     settings: { templateUrl: `${issuer}/v1/marketplace/connector-role/template.json` },
+    identityUrl: identityServer.url,
   });
   const offers = await startOffersService({
     prefix: `${prefix}_of`,

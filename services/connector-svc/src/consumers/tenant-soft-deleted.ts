@@ -1,5 +1,5 @@
 import { defineConsumer } from "@flowstate/shared/consumer/define-consumer";
-import type { ServiceContext } from "../context.ts";
+import { systemCall } from "@flowstate/shared/seam/call-context";
 import type { ConnectorDeps } from "../deps.ts";
 import { removeConnector } from "../verbs/disconnect.ts";
 
@@ -13,13 +13,7 @@ export const connectorConsumer = defineConsumer<ConnectorDeps>()({
   service: "connector-svc",
   handlers: {
     "TenantSoftDeleted.v1": async (event, em, deps) => {
-      const ctx: ServiceContext = {
-        actor: { kind: "system" },
-        logger: deps.logger,
-        deps,
-        trace: event.trace,
-        requestId: event.request_id,
-      };
+      const ctx = systemCall("connector-svc", deps, { trace: event.trace, requestId: event.request_id });
       await removeConnector(ctx, event.data.tenant_id, em);
     },
   },

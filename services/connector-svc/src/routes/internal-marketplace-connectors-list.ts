@@ -7,6 +7,6 @@ import { connectedAccounts } from "../verbs/connected-accounts.ts";
 export function mountInternalMarketplaceConnectorsList(app: ConnectorApp): void {
   mountRoute(app, routeIn(internalConnectorRoutes, "internal.marketplace_connectors.list"), async (_input, c) => ({
     status: 200,
-    body: await connectedAccounts({ ctx: c.get("ctx") }),
+    body: await connectedAccounts({ ctx: c.get("call") }),
   }));
 }

@@ -7,6 +7,6 @@ import { sellerConnectorRecord } from "../verbs/seller-connector-record.ts";
 export function mountInternalSellerConnectorGet(app: ConnectorApp): void {
   mountRoute(app, routeIn(internalConnectorRoutes, "internal.seller_connector.get"), async ({ params }, c) => ({
     status: 200,
-    body: await sellerConnectorRecord({ ctx: c.get("ctx"), tenantId: params.id }),
+    body: await sellerConnectorRecord({ ctx: c.get("call"), tenantId: params.id }),
   }));
 }

@@ -41,18 +41,19 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
     assert.equal(await lookup.get(other.tenantId), null);
   });
 
-  it("answers 401 to anyone but offers-svc and mcp-gateway, the gateway and callers' identities included", async () => {
+  it("answers 403 to any other service (the route's callers) and 401 to a caller's identity", async () => {
     const t = await stack.connectedTenant();
     const path = `/internal/v1/tenants/${t.tenantId}/marketplace-connector`;
     const identities = [
-      { kind: "service", service: "edge-gateway" },
-      { kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" },
+      [{ kind: "service", service: "edge-gateway" }, 403],
+      [{ kind: "service", service: "partner-inbound" }, 403],
+      [{ kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" }, 401],
     ] as const;
-    for (const identity of identities) {
+    for (const [identity, status] of identities) {
       const res = await fetch(`${stack.connectorUrl}${path}`, {
         headers: { [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", path), { identity }) },
       });
-      assert.equal(res.status, 401, identity.kind);
+      assert.equal(res.status, status, identity.kind);
       assert.doesNotMatch(await res.text(), new RegExp(t.externalId));
     }
     // And the gateway does not route /internal at all.
@@ -72,7 +73,7 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
         }),
       },
     });
-    assert.equal(asPartner.status, 401);
+    assert.equal(asPartner.status, 403);
     const list = "/internal/v1/marketplace-connectors";
     const asOffers = await fetch(`${stack.connectorUrl}${list}`, {
       headers: {
@@ -81,6 +82,6 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
         }),
       },
     });
-    assert.equal(asOffers.status, 401);
+    assert.equal(asOffers.status, 403);
   });
 });

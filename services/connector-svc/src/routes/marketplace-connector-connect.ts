@@ -7,6 +7,6 @@ import { connect } from "../verbs/connect.ts";
 export function mountMarketplaceConnectorConnect(app: ConnectorApp): void {
   mountRoute(app, routeIn(connectorRoutes, "marketplace.connector.connect"), async ({ params, body }, c) => ({
     status: 200,
-    body: await connect({ ctx: c.get("ctx"), tenantId: params.id, input: body }),
+    body: await connect({ ctx: c.get("call"), tenantId: params.id, input: body }),
   }));
 }

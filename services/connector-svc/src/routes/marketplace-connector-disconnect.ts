@@ -6,7 +6,7 @@ import { disconnect } from "../verbs/disconnect.ts";
 
 export function mountMarketplaceConnectorDisconnect(app: ConnectorApp): void {
   mountRoute(app, routeIn(connectorRoutes, "marketplace.connector.disconnect"), async ({ params }, c) => {
-    await disconnect({ ctx: c.get("ctx"), tenantId: params.id });
+    await disconnect({ ctx: c.get("call"), tenantId: params.id });
     return { status: 204 };
   });
 }

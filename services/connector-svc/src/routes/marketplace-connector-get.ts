@@ -7,6 +7,6 @@ import { getStatus } from "../verbs/get-status.ts";
 export function mountMarketplaceConnectorGet(app: ConnectorApp): void {
   mountRoute(app, routeIn(connectorRoutes, "marketplace.connector.get"), async ({ params }, c) => ({
     status: 200,
-    body: await getStatus({ ctx: c.get("ctx"), tenantId: params.id }),
+    body: await getStatus({ ctx: c.get("call"), tenantId: params.id }),
   }));
 }

@@ -7,6 +7,6 @@ import { checkHealth } from "../verbs/check-health.ts";
 export function mountMarketplaceConnectorHealth(app: ConnectorApp): void {
   mountRoute(app, routeIn(connectorRoutes, "marketplace.connector.health"), async ({ params }, c) => ({
     status: 200,
-    body: await checkHealth({ ctx: c.get("ctx"), tenantId: params.id }),
+    body: await checkHealth({ ctx: c.get("call"), tenantId: params.id }),
   }));
 }

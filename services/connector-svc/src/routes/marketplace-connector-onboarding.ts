@@ -7,6 +7,6 @@ import { getOnboarding } from "../verbs/get-onboarding.ts";
 export function mountMarketplaceConnectorOnboarding(app: ConnectorApp): void {
   mountRoute(app, routeIn(connectorRoutes, "marketplace.connector.onboarding"), async ({ params }, c) => ({
     status: 200,
-    body: await getOnboarding({ ctx: c.get("ctx"), tenantId: params.id }),
+    body: await getOnboarding({ ctx: c.get("call"), tenantId: params.id }),
   }));
 }

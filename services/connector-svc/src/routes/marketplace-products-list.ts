@@ -7,6 +7,6 @@ import { listProducts } from "../verbs/list-products.ts";
 export function mountMarketplaceProductsList(app: ConnectorApp): void {
   mountRoute(app, routeIn(connectorRoutes, "marketplace.products.list"), async ({ params, query }, c) => ({
     status: 200,
-    body: await listProducts({ ctx: c.get("ctx"), tenantId: params.id, query }),
+    body: await listProducts({ ctx: c.get("call"), tenantId: params.id, query }),
   }));
 }

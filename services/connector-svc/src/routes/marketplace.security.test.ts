@@ -3,6 +3,8 @@ import { connectorRoutes } from "@flowstate/contracts/rest/routes";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { CallContext } from "@flowstate/shared/seam/call-context";
+import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { buildDeps } from "../deps-factory.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
@@ -111,18 +113,23 @@ describe("marketplace routes: isolation and the feature flag", () => {
       logger: stack.connector.logger,
       aws: createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL, marketplaceEndpoint: stack.sandbox.endpoint }),
       internalAuthSecret: stack.secret,
+      credentials: credentialsAsSigned,
       kmsKeyId: stack.connector.kmsKeyId,
       principals: DEFAULT_PRINCIPAL_KEYS,
       settings: stack.connector.settings,
     });
     await disconnect({
-      ctx: {
-        actor: { kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" },
-        tenant: { tenant_id: t.tenantId, role: "owner" },
-        channel: "rest",
-        logger: other.logger,
-        deps: other,
-      },
+      ctx: new CallContext(
+        "connector-svc",
+        other,
+        {
+          caller: { kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" },
+          tenant: { tenant_id: t.tenantId, role: "owner" },
+          channel: "rest",
+          logger: other.logger,
+        },
+        other.credentials,
+      ),
       tenantId: t.tenantId,
     });
     const cached = stack.connector.sessions.stats().cached;

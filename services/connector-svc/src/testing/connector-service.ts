@@ -4,6 +4,9 @@ import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase } from "@flowstate/shared/db/test-database";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
+import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
+import { internalSigner } from "@flowstate/shared/seam/verify-caller";
+import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { createApp } from "../app.ts";
 import { entities } from "../db/entities.ts";
 import { migrations } from "../db/migrations.ts";
@@ -31,6 +34,8 @@ export async function startConnectorService(options: {
   marketplaceEndpoint: string;
   settings?: Partial<ConnectorSettings>;
   reached?: string[];
+  /** identity-svc's URL: writes re-check credentials there for real; without it every signed one counts as live. */
+  identityUrl?: string;
 }): Promise<RunningConnector> {
   const endpoint = process.env.AWS_ENDPOINT_URL;
   if (!endpoint)
@@ -44,6 +49,9 @@ export async function startConnectorService(options: {
     logger,
     aws,
     internalAuthSecret: options.secret,
+    credentials: options.identityUrl
+      ? remoteCredentials({ identityUrl: options.identityUrl, sign: internalSigner(options.secret, "connector-svc") })
+      : credentialsAsSigned,
     kmsKeyId: key.KeyMetadata!.KeyId!,
     principals: DEFAULT_PRINCIPAL_KEYS,
     settings: {

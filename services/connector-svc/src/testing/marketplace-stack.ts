@@ -100,6 +100,7 @@ export async function startMarketplaceStack(options: MarketplaceStackOptions): P
       secret,
       marketplaceEndpoint: sandbox.endpoint,
       reached,
+      identityUrl: identityServer.url,
       ...(options.connector ? { settings: options.connector } : {}),
     });
     closers.push(() => running.close());

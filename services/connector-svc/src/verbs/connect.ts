@@ -1,9 +1,8 @@
 import type { ConnectRequest, ConnectResponse } from "@flowstate/contracts/rest/connector/marketplace";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { UniqueConstraintViolationException } from "@mikro-orm/postgresql";
-import { actingSub, emit, type ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../context.ts";
 import { ensureExternalId } from "./external-id.ts";
-import { requireTenant } from "./tenant-guard.ts";
 import { verifyRole } from "./verify-role.ts";
 
 /**
@@ -23,7 +22,6 @@ export async function connect({
   tenantId: string;
   input: ConnectRequest;
 }): Promise<ConnectResponse> {
-  requireTenant(ctx, tenantId, "admin", "write");
   const { row, externalId } = await ensureExternalId(ctx, tenantId);
   const { accountId } = await verifyRole(ctx, { tenantId, roleArn: input.role_arn, externalId });
   try {
@@ -45,7 +43,7 @@ export async function connect({
 
 async function store(ctx: ServiceContext, tenantId: string, sealed: Buffer, roleArn: string, accountId: string) {
   const { schema } = ctx.deps;
-  await ctx.deps.orm.em.fork().transactional(async (em) => {
+  await ctx.transaction(async (em) => {
     const current = await ctx.deps.rows.lock(em, tenantId);
     if (!current?.external_id_enc.equals(sealed)) {
       throw new DomainError(
@@ -58,8 +56,8 @@ async function store(ctx: ServiceContext, tenantId: string, sealed: Buffer, role
       `UPDATE "${schema}".marketplace_connector
           SET role_arn = ?, account_id = ?, connected_at = now(), connected_by = ?
         WHERE tenant_id = ?`,
-      [roleArn, accountId, actingSub(ctx), tenantId],
+      [roleArn, accountId, ctx.sub, tenantId],
     );
-    emit(ctx, em, "ConnectorConnected.v1", { tenant_id: tenantId, account_id: accountId }, tenantId);
+    ctx.emit(em, "ConnectorConnected.v1", { tenant_id: tenantId, account_id: accountId }, { tenant_id: tenantId });
   });
 }

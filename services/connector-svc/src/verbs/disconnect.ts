@@ -1,6 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { emit, type ServiceContext } from "../context.ts";
-import { requireTenant } from "./tenant-guard.ts";
+import type { ServiceContext } from "../context.ts";
 
 /**
  * DELETE (decisions.md): the connector and its external ID are discarded (the next read
@@ -9,7 +8,6 @@ import { requireTenant } from "./tenant-guard.ts";
  * Disconnecting what is not connected is a no-op (204 either way).
  */
 export async function disconnect({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<void> {
-  requireTenant(ctx, tenantId, "admin", "write");
   await removeConnector(ctx, tenantId);
 }
 
@@ -24,10 +22,10 @@ export async function removeConnector(ctx: ServiceContext, tenantId: string, tx?
       `DELETE FROM "${deps.schema}".marketplace_connector WHERE tenant_id = ? RETURNING role_arn`,
       [tenantId],
     );
-    if (rows[0]?.role_arn) emit(ctx, em, "ConnectorDisconnected.v1", { tenant_id: tenantId }, tenantId);
+    if (rows[0]?.role_arn) ctx.emit(em, "ConnectorDisconnected.v1", { tenant_id: tenantId }, { tenant_id: tenantId });
   };
   if (tx) await remove(tx);
-  else await deps.orm.em.fork().transactional(remove);
+  else await ctx.transaction(remove);
   deps.sessions.drop(tenantId);
   deps.vault.forget(tenantId);
   deps.health.forget(tenantId);

@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { createLogger } from "@flowstate/shared/log/logger";
+import { CallContext } from "@flowstate/shared/seam/call-context";
+import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { ServiceContext } from "../context.ts";
@@ -18,13 +20,18 @@ describe("the external ID", () => {
   });
   afterAll(() => stack.close());
 
-  const ctxFor = (deps: ConnectorDeps, tenantId: string): ServiceContext => ({
-    actor: { kind: "user", sub: "usr_0123456789abcdefghij", sid: "ses_0123456789abcdefghij" },
-    tenant: { tenant_id: tenantId, role: "owner" },
-    channel: "rest",
-    logger: deps.logger,
-    deps,
-  });
+  const ctxFor = (deps: ConnectorDeps, tenantId: string): ServiceContext =>
+    new CallContext(
+      "connector-svc",
+      deps,
+      {
+        caller: { kind: "user", sub: "usr_0123456789abcdefghij", sid: "ses_0123456789abcdefghij" },
+        tenant: { tenant_id: tenantId, role: "owner" },
+        channel: "rest",
+        logger: deps.logger,
+      },
+      deps.credentials,
+    );
 
   it("is one value under 50 concurrent first reads through the gateway, and the same on every later read", async () => {
     const { tenantId, owner } = await stack.tenant();
@@ -46,6 +53,7 @@ describe("the external ID", () => {
       logger: createLogger({ service: "connector-svc" }),
       aws: createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL, marketplaceEndpoint: stack.sandbox.endpoint }),
       internalAuthSecret: stack.secret,
+      credentials: credentialsAsSigned,
       kmsKeyId: stack.connector.kmsKeyId,
       principals: DEFAULT_PRINCIPAL_KEYS,
       settings: stack.connector.settings,

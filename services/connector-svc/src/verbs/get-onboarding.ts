@@ -2,7 +2,6 @@ import type { OnboardingBundle } from "@flowstate/contracts/rest/connector/marke
 import type { ServiceContext } from "../context.ts";
 import { onboardingBundle } from "../onboarding/bundle.ts";
 import { ensureExternalId } from "./external-id.ts";
-import { requireTenant } from "./tenant-guard.ts";
 
 /** GET onboarding: the bundle with the tenant's external ID (generated here if this is the first read). */
 export async function getOnboarding({
@@ -12,7 +11,6 @@ export async function getOnboarding({
   ctx: ServiceContext;
   tenantId: string;
 }): Promise<OnboardingBundle> {
-  requireTenant(ctx, tenantId, "admin", "write");
   const { row, externalId } = await ensureExternalId(ctx, tenantId);
   return onboardingBundle(ctx.deps.settings, externalId, row.account_id ?? undefined);
 }

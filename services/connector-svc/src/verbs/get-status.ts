@@ -1,7 +1,6 @@
 import type { ConnectorStatus } from "@flowstate/contracts/rest/connector/marketplace";
 import type { ServiceContext } from "../context.ts";
 import { ensureExternalId } from "./external-id.ts";
-import { requireTenant } from "./tenant-guard.ts";
 
 /**
  * GET status (interface.md §2.1, §3): not connected → `{connected: false, external_id}`, the ID
@@ -14,7 +13,6 @@ export async function getStatus({
   ctx: ServiceContext;
   tenantId: string;
 }): Promise<ConnectorStatus> {
-  requireTenant(ctx, tenantId, "member", "read");
   const { row, externalId } = await ensureExternalId(ctx, tenantId);
   if (!row.role_arn || !row.account_id || !row.connected_at) return { connected: false, external_id: externalId };
   return {

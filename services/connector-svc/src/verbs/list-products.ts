@@ -7,7 +7,6 @@ import { AssumeRoleFailed, type SellerClients } from "@flowstate/shared/marketpl
 import { classifyUpstream, upstreamUnavailable } from "@flowstate/shared/marketplace/upstream-errors";
 import type { ServiceContext } from "../context.ts";
 import { findConnected, requireConnected } from "./connected.ts";
-import { requireTenant } from "./tenant-guard.ts";
 
 /** Our cursor is AWS's NextToken, base64url-wrapped so it is one opaque URL-safe token. */
 const encodeCursor = (token: string | undefined) => (token ? Buffer.from(token).toString("base64url") : null);
@@ -39,7 +38,6 @@ export async function listProducts({
   tenantId: string;
   query: ProductsQuery;
 }): Promise<ProductList> {
-  requireTenant(ctx, tenantId, "member", "read");
   const principal = principalForChannel(ctx.channel);
   const { sessions } = ctx.deps;
   const list = ({ catalog }: SellerClients) =>
