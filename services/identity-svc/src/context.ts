@@ -1,17 +1,18 @@
 import type { EventKey, eventCatalog } from "@flowstate/contracts/events/catalog";
 import type { EventActor } from "@flowstate/contracts/events/envelope";
-import type { Invalidation, TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
+import type { Invalidation, TenantContext } from "@flowstate/contracts/internal/identity";
 import { newRequestId } from "@flowstate/shared/http/request-id";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { enqueueEvent } from "@flowstate/shared/outbox/enqueue-event";
 import { anonymousActor, eventActorOf, systemActor } from "@flowstate/shared/outbox/event-actor";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { z } from "zod";
+import type { Actor } from "./actor.ts";
 import type { IdentityDeps } from "./deps.ts";
 import { requireLiveCredential } from "./verbs/lib/live-credential.ts";
 
-/** Who is calling: a gateway-verified identity, nobody (public routes), or the service itself. */
-export type Actor = VerifiedIdentity | { kind: "anonymous" } | { kind: "system" };
+export type { Actor } from "./actor.ts";
+export { table } from "./sql-table.ts";
 
 /** What the caller of a verb supplies; the rest of a ServiceContext comes from the deps. */
 export interface CallInfo {
@@ -131,9 +132,6 @@ export function emit<K extends EventKey>(
     trace: ctx.trace,
   });
 }
-
-/** A schema-qualified table name for hand-written SQL (`em.execute` does not apply the ORM's schema). */
-export const table = (ctx: ServiceContext, name: string): string => `"${ctx.deps.schema}"."${name}"`;
 
 /** The caller's clock reading, injectable so key rotation and expiry are testable. */
 export const now = (ctx: ServiceContext): Date => ctx.deps.clock();

@@ -2,7 +2,8 @@ import { keyRole } from "@flowstate/contracts/auth/tenant-access";
 import type { TenantRole } from "@flowstate/contracts/ids";
 import { invalidApiKey, sessionRevoked } from "@flowstate/shared/auth/tenant-refusal";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { type ServiceContext, table } from "../../context.ts";
+import type { Actor } from "../../actor.ts";
+import { table } from "../../sql-table.ts";
 
 export const sessionEnded = sessionRevoked;
 
@@ -34,7 +35,10 @@ type KeyRow = {
  * @example
  * await inTransaction(ctx, async (em) => { ... }); // calls this first for user and API key callers
  */
-export async function requireLiveCredential(ctx: ServiceContext, em: EntityManager): Promise<void> {
+export async function requireLiveCredential(
+  ctx: { readonly actor: Actor; readonly deps: { readonly schema: string } },
+  em: EntityManager,
+): Promise<void> {
   const a = ctx.actor;
   if (a.kind === "user") {
     const rows = await em.execute<SessionRow[]>(
