@@ -17,19 +17,6 @@ const KNOWN_ARROWS: string[] = [
   "services/connector-svc/src/onboarding/bundle.ts → deploy/connector-role/console.ts",
   "services/connector-svc/src/onboarding/bundle.ts → deploy/connector-role/policies.ts",
   "services/connector-svc/src/routes/marketplace-connector-role-template.ts → deploy/connector-role/deploy.ts",
-  "services/mcp-gateway/src/app.ts → services/edge-gateway/src/auth/authenticate.ts",
-  "services/mcp-gateway/src/app.ts → services/edge-gateway/src/http/security-headers.ts",
-  "services/mcp-gateway/src/audit.ts → services/edge-gateway/src/auth/authenticate.ts",
-  "services/mcp-gateway/src/call-route.ts → services/edge-gateway/src/app.ts",
-  "services/mcp-gateway/src/caller.ts → services/edge-gateway/src/auth/authenticate.ts",
-  "services/mcp-gateway/src/config.ts → services/edge-gateway/src/config.ts",
-  "services/mcp-gateway/src/grant.ts → services/edge-gateway/src/auth/authenticate.ts",
-  "services/mcp-gateway/src/main.ts → services/edge-gateway/src/http/security-headers.ts",
-  "services/mcp-gateway/src/pipeline.ts → services/edge-gateway/src/app.ts",
-  "services/mcp-gateway/src/pipeline.ts → services/edge-gateway/src/config.ts",
-  "services/mcp-gateway/src/revocations.ts → services/edge-gateway/src/events/revocation-consumer.ts",
-  "services/mcp-gateway/src/server.ts → services/edge-gateway/src/app.ts",
-  "services/mcp-gateway/src/server.ts → services/edge-gateway/src/auth/authenticate.ts",
 ];
 
 describe("the structure of the code", () => {

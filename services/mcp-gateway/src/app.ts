@@ -1,5 +1,4 @@
-import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
-import { OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/http/security-headers";
+import { type CallerIdentity, OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/pipeline";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { createServiceApp } from "@flowstate/shared/http/app";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";

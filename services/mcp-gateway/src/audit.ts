@@ -1,7 +1,7 @@
 import { type EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { eventCatalog } from "@flowstate/contracts/events/catalog";
 import { type EventActor, EventEnvelope } from "@flowstate/contracts/events/envelope";
-import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import type { CallerIdentity } from "@flowstate/edge-gateway/pipeline";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { newEventId } from "@flowstate/shared/outbox/event-id";
 

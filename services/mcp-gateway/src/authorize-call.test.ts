@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import type { CallerIdentity } from "@flowstate/edge-gateway/pipeline";
 import { offerRequest } from "@flowstate/offers-svc/testing/offer-fixtures";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";

@@ -1,4 +1,4 @@
-import type { Gateway } from "@flowstate/edge-gateway/app";
+import type { Gateway } from "@flowstate/edge-gateway/pipeline";
 import type { RestRequest, ToolSpec } from "./tools/tool.ts";
 
 export interface RouteAnswer {

@@ -1,4 +1,4 @@
-import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import type { CallerIdentity } from "@flowstate/edge-gateway/pipeline";
 import type { AuditSink } from "./audit.ts";
 import type { Grant } from "./grant.ts";
 import type { Scope } from "./tools/tool.ts";

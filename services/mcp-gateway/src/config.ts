@@ -1,4 +1,4 @@
-import { GatewayConfig } from "@flowstate/edge-gateway/config";
+import { GatewayConfig } from "@flowstate/edge-gateway/pipeline";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { z } from "zod";
 

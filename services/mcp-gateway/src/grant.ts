@@ -1,4 +1,4 @@
-import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import type { CallerIdentity } from "@flowstate/edge-gateway/pipeline";
 import { decodeJwt } from "jose";
 import type { Scope } from "./tools/tool.ts";
 

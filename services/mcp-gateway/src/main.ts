@@ -1,6 +1,4 @@
-import { OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/http/security-headers";
-import { doorInstance } from "@flowstate/edge-gateway/lease/door-instance";
-import { mountInvalidationPush } from "@flowstate/edge-gateway/lease/push-route";
+import { doorInstance, mountInvalidationPush, OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/pipeline";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";

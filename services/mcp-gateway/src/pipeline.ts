@@ -1,5 +1,9 @@
-import { createApp as createGatewayPipeline, type Gateway, type GatewayDeps } from "@flowstate/edge-gateway/app";
-import type { GatewayConfig } from "@flowstate/edge-gateway/config";
+import {
+  createPipeline as createGatewayPipeline,
+  type Gateway,
+  type GatewayConfig,
+  type GatewayDeps,
+} from "@flowstate/edge-gateway/pipeline";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { Logger } from "@flowstate/shared/log/logger";
 

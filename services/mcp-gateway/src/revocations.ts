@@ -1,5 +1,5 @@
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
-import { cacheInvalidations } from "@flowstate/edge-gateway/events/revocation-consumer";
+import { cacheInvalidations } from "@flowstate/edge-gateway/pipeline";
 import { defineStatelessConsumer } from "@flowstate/shared/consumer/define-consumer";
 
 /**

@@ -1,5 +1,4 @@
-import type { Gateway } from "@flowstate/edge-gateway/app";
-import type { CallerIdentity } from "@flowstate/edge-gateway/auth/authenticate";
+import type { CallerIdentity, Gateway } from "@flowstate/edge-gateway/pipeline";
 import { zodIssues } from "@flowstate/shared/http/zod-issues";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";

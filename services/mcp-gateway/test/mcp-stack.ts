@@ -1,9 +1,8 @@
 import { createServer } from "node:net";
 import { startConnectorService } from "@flowstate/connector-svc/testing/connector-service";
 import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
-import { createApp as createRestGateway } from "@flowstate/edge-gateway/app";
-import { GatewayConfig } from "@flowstate/edge-gateway/config";
-import { unlimitedRates } from "@flowstate/edge-gateway/test/gateway-harness";
+import { createPipeline as createRestGateway, GatewayConfig } from "@flowstate/edge-gateway/pipeline";
+import { unlimitedRates } from "@flowstate/edge-gateway/testing/gateway-harness";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { startOffersService } from "@flowstate/offers-svc/testing/offers-service";
 import { startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Gateway } from "@flowstate/edge-gateway/app";
+import type { Gateway } from "@flowstate/edge-gateway/pipeline";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

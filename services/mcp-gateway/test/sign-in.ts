@@ -1,8 +1,8 @@
+// The headless OAuth client of the gateway's acceptance tests (its browser posts the sign-in and consent forms).
+import { authorizeHeadless, HeadlessProvider, publicClient } from "@flowstate/edge-gateway/testing/headless-client";
 import type { TestUser } from "@flowstate/identity-svc/testing/harness";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// The headless OAuth client of the gateway's acceptance tests (its browser posts the sign-in and consent forms).
-import { authorizeHeadless, HeadlessProvider, publicClient } from "../../edge-gateway/test/oauth/headless-client.ts";
 import type { startMcpStack } from "./mcp-stack.ts";
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { serviceCatalog } from "@flowstate/contracts/services/catalog";
-import { type Account, type E2E, startE2E } from "@flowstate/edge-gateway/test/e2e-stack";
+import { type Account, type E2E, startE2E } from "@flowstate/edge-gateway/testing/e2e-stack";
 import { type Consumer, createConsumer } from "@flowstate/shared/consumer/consumer";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
-import { createApp as createGateway, type GatewaySettings } from "@flowstate/edge-gateway/app";
-import { GatewayConfig } from "@flowstate/edge-gateway/config";
-import { unlimitedRates } from "@flowstate/edge-gateway/test/gateway-harness";
+import { createPipeline as createGateway, GatewayConfig, type GatewaySettings } from "@flowstate/edge-gateway/pipeline";
+import { unlimitedRates } from "@flowstate/edge-gateway/testing/gateway-harness";
 import { startHarness } from "@flowstate/identity-svc/testing/harness";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { serve } from "@flowstate/shared/http/serve";
