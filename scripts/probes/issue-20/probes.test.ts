@@ -9,19 +9,7 @@ import { launchStack } from "../../../deploy/local/stack-process.ts";
  * only, HTTP from outside: README.md here) pass against `npm start`. The stack is started exactly
  * as `npm start` does; the probes get its URLs and identity-svc's pid (the stalled-upstream probe
  * stops it for 10 s) from the environment.
- *
- * PENDING: finding 3 (revocation reaching the MCP door before the revoking call answers) is being
- * fixed separately; until it lands its MCP probes fail on main, so they are left out here (with a
- * SKIP line). Remove the entries when the fix is on main: `python3 run_all.py` runs them all.
  */
-const PENDING = [
-  "03 revocation: sign out everywhere",
-  "03 revocation: RFC 7009",
-  "03 revocation: DELETE authorized-clients",
-  "03 revocation: refresh-token replay",
-  "03 revocation: account deletion",
-  "03 revocation: API key",
-];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
@@ -52,7 +40,6 @@ test("issue 20's probes pass against npm start", { timeout: 420_000 }, async () 
       FLOWSTATE_IDENTITY_URL: url("identity-svc"),
       FLOWSTATE_IDENTITY_PID: String(stack.services["identity-svc"]!.pid),
       AWS_ENDPOINT_URL: stack.awsEndpoint,
-      PROBE_SKIP: PENDING.join(","),
       PROBE_REVOCATION_ROUNDS: "3",
     });
     const lines = out.split("\n").filter((l) => /^(PASS|FAIL|SKIP) /.test(l));
