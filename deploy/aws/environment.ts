@@ -52,5 +52,10 @@ export function serviceEnvironment(
     MCP_PUBLIC_URL: mcp,
     CONNECTOR_TEMPLATE_URL: `${api}/v1/marketplace/connector-role/template.json`,
     ...(entry.database ? { DATABASE_NAME: names.databaseName, PGSSLMODE: "verify-full" } : {}),
+    // A door's internal listener takes identity-svc's invalidation pushes (ADR 0011): on the task's
+    // address (the push URL is that address), admitted from identity-svc only (network stack).
+    ...(entry.kind === "door" && entry.metricsPort !== undefined
+      ? { METRICS_HOST: "0.0.0.0", METRICS_PORT: String(entry.metricsPort) }
+      : {}),
   };
 }

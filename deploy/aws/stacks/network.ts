@@ -120,6 +120,16 @@ export class NetworkStack extends Stack {
       if (entry.database) this.databaseGroup.addIngressRule(group, ec2.Port.tcp(5432), `${service}'s own schema`);
       this.serviceGroups.set(service, group);
     }
+    // identity-svc pushes every revoking call's invalidations to each door task's internal listener
+    // before it answers (ADR 0011): that port is open to identity-svc's tasks and nothing else.
+    const identity = this.serviceGroups.get("identity-svc");
+    for (const service of dataServices) {
+      const entry = entryOf(service);
+      if (identity === undefined || entry.kind !== "door" || entry.metricsPort === undefined) continue;
+      this.serviceGroups
+        .get(service)!
+        .addIngressRule(identity, ec2.Port.tcp(entry.metricsPort), "identity-svc's invalidation push (ADR 0011)");
+    }
     // What `aws ecs run-task` needs for the one-off database-users task (docs/runbooks/first-deploy.md).
     new CfnOutput(this, "PrivateSubnets", { value: this.vpc.privateSubnets.map((x) => x.subnetId).join(",") });
     new CfnOutput(this, "DatabaseAdminGroup", { value: this.adminGroup.securityGroupId });

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
+import { hostname, networkInterfaces } from "node:os";
 
 /**
  * Who this door instance is to identity-svc (ADR 0011): a fresh id per process and the URL of its
- * internal listener. A wildcard METRICS_HOST (0.0.0.0 in a container) is not an address anyone can
- * reach, so the host name stands in for it (it resolves to the task on a container network) unless
- * DOOR_PUSH_URL says otherwise.
+ * internal listener. A wildcard METRICS_HOST (0.0.0.0 in a container or an ECS task) is not an
+ * address anyone can reach, so this task's own private IPv4 address stands in for it (its first
+ * non-loopback interface: the task's ENI on awsvpc, the container's on a compose network; the host
+ * name if it has none) unless DOOR_PUSH_URL says otherwise. Each replica is reached by its own
+ * address, never a service name's pick.
  *
  * @example
  * doorInstance("edge-gateway", config) // { instanceId: "edge-gateway-3f9a…", pushUrl: "http://127.0.0.1:9080", renewMs: 1000 }
@@ -21,7 +23,7 @@ export function doorInstance(
 ) {
   const wildcard = config.METRICS_HOST === "0.0.0.0" || config.METRICS_HOST === "::";
   const host = wildcard
-    ? hostname()
+    ? ownAddress()
     : config.METRICS_HOST.includes(":")
       ? `[${config.METRICS_HOST}]`
       : config.METRICS_HOST;
@@ -30,4 +32,10 @@ export function doorInstance(
     pushUrl: config.DOOR_PUSH_URL ?? `http://${host}:${config.METRICS_PORT}`,
     renewMs: config.DOOR_LEASE_RENEW_MS,
   };
+}
+
+function ownAddress(): string {
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
+  return hostname();
 }
