@@ -3,7 +3,7 @@ import { type AuditHarness, startAuditHarness } from "@flowstate/audit-svc/testi
 import { type RunningConnector, startConnectorService } from "@flowstate/connector-svc/testing/connector-service";
 import { type Answer, type CallOptions, gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
-import type { RouteSpec } from "@flowstate/contracts/rest/route";
+import type { RouteSpec, ServiceName } from "@flowstate/contracts/rest/route";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { type RunningOffers, startOffersService } from "@flowstate/offers-svc/testing/offers-service";
 import { startPartnerSvc } from "@flowstate/partner-svc/testing/harness";
@@ -56,6 +56,8 @@ export interface E2E {
   /** privacy-svc, when started with `{ privacy: {…} }`; it gathers from identityUrl. */
   privacy?: PrivacyHarness;
   privacyUrl?: string;
+  /** Where each service this stack started listens, for tests that call services directly (not through the gateway). */
+  urls: Partial<Record<ServiceName, string>>;
   /** connector-svc and its seller sandbox, when started with `{ connector: true }`. */
   connector?: RunningConnector;
   /** offers-svc, when started with `{ connector: true, offers: true }`. */
@@ -135,6 +137,7 @@ export async function startE2E(
       connectorUrl: connector.url,
       marketplaceEndpoint: sandbox.endpoint,
       reached,
+      identityUrl: identityServer.url,
     });
   }
   let privacy: PrivacyHarness | undefined;
@@ -198,6 +201,14 @@ export async function startE2E(
     identity,
     identityUrl: identityServer.url,
     ...(privacy && privacyServer ? { privacy, privacyUrl: privacyServer.url } : {}),
+    urls: {
+      "identity-svc": identityServer.url,
+      "partner-svc": partner.url,
+      "audit-svc": auditServer.url,
+      ...(privacyServer ? { "privacy-svc": privacyServer.url } : {}),
+      ...(connector ? { "connector-svc": connector.url } : {}),
+      ...(offers ? { "offers-svc": offers.url } : {}),
+    },
     gateway,
     reached,
     assertions,

@@ -58,6 +58,7 @@ export async function startMcpStack(prefix: string) {
     secret: identity.secret,
     connectorUrl: connector.url,
     marketplaceEndpoint: sandbox.endpoint,
+    identityUrl: identityServer.url,
   });
   const privacy = await startPrivacyHarness({
     prefix: `${prefix}_pv`,

@@ -1,9 +1,6 @@
-import { databaseReady } from "@flowstate/shared/db/open-database";
-import { createServiceApp } from "@flowstate/shared/http/app";
-import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import { type AppOptions, databaseServiceApp } from "@flowstate/shared/http/database-service-app";
 import type { OffersDeps } from "./deps.ts";
 import type { OffersApp, OffersEnv } from "./http/env.ts";
-import { offersContext } from "./http/offers-context.ts";
 import { mountAgreementsList } from "./routes/agreements-list.ts";
 import { mountOffersChangesGet } from "./routes/offers-changes-get.ts";
 import { mountOffersClone } from "./routes/offers-clone.ts";
@@ -16,32 +13,27 @@ import { mountSellerCurrenciesGet } from "./routes/seller-currencies-get.ts";
 
 /**
  * offers-svc's HTTP app: the platform base (request ids, body limit, probes, one error mapping),
- * the deny-by-default gateway assertion check, then one route per file, each mounted from its
- * registry entry (`routes/<route id>.ts` exports `mount<RouteId>`). `app.test.ts` checks that the
- * routes here and the registry's offers routes are the same set; `checkResponses` (tests) checks
- * every answer against its schema.
+ * the seam (the caller verified; each route's declared access from the registry: tenant, role,
+ * key scope; every write re-checks the credential with identity-svc before anything is submitted
+ * to the seller's account), then one route per file, each mounted from its registry entry
+ * (`routes/<route id>.ts` exports `mount<RouteId>`). `app.test.ts` checks that the routes here and
+ * the registry's offers routes are the same set; `checkResponses` (tests) checks every answer
+ * against its schema.
  */
-export function createApp(
-  deps: OffersDeps,
-  options: { metrics?: MetricsRegistry; checkResponses?: boolean } = {},
-): OffersApp {
-  const app = createServiceApp<OffersEnv>({
-    name: "offers-svc",
-    logger: deps.logger,
-    metrics: options.metrics,
-    checkResponses: options.checkResponses,
+export function createApp(deps: OffersDeps, options: AppOptions = {}): OffersApp {
+  return databaseServiceApp<OffersEnv>("offers-svc", deps, options, {
     bodyLimitBytes: 64 * 1024, // an offer with 26 buyers and 36 charges is a few KiB
-    readiness: { database: databaseReady(deps.orm) },
+    seam: { service: "offers-svc", deps, credentials: deps.credentials },
+    routes: [
+      mountOffersList,
+      mountOffersCreate,
+      mountOffersGet,
+      mountOffersClone,
+      mountOffersRelease,
+      mountOffersExpire,
+      mountOffersChangesGet,
+      mountAgreementsList,
+      mountSellerCurrenciesGet,
+    ],
   });
-  app.use(offersContext(deps));
-  mountOffersList(app);
-  mountOffersCreate(app);
-  mountOffersGet(app);
-  mountOffersClone(app);
-  mountOffersRelease(app);
-  mountOffersExpire(app);
-  mountOffersChangesGet(app);
-  mountAgreementsList(app);
-  mountSellerCurrenciesGet(app);
-  return app;
 }

@@ -6,6 +6,9 @@ import type { Logger } from "@flowstate/shared/log/logger";
 import { connectorLookup } from "@flowstate/shared/marketplace/connector-lookup";
 import { chainedPrincipalCredentials, type PrincipalCredentials } from "@flowstate/shared/marketplace/principals";
 import { createSellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
+import type { CredentialCheck } from "@flowstate/shared/seam/call-context";
+import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
+import { internalSigner } from "@flowstate/shared/seam/verify-caller";
 import type { OffersConfig } from "./config.ts";
 import type { OffersDeps } from "./deps.ts";
 import { CurrencyCache } from "./marketplace/currency-cache.ts";
@@ -41,6 +44,8 @@ export function buildDeps(o: {
   internalAuthSecret: string;
   metrics?: MetricsRegistry;
   wakeTracker: () => void;
+  /** Default: identity-svc's credential check at IDENTITY_URL; tests without identity-svc pass credentialsAsSigned. */
+  credentials?: CredentialCheck;
 }): OffersDeps & { close(): void } {
   const sessions = createSellerSessions({
     aws: o.aws,
@@ -59,6 +64,12 @@ export function buildDeps(o: {
   const ttlMs = o.config.SELLER_CURRENCIES_TTL_SECONDS * 1000;
   return {
     ...platformDeps(o),
+    credentials:
+      o.credentials ??
+      remoteCredentials({
+        identityUrl: o.config.IDENTITY_URL,
+        sign: internalSigner(o.internalAuthSecret, "offers-svc"),
+      }),
     sellers: sellerAccess(sessions, directory),
     currencies: new CurrencyCache({
       ttlMs,

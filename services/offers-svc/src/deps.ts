@@ -1,5 +1,6 @@
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
+import type { CredentialCheck } from "@flowstate/shared/seam/call-context";
 import type { CurrencyCache } from "./marketplace/currency-cache.ts";
 import type { SellerAccess } from "./marketplace/seller-access.ts";
 
@@ -13,6 +14,8 @@ export interface OffersDeps {
   internalAuthSecret: string;
   sellers: SellerAccess;
   currencies: CurrencyCache;
+  /** How a write re-checks the caller's session or API key (identity-svc's credential check; ADR 0012). */
+  credentials: CredentialCheck;
   /** Tells the change-set tracker that a change set was submitted (it polls sooner than its idle tick). */
   wakeTracker: () => void;
   clock: () => Date;

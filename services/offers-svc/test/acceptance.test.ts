@@ -29,6 +29,7 @@ beforeAll(async () => {
         secret: basics.secret,
         connectorUrl: basics.connectorUrl,
         marketplaceEndpoint: basics.sandbox.endpoint,
+        identityUrl: basics.identityUrl,
         env: { SELLER_CURRENCIES_TTL_SECONDS: "2" },
         logTo: logs.stream,
       });

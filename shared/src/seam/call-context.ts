@@ -8,6 +8,7 @@ import type { Database } from "../db/open-database.ts";
 import type { Logger } from "../log/logger.ts";
 import { eventActorOf } from "../outbox/event-actor.ts";
 import { type EmitMeta, emitEvent } from "./emit-event.ts";
+import { qualifiedTable } from "./table.ts";
 
 /**
  * Who is calling: a user or a tenant API key (forwarded and signed by a gateway), a platform
@@ -98,7 +99,7 @@ export class CallContext<D extends SeamDeps = SeamDeps> {
 
   /** A schema-qualified table name for hand-written SQL (`em.execute` does not apply the ORM's schema). */
   table(name: string): string {
-    return `"${this.deps.schema}"."${name}"`;
+    return qualifiedTable(this.deps.schema, name);
   }
 
   /**

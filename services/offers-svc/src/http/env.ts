@@ -1,7 +1,7 @@
-import type { ServiceEnv } from "@flowstate/shared/http/types";
+import type { SeamEnv } from "@flowstate/shared/seam/seam";
 import type { Hono } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { OffersDeps } from "../deps.ts";
 
-/** offers-svc's Hono variables: the platform's plus the verb context built per request. */
-export type OffersEnv = { Variables: ServiceEnv["Variables"] & { ctx: ServiceContext } };
+/** offers-svc's Hono variables: the platform's plus the seam's `call` (shared/src/seam/). */
+export type OffersEnv = SeamEnv<OffersDeps>;
 export type OffersApp = Hono<OffersEnv>;

@@ -1,22 +1,27 @@
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
-import type { RouteSpec } from "@flowstate/contracts/rest/route";
-import { notFound } from "@flowstate/shared/errors/domain-error";
 import { HttpProblem } from "@flowstate/shared/http/http-problem";
+import { principalForChannel } from "@flowstate/shared/marketplace/principals";
 import type { Context } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { Caller, ServiceContext } from "../context.ts";
 import type { OffersEnv } from "./env.ts";
-import { requireAccess } from "./offers-context.ts";
 
 /**
- * The common start of every handler, after mountRoute validated the path: the registry's access
- * rule re-checked (requireAccess), and the tenant of the path matched with the one the gateway
- * signed (a mismatch is a missing tenant, never a hint).
+ * The verb context of a handler, from the seam's call: by the time a handler runs, the seam has
+ * admitted the caller for this tenant with this route's role and key scope (the signed tenant is
+ * the path's), and re-checked the credential of a write. The door the caller came through picks
+ * the principal that reaches the seller's account (REST → backend, MCP → mcp-execution).
  */
-export function begin(c: Context<OffersEnv>, route: RouteSpec, params: { id: string }): ServiceContext {
-  const ctx = c.get("ctx");
-  requireAccess(ctx, route);
-  if (params.id !== ctx.tenantId) throw notFound("tenant");
-  return ctx;
+export function begin(c: Context<OffersEnv>, params: { id: string }): ServiceContext {
+  const call = c.get("call");
+  return {
+    tenantId: params.id,
+    caller: call.caller as Caller,
+    principal: principalForChannel(call.channel),
+    requestId: call.requestId ?? c.get("requestId"),
+    trace: call.trace,
+    logger: call.logger,
+    deps: call.deps,
+  };
 }
 
 /**

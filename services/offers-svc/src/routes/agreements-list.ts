@@ -10,6 +10,6 @@ const route = routeIn(offersRoutes, "agreements.list");
 export function mountAgreementsList(app: OffersApp): void {
   mountRoute(app, route, async ({ params, query }, c) => ({
     status: 200,
-    body: await listAgreements({ ctx: begin(c, route, params), query }),
+    body: await listAgreements({ ctx: begin(c, params), query }),
   }));
 }

@@ -10,6 +10,6 @@ const route = routeIn(offersRoutes, "offers.changes.get");
 export function mountOffersChangesGet(app: OffersApp): void {
   mountRoute(app, route, async ({ params }, c) => ({
     status: 200,
-    body: await getChange({ ctx: begin(c, route, params), changeSetId: params.change_set_id }),
+    body: await getChange({ ctx: begin(c, params), changeSetId: params.change_set_id }),
   }));
 }

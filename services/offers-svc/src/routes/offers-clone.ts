@@ -9,7 +9,7 @@ const route = routeIn(offersRoutes, "offers.clone");
 
 export function mountOffersClone(app: OffersApp): void {
   mountRoute(app, route, async ({ params, body }, c) => {
-    const ctx = begin(c, route, params);
+    const ctx = begin(c, params);
     return accepted(
       await cloneOffer({ ctx, offerId: params.offer_id, input: body, idempotencyKey: idempotencyKeyOf(c) }),
     );

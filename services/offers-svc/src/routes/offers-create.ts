@@ -9,7 +9,7 @@ const route = routeIn(offersRoutes, "offers.create");
 
 export function mountOffersCreate(app: OffersApp): void {
   mountRoute(app, route, async ({ params, body }, c) => {
-    const ctx = begin(c, route, params);
+    const ctx = begin(c, params);
     return accepted(await createOffer({ ctx, input: body, idempotencyKey: idempotencyKeyOf(c) }));
   });
 }

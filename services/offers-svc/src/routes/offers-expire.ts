@@ -9,7 +9,7 @@ const route = routeIn(offersRoutes, "offers.expire");
 
 export function mountOffersExpire(app: OffersApp): void {
   mountRoute(app, route, async ({ params }, c) => {
-    const ctx = begin(c, route, params);
+    const ctx = begin(c, params);
     return accepted(await expireOffer({ ctx, offerId: params.offer_id, idempotencyKey: idempotencyKeyOf(c) }));
   });
 }

@@ -10,6 +10,6 @@ const route = routeIn(offersRoutes, "offers.get");
 export function mountOffersGet(app: OffersApp): void {
   mountRoute(app, route, async ({ params }, c) => ({
     status: 200,
-    body: await getOffer({ ctx: begin(c, route, params), offerId: params.offer_id }),
+    body: await getOffer({ ctx: begin(c, params), offerId: params.offer_id }),
   }));
 }

@@ -10,6 +10,6 @@ const route = routeIn(offersRoutes, "offers.list");
 export function mountOffersList(app: OffersApp): void {
   mountRoute(app, route, async ({ params, query }, c) => ({
     status: 200,
-    body: await listOffers({ ctx: begin(c, route, params), query }),
+    body: await listOffers({ ctx: begin(c, params), query }),
   }));
 }

@@ -10,6 +10,6 @@ const route = routeIn(offersRoutes, "seller.currencies.get");
 export function mountSellerCurrenciesGet(app: OffersApp): void {
   mountRoute(app, route, async ({ params }, c) => ({
     status: 200,
-    body: await getSellerCurrencies({ ctx: begin(c, route, params) }),
+    body: await getSellerCurrencies({ ctx: begin(c, params) }),
   }));
 }

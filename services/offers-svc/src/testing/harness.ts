@@ -5,6 +5,7 @@ import type { OfferChange } from "@flowstate/contracts/rest/offers/changes";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import type { TestDatabase } from "@flowstate/shared/db/test-database";
+import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { createApp } from "../app.ts";
 import type { OffersDeps } from "../deps.ts";
 import type { OffersApp } from "../http/env.ts";
@@ -71,6 +72,8 @@ export async function startHarness(options: {
     schema: db.schema,
     logger,
     internalAuthSecret: secret,
+    // No identity-svc here: every signed credential counts as live (the seam's acceptance test checks for real).
+    credentials: credentialsAsSigned,
     sellers,
     currencies: new CurrencyCache({ ttlMs: options.currencyTtlMs ?? 30_000, undeterminedTtlMs: 1000, max: 1000 }),
     wakeTracker: () => tracker?.wake(),

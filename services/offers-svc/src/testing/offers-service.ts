@@ -2,6 +2,7 @@ import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credential
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import type { TestDatabase } from "@flowstate/shared/db/test-database";
 import { serve } from "@flowstate/shared/http/serve";
+import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { createApp } from "../app.ts";
 import { OffersConfig } from "../config.ts";
 import type { OffersDeps } from "../deps.ts";
@@ -35,11 +36,15 @@ export async function startOffersService(options: {
   reached?: string[];
   env?: Record<string, string>;
   logTo?: NodeJS.WritableStream;
+  /** identity-svc's URL: writes re-check credentials there for real; without it every signed one counts as live. */
+  identityUrl?: string;
 }): Promise<RunningOffers> {
   const { logger, db } = await openOffersTestDatabase(options.prefix, options.logTo);
   const config = OffersConfig.parse({
     DATABASE_URL: db.url,
     CONNECTOR_URL: options.connectorUrl,
+    // Unused without identityUrl (credentialsAsSigned below); the variable is required.
+    IDENTITY_URL: options.identityUrl ?? "http://127.0.0.1:9",
     CONNECTOR_CACHE_SECONDS: "1",
     TRACKER_IDLE_MS: "100",
     ...DEFAULT_PRINCIPAL_KEYS_ENV,
@@ -59,6 +64,7 @@ export async function startOffersService(options: {
       aws,
       internalAuthSecret: options.secret,
       wakeTracker: () => tracker?.wake(),
+      ...(options.identityUrl ? {} : { credentials: credentialsAsSigned }),
     });
     const app = createApp(deps, { checkResponses: true });
     tracker = startTracker(deps, { idleMs: config.TRACKER_IDLE_MS });

@@ -1,5 +1,5 @@
 import type { EventActor } from "@flowstate/contracts/events/envelope";
-import { table } from "../context.ts";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
 import type { StoredRequest } from "../verbs/submit-change.ts";
 
@@ -32,9 +32,9 @@ export const LEASE_SECONDS = 30;
  */
 export async function claimDue(deps: OffersDeps, limit: number): Promise<ClaimedChange[]> {
   return deps.orm.em.fork().execute<ClaimedChange[]>(
-    `UPDATE ${table(deps, "offer_change")} AS c
+    `UPDATE ${qualifiedTable(deps.schema, "offer_change")} AS c
         SET next_poll_at = now() + make_interval(secs => ?)
-       FROM (SELECT id FROM ${table(deps, "offer_change")}
+       FROM (SELECT id FROM ${qualifiedTable(deps.schema, "offer_change")}
               WHERE status IN ('submitting', 'preparing', 'applying') AND next_poll_at <= now()
               ORDER BY next_poll_at
               LIMIT ?
@@ -49,7 +49,7 @@ export async function claimDue(deps: OffersDeps, limit: number): Promise<Claimed
 /** Milliseconds until the earliest change set is due (undefined when none is in flight). */
 export async function msUntilNextDue(deps: OffersDeps): Promise<number | undefined> {
   const [row] = await deps.orm.em.fork().execute<{ ms: number | null }[]>(
-    `SELECT extract(epoch FROM min(next_poll_at) - now()) * 1000 AS ms FROM ${table(deps, "offer_change")}
+    `SELECT extract(epoch FROM min(next_poll_at) - now()) * 1000 AS ms FROM ${qualifiedTable(deps.schema, "offer_change")}
       WHERE status IN ('submitting', 'preparing', 'applying')`,
   );
   return row?.ms === null || row?.ms === undefined ? undefined : Math.max(0, Number(row.ms));

@@ -1,5 +1,6 @@
 import { type ChangeSummary, DescribeChangeSetCommand } from "@aws-sdk/client-marketplace-catalog";
-import { emit, table } from "../context.ts";
+import { emitEvent } from "@flowstate/shared/seam/emit-event";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
 import { changeErrorMessage } from "../marketplace/change-errors.ts";
 import { pollDelaySeconds } from "./backoff.ts";
@@ -34,7 +35,7 @@ export async function pollChange(deps: OffersDeps, row: ClaimedChange): Promise<
   await deps.orm.em.fork().transactional(async (em) => {
     if (!TERMINAL.has(status)) {
       await em.execute(
-        `UPDATE ${table(deps, "offer_change")}
+        `UPDATE ${qualifiedTable(deps.schema, "offer_change")}
             SET status = ?, polls = polls + 1, poll_errors = 0, last_polled_at = now(),
                 next_poll_at = now() + make_interval(secs => ?)
           WHERE id = ? AND status IN ('preparing', 'applying')`,
@@ -46,7 +47,7 @@ export async function pollChange(deps: OffersDeps, row: ClaimedChange): Promise<
     const created = changes.find((c) => c.change_type === "CreateOffer")?.offer_id;
     const resultOfferId = row.action === "create" || row.action === "clone" ? created : row.offer_id;
     const [done] = await em.execute<{ id: string }[]>(
-      `UPDATE ${table(deps, "offer_change")}
+      `UPDATE ${qualifiedTable(deps.schema, "offer_change")}
           SET status = ?, polls = polls + 1, poll_errors = 0, last_polled_at = now(), completed_at = now(),
               failure_code = ?, changes = ?, result_offer_id = ?
         WHERE id = ? AND status IN ('preparing', 'applying')
@@ -74,7 +75,8 @@ export async function pollChange(deps: OffersDeps, row: ClaimedChange): Promise<
     };
     if (status === "succeeded") {
       const offerId = resultOfferId ?? "";
-      emit(
+      emitEvent(
+        "offers-svc",
         em,
         "OfferChangeSucceeded.v1",
         {
@@ -87,7 +89,8 @@ export async function pollChange(deps: OffersDeps, row: ClaimedChange): Promise<
       );
     } else {
       const failed = changes.filter((c) => c.errors.length);
-      emit(
+      emitEvent(
+        "offers-svc",
         em,
         "OfferChangeFailed.v1",
         {

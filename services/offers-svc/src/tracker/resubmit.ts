@@ -1,5 +1,5 @@
 import { StartChangeSetCommand } from "@aws-sdk/client-marketplace-catalog";
-import { table } from "../context.ts";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
 import { recordAcknowledged } from "../verbs/record-acknowledged.ts";
 import type { ClaimedChange } from "./claim.ts";
@@ -26,7 +26,7 @@ export async function resubmit(deps: OffersDeps, row: ClaimedChange): Promise<vo
       await deps.orm.em
         .fork()
         .execute(
-          `UPDATE ${table(deps, "offer_change")} SET status = 'rejected' WHERE id = ? AND status = 'submitting'`,
+          `UPDATE ${qualifiedTable(deps.schema, "offer_change")} SET status = 'rejected' WHERE id = ? AND status = 'submitting'`,
           [row.id],
         );
       deps.logger.warn(

@@ -1,5 +1,5 @@
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
-import { table } from "../context.ts";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
 import { errorDelaySeconds } from "./backoff.ts";
 import { type ClaimedChange, claimDue, msUntilNextDue } from "./claim.ts";
@@ -38,7 +38,7 @@ export function startTracker(deps: OffersDeps, options: TrackerOptions = {}): Tr
     const [row] = await deps.orm.em
       .fork()
       .execute<{ n: string }[]>(
-        `SELECT count(*) AS n FROM ${table(deps, "offer_change")} WHERE status IN ('submitting', 'preparing', 'applying')`,
+        `SELECT count(*) AS n FROM ${qualifiedTable(deps.schema, "offer_change")} WHERE status IN ('submitting', 'preparing', 'applying')`,
       );
     return Number(row?.n ?? 0);
   });
@@ -51,7 +51,7 @@ export function startTracker(deps: OffersDeps, options: TrackerOptions = {}): Tr
       // Throttling, an outage, a disconnected tenant: try again later, slower each time.
       log.warn({ err, change: row.id, tenant_id: row.tenant_id }, "change set poll failed");
       await deps.orm.em.fork().execute(
-        `UPDATE ${table(deps, "offer_change")}
+        `UPDATE ${qualifiedTable(deps.schema, "offer_change")}
             SET poll_errors = poll_errors + 1, next_poll_at = now() + make_interval(secs => ?)
           WHERE id = ?`,
         [errorDelaySeconds(row.poll_errors), row.id],

@@ -1,6 +1,7 @@
 import type { OfferChange } from "@flowstate/contracts/rest/offers/changes";
 import { notFound } from "@flowstate/shared/errors/domain-error";
-import { newEm, type ServiceContext, table } from "../context.ts";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
+import type { ServiceContext } from "../context.ts";
 
 type Row = {
   change_set_id: string;
@@ -25,9 +26,9 @@ export async function getChange({
   ctx: ServiceContext;
   changeSetId: string;
 }): Promise<OfferChange> {
-  const [row] = await newEm(ctx).execute<Row[]>(
+  const [row] = await ctx.deps.orm.em.fork().execute<Row[]>(
     `SELECT change_set_id, action, status, offer_id, result_offer_id, submitted_at, completed_at, failure_code, changes
-       FROM ${table(ctx.deps, "offer_change")}
+       FROM ${qualifiedTable(ctx.deps.schema, "offer_change")}
       WHERE tenant_id = ? AND change_set_id = ?`,
     [ctx.tenantId, changeSetId],
   );

@@ -1,5 +1,6 @@
 import type { EventActor } from "@flowstate/contracts/events/envelope";
-import { emit, table } from "../context.ts";
+import { emitEvent } from "@flowstate/shared/seam/emit-event";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
 
 type Acknowledged = {
@@ -23,7 +24,7 @@ type Acknowledged = {
 export async function recordAcknowledged(deps: OffersDeps, id: string, changeSetId: string): Promise<string> {
   return deps.orm.em.fork().transactional(async (em) => {
     const [row] = await em.execute<Acknowledged[]>(
-      `UPDATE ${table(deps, "offer_change")}
+      `UPDATE ${qualifiedTable(deps.schema, "offer_change")}
           SET change_set_id = ?, status = 'preparing', next_poll_at = now() + interval '2 seconds'
         WHERE id = ? AND status IN ('submitting', 'rejected')
         RETURNING tenant_id, action, offer_id, actor, request_id, principal, trace, status`,
@@ -31,12 +32,13 @@ export async function recordAcknowledged(deps: OffersDeps, id: string, changeSet
     );
     if (!row) {
       const [current] = await em.execute<{ status: string }[]>(
-        `SELECT status FROM ${table(deps, "offer_change")} WHERE id = ?`,
+        `SELECT status FROM ${qualifiedTable(deps.schema, "offer_change")} WHERE id = ?`,
         [id],
       );
       return current?.status ?? "preparing";
     }
-    emit(
+    emitEvent(
+      "offers-svc",
       em,
       "OfferChangeRequested.v1",
       {

@@ -6,7 +6,8 @@ import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { newId } from "@flowstate/shared/ids/new-id";
 import { eventActorOf } from "@flowstate/shared/outbox/event-actor";
-import { newEm, type ServiceContext, table } from "../context.ts";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
+import type { ServiceContext } from "../context.ts";
 import { CATALOG, callSeller } from "./call-seller.ts";
 import { recordAcknowledged } from "./record-acknowledged.ts";
 
@@ -84,9 +85,9 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
     ChangeSetName: `Flowstate ${req.action} ${randomBytes(4).toString("hex")}`,
     ChangeSet: req.changes,
   };
-  const em = newEm(ctx);
+  const em = ctx.deps.orm.em.fork();
   const inserted = await em.execute<(Row & { request: StoredRequest })[]>(
-    `INSERT INTO ${table(deps, "offer_change")}
+    `INSERT INTO ${qualifiedTable(deps.schema, "offer_change")}
        (id, tenant_id, action, offer_id, idempotency_key, request_hash, client_token, request, status, actor, request_id,
         principal, trace, next_poll_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitting', ?, ?, ?, ?, now() + interval '30 seconds')
@@ -112,7 +113,7 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
   let stored = row?.request ?? request;
   if (!row) {
     const [existing] = await em.execute<(Row & { request: StoredRequest })[]>(
-      `SELECT id, request_hash, change_set_id, status, client_token, request FROM ${table(deps, "offer_change")}
+      `SELECT id, request_hash, change_set_id, status, client_token, request FROM ${qualifiedTable(deps.schema, "offer_change")}
         WHERE tenant_id = ? AND idempotency_key = ?`,
       [tenantId, req.idempotencyKey],
     );
@@ -121,7 +122,7 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
     if (existing.change_set_id) return handleOf(tenantId, existing.change_set_id, existing.status);
     // AWS refused it last time (or has not answered yet): submit the first request again, same token.
     await em.execute(
-      `UPDATE ${table(deps, "offer_change")} SET status = 'submitting' WHERE id = ? AND status = 'rejected'`,
+      `UPDATE ${qualifiedTable(deps.schema, "offer_change")} SET status = 'submitting' WHERE id = ? AND status = 'rejected'`,
       [existing.id],
     );
     row = existing;
@@ -139,8 +140,8 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
     // duplicate that AWS did accept) finds it `rejected` and carries on.
     await em.execute(
       req.idempotencyKey
-        ? `UPDATE ${table(deps, "offer_change")} SET status = 'rejected' WHERE id = ? AND status = 'submitting'`
-        : `DELETE FROM ${table(deps, "offer_change")} WHERE id = ? AND change_set_id IS NULL`,
+        ? `UPDATE ${qualifiedTable(deps.schema, "offer_change")} SET status = 'rejected' WHERE id = ? AND status = 'submitting'`
+        : `DELETE FROM ${qualifiedTable(deps.schema, "offer_change")} WHERE id = ? AND change_set_id IS NULL`,
       [id],
     );
     throw err;
