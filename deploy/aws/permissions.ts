@@ -1,5 +1,5 @@
 import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
-import { ROLE_NAME as SELLER_ROLE_NAME } from "../connector-role/policies.ts";
+import { ROLE_NAME as SELLER_ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
 import { BUCKET_USERS, consumes, type DeploymentNames, entryOf } from "./services.ts";
 import { type DeploySettings, regions } from "./settings.ts";
 

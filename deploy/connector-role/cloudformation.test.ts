@@ -7,10 +7,15 @@ import {
   ListAttachedRolePoliciesCommand,
   ListRolePoliciesCommand,
 } from "@aws-sdk/client-iam";
+import {
+  INLINE_POLICY_NAME,
+  permissionPolicy,
+  ROLE_NAME,
+  trustPolicy,
+} from "@flowstate/shared/marketplace/connector-role/policies";
 import { describe, it } from "vitest";
 import { deployConnectorStack, templateBody } from "./deploy.ts";
 import { MOTO_DEFAULT_ACCOUNT_ID, motoSellerAccount } from "./moto-account.ts";
-import { INLINE_POLICY_NAME, permissionPolicy, ROLE_NAME, trustPolicy } from "./policies.ts";
 import { readTemplate } from "./template-eval.ts";
 
 const endpoint = process.env.AWS_ENDPOINT_URL;

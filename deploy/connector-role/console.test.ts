@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import type { PolicyDocument, Statement } from "@flowstate/shared/marketplace/connector-role/policies";
+import { ACCOUNT_PLACEHOLDER } from "@flowstate/shared/marketplace/connector-role/policies";
 import { describe, it } from "vitest";
-import { ACCOUNT_PLACEHOLDER, CONSOLE_GUIDE_FILE, markedBlocks } from "./console.ts";
-import type { PolicyDocument, Statement } from "./policies.ts";
+import { CONSOLE_GUIDE_FILE, markedBlocks } from "./console.ts";
 import { readTemplate, resolveIntrinsics } from "./template-eval.ts";
 import { renderTemplate } from "./terraform.ts";
 

@@ -1,13 +1,13 @@
 import {
+  ACCOUNT_PLACEHOLDER,
   agreementReadStatement,
   entityArnPattern,
   permissionPolicy,
   policyJson,
   trustPolicyDocument,
-} from "./policies.ts";
+} from "@flowstate/shared/marketplace/connector-role/policies";
 
 export const CONSOLE_GUIDE_FILE = "console.md";
-export const ACCOUNT_PLACEHOLDER = "<YOUR_ACCOUNT_ID>";
 
 /** What the console guide shows the seller to paste; also what the onboarding bundle offers. */
 export function consolePolicyJson(): string {

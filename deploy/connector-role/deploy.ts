@@ -8,8 +8,8 @@ import {
   type Stack,
   UpdateStackCommand,
 } from "@aws-sdk/client-cloudformation";
+import type { PolicyVersion } from "@flowstate/shared/marketplace/connector-role/policies";
 import { TEMPLATE_FILES } from "./cloudformation.ts";
-import type { PolicyVersion } from "./policies.ts";
 
 export interface ConnectorStackInput {
   /** A client acting in the seller account (us-east-1 on AWS). */

@@ -1,13 +1,14 @@
 /**
- * Writes every artifact derived from policies.ts: the two CloudFormation templates, the Terraform
- * policy templates and the JSON blocks of console.md. Run after changing policies.ts:
+ * Writes every artifact derived from shared/src/marketplace/connector-role/ (policies.ts,
+ * cloudformation-template.ts): the two CloudFormation templates, the Terraform policy templates and
+ * the JSON blocks of console.md. Run after changing a policy:
  * `node deploy/connector-role/generate.ts` (the tests fail until the files match).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { POLICY_VERSIONS } from "@flowstate/shared/marketplace/connector-role/policies";
 import { connectorTemplateYaml, TEMPLATE_FILES } from "./cloudformation.ts";
 import { CONSOLE_GUIDE_FILE, syncConsoleGuide } from "./console.ts";
-import { POLICY_VERSIONS } from "./policies.ts";
 import { permissionPolicyTemplate, TERRAFORM_TEMPLATE_FILES, trustPolicyTemplate } from "./terraform.ts";
 
 /** Path (relative to this directory) → exact content, for everything fully generated. */

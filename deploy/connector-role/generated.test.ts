@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { connectorTemplate } from "@flowstate/shared/marketplace/connector-role/cloudformation-template";
+import { POLICY_VERSIONS } from "@flowstate/shared/marketplace/connector-role/policies";
 import { describe, it } from "vitest";
 import { parse } from "yaml";
-import { connectorTemplate, TEMPLATE_FILES } from "./cloudformation.ts";
+import { TEMPLATE_FILES } from "./cloudformation.ts";
 import { CONSOLE_GUIDE_FILE, consoleBlocks, markedBlocks, syncConsoleGuide } from "./console.ts";
 import { generatedFiles } from "./generate.ts";
-import { POLICY_VERSIONS } from "./policies.ts";
 import { readTemplate } from "./template-eval.ts";
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");

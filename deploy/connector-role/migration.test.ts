@@ -7,10 +7,10 @@ import {
   DescribeStacksCommand,
 } from "@aws-sdk/client-cloudformation";
 import { GetRoleCommand, GetRolePolicyCommand, ListRolePoliciesCommand } from "@aws-sdk/client-iam";
+import { INLINE_POLICY_NAME, permissionPolicy, ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
 import { describe, it } from "vitest";
 import { deployConnectorStack, templateBody, updateConnectorStack } from "./deploy.ts";
 import { motoSellerAccount } from "./moto-account.ts";
-import { INLINE_POLICY_NAME, permissionPolicy, ROLE_NAME } from "./policies.ts";
 
 const endpoint = process.env.AWS_ENDPOINT_URL;
 if (!endpoint) throw new Error("AWS_ENDPOINT_URL is not set: run through scripts/test.ts");

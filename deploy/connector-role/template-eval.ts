@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
+import type { PolicyVersion } from "@flowstate/shared/marketplace/connector-role/policies";
 import { parse } from "yaml";
 import { TEMPLATE_FILES } from "./cloudformation.ts";
-import type { PolicyVersion } from "./policies.ts";
 
 /**
  * The committed CloudFormation template, parsed. The templates use only long-form intrinsics

@@ -6,8 +6,14 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "@cdktf/hcl2json";
+import {
+  EXTERNAL_ID_CHARS,
+  EXTERNAL_ID_MAX,
+  EXTERNAL_ID_MIN,
+  INLINE_POLICY_NAME,
+  ROLE_NAME,
+} from "@flowstate/shared/marketplace/connector-role/policies";
 import { afterAll, describe, it } from "vitest";
-import { EXTERNAL_ID_CHARS, EXTERNAL_ID_MAX, EXTERNAL_ID_MIN, INLINE_POLICY_NAME, ROLE_NAME } from "./policies.ts";
 import { readTemplate, resolveIntrinsics } from "./template-eval.ts";
 import { renderTemplate } from "./terraform.ts";
 

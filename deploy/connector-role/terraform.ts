@@ -1,5 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the ${…} here are Terraform template interpolations, not JS
-import { permissionPolicy, policyJson, trustPolicyDocument } from "./policies.ts";
+import {
+  permissionPolicy,
+  policyJson,
+  trustPolicyDocument,
+} from "@flowstate/shared/marketplace/connector-role/policies";
 
 /**
  * The Terraform module keeps both policy documents as `templatefile()` templates beside its `.tf`

@@ -1,5 +1,9 @@
 import type { DiagnosisCode, Fixes } from "@flowstate/contracts/rest/connector/diagnosis";
-import { agreementReadStatement, entityArnPattern, policyJson } from "../../../../deploy/connector-role/policies.ts";
+import {
+  agreementReadStatement,
+  entityArnPattern,
+  policyJson,
+} from "@flowstate/shared/marketplace/connector-role/policies";
 
 /** The tenant's values the fixes name (what the onboarding bundle shows). */
 export interface FixContext {

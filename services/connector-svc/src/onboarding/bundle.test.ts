@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { OnboardingBundle } from "@flowstate/contracts/rest/connector/marketplace";
+import { permissionPolicy, trustPolicy } from "@flowstate/shared/marketplace/connector-role/policies";
 import { describe, it } from "vitest";
-import { permissionPolicy, trustPolicy } from "../../../../deploy/connector-role/policies.ts";
 import type { ConnectorSettings } from "../deps.ts";
 import { onboardingBundle } from "./bundle.ts";
 

@@ -1,13 +1,13 @@
 import type { OnboardingBundle } from "@flowstate/contracts/rest/connector/marketplace";
-import { ACCOUNT_PLACEHOLDER } from "../../../../deploy/connector-role/console.ts";
 import {
+  ACCOUNT_PLACEHOLDER,
   INLINE_POLICY_NAME,
   MARKETPLACE_REGION,
   POLICY_VERSION_LABEL,
   permissionPolicy,
   ROLE_NAME,
   trustPolicy,
-} from "../../../../deploy/connector-role/policies.ts";
+} from "@flowstate/shared/marketplace/connector-role/policies";
 import type { ConnectorSettings } from "../deps.ts";
 import { principalsOf, STACK_NAME } from "./values.ts";
 
@@ -49,7 +49,7 @@ function terraformSnippet(s: ConnectorSettings, principalArns: readonly string[]
 
 /**
  * The onboarding bundle (interface.md §5.3, decisions.md): the three paths with this tenant's
- * values, every policy rendered by deploy/connector-role/policies.ts, the one source the
+ * values, every policy rendered by shared/src/marketplace/connector-role/policies.ts, the one source the
  * CloudFormation template, the Terraform module and the console guide are generated from.
  */
 export function onboardingBundle(

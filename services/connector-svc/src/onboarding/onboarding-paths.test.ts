@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { CreateRoleCommand, PutRolePolicyCommand } from "@aws-sdk/client-iam";
 import { OnboardingBundle } from "@flowstate/contracts/rest/connector/marketplace";
+import { INLINE_POLICY_NAME, ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { motoSellerAccount } from "../../../../deploy/connector-role/moto-account.ts";
-import { INLINE_POLICY_NAME, ROLE_NAME } from "../../../../deploy/connector-role/policies.ts";
 import { renderTemplate, TERRAFORM_TEMPLATE_FILES } from "../../../../deploy/connector-role/terraform.ts";
 import { type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
 

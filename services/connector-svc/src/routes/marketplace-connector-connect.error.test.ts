@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { PutRolePolicyCommand } from "@aws-sdk/client-iam";
+import { INLINE_POLICY_NAME, ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { uniqueAccountId } from "../../../../deploy/connector-role/moto-account.ts";
-import { INLINE_POLICY_NAME, ROLE_NAME } from "../../../../deploy/connector-role/policies.ts";
 import { type Answer, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
 import { sellerAccount } from "../testing/seller-account.ts";
 

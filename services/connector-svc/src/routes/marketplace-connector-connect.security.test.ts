@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { UpdateAssumeRolePolicyCommand } from "@aws-sdk/client-iam";
+import { ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { ROLE_NAME } from "../../../../deploy/connector-role/policies.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
 
 /**

@@ -4,8 +4,8 @@ import { UpdateAssumeRolePolicyCommand } from "@aws-sdk/client-iam";
 import { HealthReport } from "@flowstate/contracts/rest/connector/diagnosis";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
+import { ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { ROLE_NAME } from "../../../../deploy/connector-role/policies.ts";
 import { HealthCache } from "../health/health-cache.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
 

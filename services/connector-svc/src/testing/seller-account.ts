@@ -2,10 +2,10 @@ import type { CloudFormationClient } from "@aws-sdk/client-cloudformation";
 import { CreateStackCommand, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
 import { type IAMClient, UpdateAssumeRolePolicyCommand } from "@aws-sdk/client-iam";
 import type { OnboardingBundle } from "@flowstate/contracts/rest/connector/marketplace";
+import { type PolicyVersion, ROLE_NAME, trustPolicy } from "@flowstate/shared/marketplace/connector-role/policies";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { templateBody, updateConnectorStack } from "../../../../deploy/connector-role/deploy.ts";
 import { motoSellerAccount } from "../../../../deploy/connector-role/moto-account.ts";
-import { type PolicyVersion, ROLE_NAME, trustPolicy } from "../../../../deploy/connector-role/policies.ts";
 import type { Answer, CallOptions } from "./gateway-caller.ts";
 
 export interface SellerAccount {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
+import { permissionPolicy } from "@flowstate/shared/marketplace/connector-role/policies";
 import { describe, it } from "vitest";
-import { permissionPolicy } from "../../../../deploy/connector-role/policies.ts";
 import { evaluatePolicies } from "./evaluate.ts";
 import { parsePolicyDocument } from "./policy-document.ts";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { PolicyVersion } from "@flowstate/shared/marketplace/connector-role/policies";
 import { deployConnectorStack, updateConnectorStack } from "../../../../deploy/connector-role/deploy.ts";
 import { motoSellerAccount } from "../../../../deploy/connector-role/moto-account.ts";
-import type { PolicyVersion } from "../../../../deploy/connector-role/policies.ts";
 import { principalArn } from "../credentials/principals.ts";
 import type { PrincipalName } from "./clients.ts";
 

@@ -1,7 +1,7 @@
 import type { MarketplaceAgreementClient } from "@aws-sdk/client-marketplace-agreement";
 import type { MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
+import type { PolicyVersion } from "@flowstate/shared/marketplace/connector-role/policies";
 import type { AwsCredentialIdentity } from "@smithy/types";
-import type { PolicyVersion } from "../../../../deploy/connector-role/policies.ts";
 import { agreementClient, assumeConnector, catalogClient, type PrincipalName } from "./clients.ts";
 import { type ConnectorRole, connectorRole } from "./connector-role.ts";
 import type { RunningSandbox } from "./start-sandbox.ts";

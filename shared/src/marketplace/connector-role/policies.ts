@@ -1,8 +1,10 @@
 /**
  * The one source of truth for the tenant's `MarketplaceConnector` role (interface.md §2.2, §5.1,
  * §5.2, §9). The CloudFormation templates, the Terraform module's policy templates and the JSON of
- * the console guide are all rendered from these functions (`generate.ts`), and the tests check the
- * committed files byte for byte, so the three onboarding paths cannot drift apart.
+ * the console guide are all rendered from these functions (`deploy/connector-role/generate.ts`), and
+ * the tests there check the committed files byte for byte, so the three onboarding paths cannot
+ * drift apart; connector-svc builds its onboarding bundle and health fixes from the same functions.
+ * Here, below both, because deploy/ may import a service's layer but a service may not import deploy/.
  *
  * The documents are generic in their leaf values on purpose: each path plugs in its own way of
  * saying "the seller's account" (`${AWS::AccountId}` in CloudFormation, `${account_id}` in a
@@ -14,6 +16,8 @@ export const INLINE_POLICY_NAME = "MarketplaceCatalogAccess";
 /** The Catalog API exists only in us-east-1, so the entity ARNs are pinned there. */
 export const MARKETPLACE_REGION = "us-east-1";
 export const IAM_POLICY_VERSION = "2012-10-17";
+/** What the console guide and the onboarding bundle show where the seller's account id goes. */
+export const ACCOUNT_PLACEHOLDER = "<YOUR_ACCOUNT_ID>";
 
 /**
  * `legacy`: stacks deployed before 2026-08-31 (no `MarketplaceAgreementRead`, no `Seller` scope).
