@@ -36,7 +36,7 @@ describe("residency over the synthesized templates", () => {
   });
 
   it("fails a fixture with a bucket and a table in us-east-1", () => {
-    const app = new App();
+    const app = new App({ builtinCloudFormationValidation: false });
     const fixture = new Stack(app, "Fixture", { env: { account: settings.account, region: "us-east-1" } });
     new s3.Bucket(fixture, "Oops", { removalPolicy: RemovalPolicy.RETAIN });
     new dynamodb.Table(fixture, "Table", { partitionKey: { name: "id", type: dynamodb.AttributeType.STRING } });

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Validations } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import nag from "cdk-nag";
@@ -9,7 +11,7 @@ import { endpointClients } from "./stacks/network.ts";
 import { type CfnJson, synthesize } from "./synth.ts";
 
 // One synthesis for the whole file (seconds of CPU): every test reads these templates.
-const { built, settings, template } = synthesize();
+const { built, settings, template } = synthesize({ validate: true });
 const names = deploymentNames(settings);
 const def = names.definition;
 type Resources = Record<string, { Type: string; Properties?: Record<string, CfnJson> }>;
@@ -196,6 +198,14 @@ describe("the synthesized stacks", () => {
         MessageRetentionPeriod: 86400,
       });
     template(built.partner).hasResourceProperties("AWS::ECS::Service", { ServiceName: "partner-inbound" });
+  });
+
+  it("passes CloudFormation's own template rules (CDK's built-in validation, which caught a description SG rules refuse)", () => {
+    const report = JSON.parse(readFileSync(join(built.app.outdir, "validation-report.json"), "utf8"));
+    for (const plugin of report.pluginReports) {
+      assert.deepEqual(plugin.violations, [], plugin.pluginName);
+      assert.equal(plugin.conclusion, "success");
+    }
   });
 
   it("passes cdk-nag's AwsSolutions pack with no unacknowledged error, every acknowledgement with its reason", () => {

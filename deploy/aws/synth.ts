@@ -12,11 +12,16 @@ export interface Synthesized {
 
 /**
  * Builds and synthesizes the whole app once (a test file calls this in its module scope; CDK synth
- * takes seconds). Asset staging is off: the Dockerfile asset is hashed, not copied.
+ * takes seconds). Asset staging is off: the Dockerfile asset is hashed, not copied. CDK's built-in
+ * CloudFormation validation (cfn-lint rules, several seconds) runs only where a test reads its
+ * report (`validate: true`, stacks.test.ts).
  */
-export function synthesize(over: Partial<DeploySettings> = {}): Synthesized {
-  const settings = exampleSettings(over);
-  const app = new App({ context: { "aws:cdk:disable-asset-staging": true } });
+export function synthesize(options: { validate?: boolean; settings?: Partial<DeploySettings> } = {}): Synthesized {
+  const settings = exampleSettings(options.settings);
+  const app = new App({
+    context: { "aws:cdk:disable-asset-staging": true },
+    builtinCloudFormationValidation: options.validate ?? false,
+  });
   const built = buildApp(settings, app);
   const templates = new Map(built.stacks.map((s) => [s, Template.fromStack(s)]));
   return { built, settings, templates, template: (s) => templates.get(s)! };
