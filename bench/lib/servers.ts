@@ -1,4 +1,5 @@
 import { fork } from "node:child_process";
+import { answerCpuQueries } from "@flowstate/shared/testing/cpu-queries";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
 
@@ -64,15 +65,4 @@ export function serveBench(app: Hono): void {
     answerCpuQueries();
   });
   process.once("SIGTERM", () => server.close(() => process.exit(0)));
-}
-
-/**
- * Called by a bench server script: answers the harness's CPU queries over IPC. CPU time per
- * request holds up on a busy machine far better than requests per second do.
- */
-export function answerCpuQueries(): void {
-  process.on("message", () => {
-    const { user, system } = process.cpuUsage();
-    process.send!({ cpuMicros: user + system });
-  });
 }

@@ -2,7 +2,7 @@
 import { createServiceApp } from "@flowstate/shared/http/app";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
-import { answerCpuQueries } from "../servers.ts";
+import { answerCpuQueries } from "@flowstate/shared/testing/cpu-queries";
 
 const logger = createLogger({ service: "bench-app", level: "info" });
 const app = createServiceApp({ name: "bench-app", logger });

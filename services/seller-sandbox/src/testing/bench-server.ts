@@ -6,7 +6,7 @@
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
-import { answerCpuQueries } from "../../../../bench/lib/servers.ts";
+import { answerCpuQueries } from "@flowstate/shared/testing/cpu-queries";
 import { createApp } from "../app.ts";
 import { SandboxConfig } from "../config.ts";
 import { createSandbox } from "../sandbox.ts";
