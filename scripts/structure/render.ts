@@ -16,6 +16,8 @@ export function renderStructure(graph: ImportGraph): string {
     "tests and test helpers are left out. Arrows point from the importer to what it imports. Layers, lowest",
     `first: ${LAYERS.join(" → ")}. No arrow points to a higher layer, none joins two services except through`,
     "a package's named exports, and no module imports itself through a circle (scripts/structure/structure.test.ts).",
+    "Packages export named entries only, never a pattern like `./*`: contracts and shared one per module (written",
+    "by the same command), a service what other packages import of it (scripts/structure/exports.test.ts).",
     "",
     "```mermaid",
     "flowchart BT",
