@@ -8,6 +8,7 @@ import { type AwsClients, createAwsClients, DATA_REGION } from "@flowstate/share
 import { ensureBucket } from "./apply/buckets.ts";
 import type { ApplyContext } from "./apply/common.ts";
 import { ensureBus, ensureQueueTarget, ensureRule } from "./apply/events.ts";
+import { ensureKeyPairs } from "./apply/key-pairs.ts";
 import { ensureDataKey } from "./apply/kms.ts";
 import { ensurePartnerIngest, type PartnerIngestOutputs } from "./apply/partner.ts";
 import { allowRulePolicy, ensureQueue } from "./apply/queues.ts";
@@ -42,6 +43,8 @@ export interface StackOutputs {
   buckets: Record<BucketRole, string>;
   /** Secret name → ARN. */
   secrets: Record<string, string>;
+  /** Key pair id (`partner-inbound--connector-svc`) → its secret's ARN (ADR 0014). */
+  keyPairs: Record<string, string>;
   mailFrom: string;
   /** The us-east-1 partner-program ingest (partner-definition.ts). */
   partner: PartnerIngestOutputs;
@@ -71,10 +74,11 @@ export async function bootstrap(options: BootstrapOptions): Promise<{ outputs: S
   );
 
   const [keyArn, busArn] = await Promise.all([ensureDataKey(ctx, def.keyAlias), ensureBus(ctx, def.busName)]);
-  const [, queueList, secretArns, , partner] = await Promise.all([
+  const [, queueList, secretArns, keyPairArns, , partner] = await Promise.all([
     Promise.all(def.buckets.map((b) => ensureBucket(ctx, b, keyArn))),
     Promise.all(def.queues.map((q) => ensureConsumerQueue(ctx, def.busName, accountId, q))),
     Promise.all(def.secrets.map((s) => ensureSecret(ctx, s, keyArn))),
+    ensureKeyPairs(ctx, def.keyMaster, def.keyPairs, keyArn),
     ensureEmailIdentity(ctx, def.mailFrom),
     ensurePartnerIngest(ctx, accountId, definePartnerIngest(options)),
   ]);
@@ -88,6 +92,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<{ outputs: S
     queues: Object.fromEntries(def.queues.map((q, i) => [q.service, queueList[i]!])),
     buckets: Object.fromEntries(def.buckets.map((b) => [b.role, b.name])) as Record<BucketRole, string>,
     secrets: Object.fromEntries(def.secrets.map((s, i) => [s.name, secretArns[i]!])),
+    keyPairs: keyPairArns,
     mailFrom: def.mailFrom,
     partner,
   };

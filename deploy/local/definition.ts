@@ -1,4 +1,6 @@
+import { keyPairs } from "@flowstate/contracts/internal/key-pairs";
 import type { AwsClientName } from "@flowstate/contracts/services/catalog";
+import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
 import { queueNames, withDerivedDefaults } from "@flowstate/shared/config/base";
 import { type ConsumerDefinition, consumers } from "./consumers.ts";
 
@@ -68,12 +70,26 @@ export interface SecretDefinition {
   description: string;
 }
 
+/** One caller → callee key (ADR 0014): its secret holds `{current, previous?}`, derived from the master. */
+export interface KeyPairSecretDefinition {
+  pairId: string;
+  name: string;
+}
+
 export interface StackDefinition {
   busName: string;
   keyAlias: string;
   queues: QueueDefinition[];
   buckets: BucketDefinition[];
+  /** Secrets every service may read (today the one shared assertion key, until nothing reads it). */
   secrets: SecretDefinition[];
+  /**
+   * The master the pair keys are derived from: read by the bootstrap and `npm run keys:rotate`
+   * only, never by a service (no task role may read it).
+   */
+  keyMaster: SecretDefinition;
+  /** One secret per key pair of the registries (contracts/src/internal/key-pairs.ts). */
+  keyPairs: KeyPairSecretDefinition[];
   mailFrom: string;
 }
 
@@ -157,6 +173,11 @@ export function defineStack(
     secrets: [
       { name: names.internalAuthSecretId, description: "HMAC key of the gateway-to-service identity assertion" },
     ],
+    keyMaster: {
+      name: `${s.prefix}/${s.stage}/keys-master`,
+      description: "Master of the per-pair assertion keys (ADR 0014); read by the bootstrap and the rotation only",
+    },
+    keyPairs: keyPairs.map((p) => ({ pairId: p.id, name: keyPairSecretName(s.prefix, s.stage, p.id) })),
     mailFrom: s.mailFrom,
   };
 }

@@ -4,6 +4,7 @@ import {
   type Assertion,
   checkAssertionHeader,
   EMPTY_BODY_SHA256,
+  type HeaderCheck,
   MAX_HELD_MS,
   MAX_SKEW_MS,
   payloadJson,
@@ -103,6 +104,18 @@ export const assertionHeld = () =>
  * const verified = verify(await requestBinding(c), c.req.header(IDENTITY_HEADER)); // null → 401; held → throws 503
  */
 export function assertionVerifier(secret: string, options: AssertionVerifierOptions = {}) {
+  return cachedVerifier((binding, header, now) => checkAssertionHeader(secret, binding, header, now), options);
+}
+
+/** Classifies one header for one request (identity-assertion.ts `checkAssertionHeader`, or a keyring's check). */
+export type HeaderChecker = (binding: RequestBinding, header: string, now: number) => HeaderCheck;
+
+/**
+ * assertionVerifier's caching around any header check: the one-key v3 check or a keyring's v4
+ * check (keyring.ts). The check may throw (a signer the verifier holds no key for: 403); a throw
+ * is never cached.
+ */
+export function cachedVerifier(check: HeaderChecker, options: AssertionVerifierOptions = {}) {
   const max = options.max ?? 10_000;
   const verified = new LruCache<{ binding: RequestBinding; result: VerifiedAssertion }>(max);
   const same = (a: RequestBinding, b: RequestBinding) =>
@@ -121,7 +134,7 @@ export function assertionVerifier(secret: string, options: AssertionVerifierOpti
       if (age > MAX_SKEW_MS && age <= MAX_SKEW_MS + MAX_HELD_MS) throw assertionHeld();
       return null;
     }
-    const result = checkAssertionHeader(secret, binding, header, now);
+    const result = check(binding, header, now);
     if (result.status === "held") throw assertionHeld();
     if (result.status === "invalid") return null;
     // Shared by every request that presents this header: frozen so no handler can alter another's identity.

@@ -2,6 +2,7 @@ import { routes } from "@flowstate/contracts/rest/routes";
 import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
 import type { MiddlewareHandler } from "hono";
 import { IDENTITY_HEADER } from "../auth/identity-assertion.ts";
+import type { Keyring } from "../auth/keyring.ts";
 import { requestBinding } from "../auth/request-binding.ts";
 import { DomainError } from "../errors/domain-error.ts";
 import { validTraceparent } from "../http/inbound-headers.ts";
@@ -20,10 +21,11 @@ export type SeamEnv<D extends SeamDeps = SeamDeps> = {
 
 export interface SeamOptions<D extends SeamDeps> {
   service: FlowstateServiceName;
-  deps: D & { internalAuthSecret: string };
+  /** `keyring`: the process's keys per caller (ADR 0014); v4 headers are checked against it. */
+  deps: D & { internalAuthSecret: string; keyring?: Keyring | undefined };
   /** How a write re-checks the caller's credential; none: the service writes for no caller (reads only). */
   credentials?: CredentialCheck | undefined;
-  /** Verifies a signed header; default `callerVerifier(deps.internalAuthSecret)` (the one place keys are chosen). */
+  /** Verifies a signed header; default `callerVerifier(deps.internalAuthSecret, deps.keyring)` (the one place keys are chosen). */
   verify?: CallerVerifier | undefined;
 }
 
@@ -59,7 +61,7 @@ const templatePattern = (path: string) => new RegExp(`^${path.replace(/\{[^}]+\}
  */
 export function serviceSeam<D extends SeamDeps>(options: SeamOptions<D>): MiddlewareHandler<SeamEnv<D>> {
   const { service, deps, credentials } = options;
-  const verify = options.verify ?? callerVerifier(deps.internalAuthSecret);
+  const verify = options.verify ?? callerVerifier(deps.internalAuthSecret, deps.keyring);
   const publicRoutes = routes
     .filter((r) => r.service === service && r.auth === "public")
     .map((r) => ({ method: r.method, pattern: templatePattern(r.path) }));

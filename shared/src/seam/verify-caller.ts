@@ -1,6 +1,7 @@
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { assertionVerifier, type VerifiedAssertion } from "../auth/assertion-cache.ts";
 import { type RequestBinding, signAssertion } from "../auth/identity-assertion.ts";
+import { type Keyring, keyringVerifier } from "../auth/keyring.ts";
 
 /**
  * The one place a service decides that a signed header is genuine, fresh and bound to this request
@@ -11,11 +12,23 @@ import { type RequestBinding, signAssertion } from "../auth/identity-assertion.t
 export type CallerVerifier = (binding: RequestBinding, header: string | undefined | null) => VerifiedAssertion | null;
 
 /**
+ * v4 headers (keys per caller, ADR 0014) are checked against the process's keyring: a signer with
+ * no key here is refused with 403, whatever it asserts. v3 headers (the one shared key) are
+ * accepted only while a `secret` is still given, for the callers not yet moved to the keyring;
+ * without a keyring, a v4 header is not genuine (null).
+ *
  * @example
- * const verify = callerVerifier(deps.internalAuthSecret);
+ * const verify = callerVerifier(deps.internalAuthSecret, deps.keyring);
  * const verified = verify(await requestBinding(c), rawHeader(c, IDENTITY_HEADER));
  */
-export const callerVerifier = (secret: string): CallerVerifier => assertionVerifier(secret);
+export const callerVerifier = (secret: string | undefined, keyring?: Keyring): CallerVerifier => {
+  const legacy = secret === undefined ? undefined : assertionVerifier(secret);
+  const keyed = keyring && keyringVerifier(keyring);
+  return (binding, header) => {
+    if (header?.startsWith("v4.")) return keyed ? keyed(binding, header) : null;
+    return legacy ? legacy(binding, header) : null;
+  };
+};
 
 /** A platform component calling on its own behalf. */
 export type ServiceIdentity = Extract<VerifiedIdentity, { kind: "service" }>;
