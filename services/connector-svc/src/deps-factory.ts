@@ -1,3 +1,4 @@
+import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { AwsClients } from "@flowstate/shared/aws/clients";
 import { platformDeps } from "@flowstate/shared/boot/platform-deps";
 import type { Database } from "@flowstate/shared/db/open-database";
@@ -17,6 +18,7 @@ export interface BuildDepsOptions {
   logger: Logger;
   aws: AwsClients;
   internalAuthSecret: string;
+  keyring?: Keyring | undefined;
   /** remoteCredentials to identity-svc (main.ts); tests without identity-svc pass credentialsAsSigned. */
   credentials: CredentialCheck;
   kmsKeyId: string;

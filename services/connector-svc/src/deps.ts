@@ -1,3 +1,4 @@
+import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { SellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
@@ -32,6 +33,8 @@ export interface ConnectorDeps {
   rows: ConnectorRows;
   /** HMAC key of the gateways' identity assertions (INTERNAL_AUTH_SECRET_ID). */
   internalAuthSecret: string;
+  /** Keys per caller (ADR 0014): the seam checks v4 headers against them (partner-inbound signs with its pair). */
+  keyring?: Keyring | undefined;
   /** How a write re-checks the caller's session or API key (identity-svc's credential check; ADR 0012). */
   credentials: CredentialCheck;
   vault: ExternalIdVault;

@@ -1,4 +1,5 @@
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -22,12 +23,21 @@ const config = parseConfig(ConnectorConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("connector-svc", config);
 
 const assertionKey = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
+// Keys per caller (ADR 0014): partner-inbound's calls are verified with its own pair's key.
+const keys = await startKeyring({
+  secrets: aws.data("secretsmanager"),
+  prefix: config.SERVICE_PREFIX,
+  stage: config.STAGE,
+  service: "connector-svc",
+  logger,
+});
 const orm = await openDatabase({ ...databaseOptions(config, logger), entities, migrations });
 const deps = buildDeps({
   orm,
   logger,
   aws,
   internalAuthSecret: assertionKey,
+  keyring: keys.keyring,
   credentials: remoteCredentials({
     identityUrl: config.IDENTITY_URL,
     sign: internalSigner(assertionKey, "connector-svc"),
@@ -43,4 +53,10 @@ const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
   createConsumer({ sqs, queueUrl, orm, logger, metrics, definition: connectorConsumer, deps }).start(),
 );
 
-await boot.serve(app, [() => consumer?.stop(), () => relay.stop(), () => deps.sessions.close(), () => orm.close()]);
+await boot.serve(app, [
+  () => keys.stop(),
+  () => consumer?.stop(),
+  () => relay.stop(),
+  () => deps.sessions.close(),
+  () => orm.close(),
+]);

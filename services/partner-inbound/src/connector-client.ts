@@ -1,23 +1,24 @@
 import { ConnectedAccounts } from "@flowstate/contracts/internal/connector";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 
 const PATH = "/internal/v1/marketplace-connectors";
 
 /**
  * Reads every connected tenant's seller account from connector-svc, signed as partner-inbound
- * (a service identity, accepted on `/internal/v1` only). Throws when connector-svc does not answer
- * in time or answers off-contract; the caller keeps its current map and retries.
+ * with its one key (`partner-inbound--connector-svc`, ADR 0014: the only call it can sign).
+ * Throws when connector-svc does not answer in time or answers off-contract; the caller keeps its
+ * current map and retries.
+ *
+ * @example
+ * await fetchConnectedAccounts(config.CONNECTOR_URL, serviceSigner(keys.keyring, "connector-svc"));
  */
 export async function fetchConnectedAccounts(
   connectorUrl: string,
-  internalAuthSecret: string,
+  sign: (binding: ReturnType<typeof bodyless>) => string,
   timeoutMs = 5000,
 ): Promise<ConnectedAccounts["connectors"]> {
-  const header = signAssertion(internalAuthSecret, bodyless("GET", PATH), {
-    identity: { kind: "service", service: "partner-inbound" },
-  });
   const res = await fetch(new URL(PATH, connectorUrl), {
-    headers: { [IDENTITY_HEADER]: header },
+    headers: { [IDENTITY_HEADER]: sign(bodyless("GET", PATH)) },
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (!res.ok) throw new Error(`connector-svc answered ${res.status} to ${PATH}`);

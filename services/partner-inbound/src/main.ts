@@ -1,5 +1,6 @@
+import { serviceSigner } from "@flowstate/shared/auth/keyring";
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { queueUrlOf } from "@flowstate/shared/boot/queue-url";
-import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { queueNames } from "@flowstate/shared/config/base";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -13,7 +14,7 @@ import { startInboundLoop } from "./inbound-loop.ts";
 import { TenantMap } from "./tenant-map.ts";
 
 /**
- * Boot: configuration, the assertion key (to call connector-svc), the shard buses' policy writer,
+ * Boot: configuration, its key to call connector-svc (keyring, reloaded on rotation), the shard buses' policy writer,
  * the account → tenant map (loaded from connector-svc, retried until it answers, then refreshed on
  * a timer), the connector-event consumer (eu-central-1 queue), the partner queue pump (us-east-1
  * queue → eu-central-1 bus), then listen. Nothing is written anywhere but the domain bus and the
@@ -21,7 +22,15 @@ import { TenantMap } from "./tenant-map.ts";
  */
 const config = parseConfig(PartnerInboundConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("partner-inbound", config);
-const secret = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
+// Its one key (ADR 0014): partner-inbound holds no key but `partner-inbound--connector-svc`.
+const keys = await startKeyring({
+  secrets: aws.data("secretsmanager"),
+  prefix: config.SERVICE_PREFIX,
+  stage: config.STAGE,
+  service: "partner-inbound",
+  logger,
+});
+const signForConnector = serviceSigner(keys.keyring, "connector-svc");
 
 const busNames = partnerBusNames(config);
 const writer = await busPolicyWriter(aws.partner("partner-eventbridge"), busNames, () => map, logger);
@@ -30,7 +39,7 @@ let loaded = false;
 let refreshTimer: NodeJS.Timeout | undefined;
 async function refresh(): Promise<void> {
   try {
-    map.replace(await fetchConnectedAccounts(config.CONNECTOR_URL, secret));
+    map.replace(await fetchConnectedAccounts(config.CONNECTOR_URL, signForConnector));
     if (!loaded) logger.info({ accounts: map.size }, "account map loaded from connector-svc");
     loaded = true;
   } catch (err) {
@@ -69,6 +78,7 @@ const app = createApp({
   tenants: () => map.size,
 });
 await boot.serve(app, [
+  () => keys.stop(),
   () => clearTimeout(refreshTimer),
   () => inbound.stop(),
   () => connectorEvents.stop(),

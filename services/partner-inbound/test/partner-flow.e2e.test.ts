@@ -9,7 +9,9 @@ import { ListSecretsCommand, PutSecretValueCommand, SecretsManagerClient } from 
 import { GetQueueAttributesCommand, ListQueuesCommand, SendMessageBatchCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { DescribeParametersCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { type MarketplaceStack, startMarketplaceStack } from "@flowstate/connector-svc/testing/marketplace-stack";
+import { pairSecretAt } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { nodeBinary } from "@flowstate/shared/testing/node-binary";
@@ -98,6 +100,14 @@ beforeAll(async () => {
   await aws
     .data("secretsmanager")
     .send(new PutSecretValueCommand({ SecretId: `${prefix}/dev/internal-auth-key`, SecretString: stack.secret }));
+  // partner-inbound's one key (ADR 0014), as the in-process connector-svc derives it from the same secret.
+  const pair = "partner-inbound--connector-svc";
+  await aws.data("secretsmanager").send(
+    new PutSecretValueCommand({
+      SecretId: keyPairSecretName(prefix, "dev", pair),
+      SecretString: JSON.stringify(pairSecretAt(stack.secret, pair, 1)),
+    }),
+  );
   db = await openTestDatabase({ prefix: "partner_e2e_rows" });
   const port = await freePort();
   start("partner-svc", { PORT: String(port), DATABASE_URL: db.url, DATABASE_SCHEMA: db.schema });

@@ -1,3 +1,4 @@
+import type { Keyring } from "../auth/keyring.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { type Database, schemaOf } from "../db/open-database.ts";
 import type { Logger } from "../log/logger.ts";
@@ -10,6 +11,8 @@ export interface BootParts<C> {
   aws: AwsClients;
   /** The assertion key (`readSecretString`). */
   internalAuthSecret: string;
+  /** The process's keys per caller (keyring-loader.ts, ADR 0014), for the services moved to them. */
+  keyring?: Keyring | undefined;
 }
 
 /**
@@ -19,11 +22,13 @@ export interface BootParts<C> {
  * @example
  * return { ...platformDeps(o), s3: o.aws.data("s3"), clock: () => new Date() };
  */
-export function platformDeps(o: Pick<BootParts<unknown>, "orm" | "logger" | "internalAuthSecret">): {
+export function platformDeps(o: Pick<BootParts<unknown>, "orm" | "logger" | "internalAuthSecret" | "keyring">): {
   orm: Database;
   schema: string;
   logger: Logger;
   internalAuthSecret: string;
+  keyring?: Keyring | undefined;
 } {
-  return { orm: o.orm, schema: schemaOf(o.orm), logger: o.logger, internalAuthSecret: o.internalAuthSecret };
+  const deps = { orm: o.orm, schema: schemaOf(o.orm), logger: o.logger, internalAuthSecret: o.internalAuthSecret };
+  return o.keyring ? { ...deps, keyring: o.keyring } : deps;
 }

@@ -3,6 +3,7 @@ import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { fetchConnectedAccounts } from "@flowstate/partner-inbound/connector-client";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { serviceSigner, testKeyring } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { connectorLookup } from "@flowstate/shared/marketplace/connector-lookup";
@@ -62,7 +63,9 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
 
   it("lists connected tenants' seller accounts (ids only) to partner-inbound, and nothing else to it", async () => {
     const t = await stack.connectedTenant();
-    const accounts = await fetchConnectedAccounts(stack.connectorUrl, stack.secret);
+    // partner-inbound signs with its one key (ADR 0014), derived from the stack's test secret.
+    const partnerSigns = serviceSigner(testKeyring("partner-inbound", stack.secret), "connector-svc");
+    const accounts = await fetchConnectedAccounts(stack.connectorUrl, partnerSigns);
     assert.ok(accounts.some((a) => a.tenant_id === t.tenantId && a.account_id === t.seller.accountId));
     assert.doesNotMatch(JSON.stringify(accounts), new RegExp(t.externalId));
     const secretPath = `/internal/v1/tenants/${t.tenantId}/marketplace-connector`;
@@ -74,6 +77,11 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
       },
     });
     assert.equal(asPartner.status, 403);
+    // With its own key too: the key is genuine here, the route is not one partner-inbound may call.
+    const keyedPartner = await fetch(`${stack.connectorUrl}${secretPath}`, {
+      headers: { [IDENTITY_HEADER]: partnerSigns(bodyless("GET", secretPath)) },
+    });
+    assert.equal(keyedPartner.status, 403);
     const list = "/internal/v1/marketplace-connectors";
     const asOffers = await fetch(`${stack.connectorUrl}${list}`, {
       headers: {

@@ -1,5 +1,6 @@
 import { CreateKeyCommand } from "@aws-sdk/client-kms";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase } from "@flowstate/shared/db/test-database";
 import { serve } from "@flowstate/shared/http/serve";
@@ -49,6 +50,8 @@ export async function startConnectorService(options: {
     logger,
     aws,
     internalAuthSecret: options.secret,
+    // Keys per caller derived from the same test secret, as every test harness does (ADR 0014).
+    keyring: testKeyring("connector-svc", options.secret),
     credentials: options.identityUrl
       ? remoteCredentials({ identityUrl: options.identityUrl, sign: internalSigner(options.secret, "connector-svc") })
       : credentialsAsSigned,
