@@ -12,10 +12,10 @@ import { archiveRound } from "@flowstate/audit-svc/archive/archive-round";
 import { archiveHorizon, recordedBatches, rowsAfter } from "@flowstate/audit-svc/archive/batch-store";
 import { ARCHIVE_PREFIX } from "@flowstate/audit-svc/archive/keys";
 import { verifyArchive } from "@flowstate/audit-svc/archive/verify";
+import { createLockedArchiveBucket } from "@flowstate/audit-svc/testing/archive-fixtures";
 import { startAuditHarness } from "@flowstate/audit-svc/testing/harness";
 import { type Moto, startMoto } from "../deploy/local/moto.ts";
 import { ensureDatabase, ensurePostgres } from "../deploy/local/postgres.ts";
-import { createLockedArchiveBucket } from "../services/audit-svc/test/archive-fixtures.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const ROWS = 20_000;
