@@ -1,3 +1,4 @@
+import { type Keyring, serviceSigner } from "@flowstate/shared/auth/keyring";
 import type { AwsClients } from "@flowstate/shared/aws/clients";
 import { platformDeps } from "@flowstate/shared/boot/platform-deps";
 import type { Database } from "@flowstate/shared/db/open-database";
@@ -42,6 +43,8 @@ export function buildDeps(o: {
   logger: Logger;
   aws: AwsClients;
   internalAuthSecret: string;
+  /** Keys per caller (ADR 0014): its calls to connector-svc are signed with `offers-svc--connector-svc`. */
+  keyring?: Keyring | undefined;
   metrics?: MetricsRegistry;
   wakeTracker: () => void;
   /** Default: identity-svc's credential check at IDENTITY_URL; tests without identity-svc pass credentialsAsSigned. */
@@ -57,8 +60,7 @@ export function buildDeps(o: {
   ]);
   const directory = connectorLookup({
     baseUrl: o.config.CONNECTOR_URL,
-    secret: o.internalAuthSecret,
-    service: "offers-svc",
+    sign: o.keyring ? serviceSigner(o.keyring, "connector-svc") : internalSigner(o.internalAuthSecret, "offers-svc"),
     ttlMs: o.config.CONNECTOR_CACHE_SECONDS * 1000,
   });
   const ttlMs = o.config.SELLER_CURRENCIES_TTL_SECONDS * 1000;

@@ -1,4 +1,5 @@
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -21,6 +22,14 @@ const config = parseConfig(OffersConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("offers-svc", config);
 
 const assertionKey = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
+// Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
+const keys = await startKeyring({
+  secrets: aws.data("secretsmanager"),
+  prefix: config.SERVICE_PREFIX,
+  stage: config.STAGE,
+  service: "offers-svc",
+  logger,
+});
 const orm = await openDatabase({ ...databaseOptions(config, logger), entities: [], migrations });
 let tracker: Tracker | undefined;
 const deps = buildDeps({
@@ -29,6 +38,7 @@ const deps = buildDeps({
   logger,
   aws,
   internalAuthSecret: assertionKey,
+  keyring: keys.keyring,
   metrics,
   wakeTracker: () => tracker?.wake(),
 });
@@ -40,6 +50,7 @@ const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
 );
 
 await boot.serve(app, [
+  () => keys.stop(),
   () => consumer?.stop(),
   () => tracker?.stop(),
   () => relay.stop(),

@@ -1,14 +1,16 @@
 import { SellerConnectorRecord, sellerConnectorPath } from "@flowstate/contracts/internal/connector";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "../auth/identity-assertion.ts";
+import { bodyless, IDENTITY_HEADER, type RequestBinding } from "../auth/identity-assertion.ts";
 import type { SellerConnector } from "./seller-sessions.ts";
 
 export interface ConnectorLookupOptions {
   /** connector-svc's base URL (CONNECTOR_URL). */
   baseUrl: string;
-  /** The gateway-to-service assertion key (INTERNAL_AUTH_SECRET_ID). */
-  secret: string;
-  /** Who is asking: connector-svc answers these two only. */
-  service: "offers-svc" | "mcp-gateway";
+  /**
+   * Signs the caller's own `service` identity: `serviceSigner(keyring, "connector-svc")` (its pair's
+   * key, ADR 0014) or, for a caller not moved to keys per caller yet, `internalSigner(secret, service)`.
+   * connector-svc answers offers-svc and mcp-gateway only.
+   */
+  sign: (binding: RequestBinding) => string;
   /** How long an answer is reused (default 5 s); `forget` drops it earlier. */
   ttlMs?: number;
 }
@@ -27,7 +29,7 @@ export interface ConnectorLookup {
  * an Error (the caller maps it to 503), never "not connected".
  *
  * @example
- * const connectors = connectorLookup({ baseUrl: config.CONNECTOR_URL, secret, service: "offers-svc" });
+ * const connectors = connectorLookup({ baseUrl: config.CONNECTOR_URL, sign: serviceSigner(keyring, "connector-svc") });
  * const connector = await connectors.get(tenantId); // null → 409 CONNECTOR_NOT_CONNECTED
  * await sessions.withClients(connector, principalForChannel(channel), ({ catalog }) => …);
  */
@@ -38,9 +40,7 @@ export function connectorLookup(options: ConnectorLookupOptions): ConnectorLooku
     const path = sellerConnectorPath(tenantId);
     const res = await fetch(`${options.baseUrl}${path}`, {
       headers: {
-        [IDENTITY_HEADER]: signAssertion(options.secret, bodyless("GET", path), {
-          identity: { kind: "service", service: options.service },
-        }),
+        [IDENTITY_HEADER]: options.sign(bodyless("GET", path)),
         accept: "application/json",
       },
     });

@@ -20,7 +20,10 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
 
   it("gives offers-svc what it needs to assume the role itself, and null for a tenant not connected", async () => {
     const t = await stack.connectedTenant();
-    const lookup = connectorLookup({ baseUrl: stack.connectorUrl, secret: stack.secret, service: "offers-svc" });
+    const lookup = connectorLookup({
+      baseUrl: stack.connectorUrl,
+      sign: serviceSigner(testKeyring("offers-svc", stack.secret), "connector-svc"),
+    });
     const connector = await lookup.get(t.tenantId);
     assert.deepEqual(connector, {
       tenantId: t.tenantId,

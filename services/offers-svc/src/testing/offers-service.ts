@@ -1,4 +1,5 @@
 import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import type { TestDatabase } from "@flowstate/shared/db/test-database";
 import { serve } from "@flowstate/shared/http/serve";
@@ -63,6 +64,8 @@ export async function startOffersService(options: {
       logger,
       aws,
       internalAuthSecret: options.secret,
+      // Keys per caller derived from the same test secret as connector-svc's (ADR 0014).
+      keyring: testKeyring("offers-svc", options.secret),
       wakeTracker: () => tracker?.wake(),
       ...(options.identityUrl ? {} : { credentials: credentialsAsSigned }),
     });
