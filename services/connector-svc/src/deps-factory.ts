@@ -18,7 +18,7 @@ export interface BuildDepsOptions {
   logger: Logger;
   aws: AwsClients;
   internalAuthSecret: string;
-  keyring?: Keyring | undefined;
+  callerKeys?: Keyring | undefined;
   /** remoteCredentials to identity-svc (main.ts); tests without identity-svc pass credentialsAsSigned. */
   credentials: CredentialCheck;
   kmsKeyId: string;

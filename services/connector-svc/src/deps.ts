@@ -34,7 +34,7 @@ export interface ConnectorDeps {
   /** HMAC key of the gateways' identity assertions (INTERNAL_AUTH_SECRET_ID). */
   internalAuthSecret: string;
   /** Keys per caller (ADR 0014): the seam checks v4 headers against them (partner-inbound signs with its pair). */
-  keyring?: Keyring | undefined;
+  callerKeys?: Keyring | undefined;
   /** How a write re-checks the caller's session or API key (identity-svc's credential check; ADR 0012). */
   credentials: CredentialCheck;
   vault: ExternalIdVault;

@@ -1,3 +1,4 @@
+import { serviceSigner } from "@flowstate/shared/auth/keyring";
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
 import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
@@ -6,7 +7,6 @@ import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
 import { openDatabase } from "@flowstate/shared/db/open-database";
 import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
-import { internalSigner } from "@flowstate/shared/seam/verify-caller";
 import { createApp } from "./app.ts";
 import { ConnectorConfig } from "./config.ts";
 import { connectorConsumer } from "./consumers/tenant-soft-deleted.ts";
@@ -37,10 +37,10 @@ const deps = buildDeps({
   logger,
   aws,
   internalAuthSecret: assertionKey,
-  keyring: keys.keyring,
+  callerKeys: keys.keyring,
   credentials: remoteCredentials({
     identityUrl: config.IDENTITY_URL,
-    sign: internalSigner(assertionKey, "connector-svc"),
+    sign: serviceSigner(keys.keyring, "identity-svc"),
   }),
   kmsKeyId: config.DATA_KMS_KEY_ID,
   principals: principalCredentialsOf(config, aws),

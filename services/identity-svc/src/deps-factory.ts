@@ -1,4 +1,5 @@
 import { hkdfSync } from "node:crypto";
+import type { Keyring as CallerKeys } from "@flowstate/shared/auth/keyring";
 import type { Database } from "@flowstate/shared/db/open-database";
 import { schemaOf } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
@@ -17,6 +18,7 @@ export interface BuildDepsOptions {
   orm: Database;
   logger: Logger;
   internalAuthSecret: string;
+  callerKeys?: CallerKeys | undefined;
   keyStore: KeyStore;
   issuer: string;
   audience: string;
@@ -48,6 +50,7 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
     tenantReads: tenantReads(o.orm, schema),
     logger: o.logger,
     internalAuthSecret: o.internalAuthSecret,
+    ...(o.callerKeys ? { callerKeys: o.callerKeys } : {}),
     keyStore: o.keyStore,
     keyring: await createKeyring(o.keyStore),
     accessToken: { issuer: o.issuer, audience: o.audience, ttlSeconds: o.accessTokenTtlSeconds },

@@ -1,3 +1,4 @@
+import type { Keyring as CallerKeys } from "@flowstate/shared/auth/keyring";
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { Argon2Params } from "./crypto/password.ts";
@@ -21,6 +22,8 @@ export interface IdentityDeps {
   logger: Logger;
   /** HMAC key of the gateway's identity assertions (INTERNAL_AUTH_SECRET_ID). */
   internalAuthSecret: string;
+  /** Keys per caller (ADR 0014), for the callers that sign v4; not the token-signing `keyring` below. */
+  callerKeys?: CallerKeys | undefined;
   keyring: Keyring;
   keyStore: KeyStore;
   accessToken: AccessTokenConfig;

@@ -1,4 +1,5 @@
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -22,11 +23,20 @@ const { logger, aws, metrics, ...boot } = serviceBoot("identity-svc", config);
 const secrets = aws.data("secretsmanager");
 
 const assertionKey = await readSecretString(secrets, config.INTERNAL_AUTH_SECRET_ID);
+// Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
+const callerKeys = await startKeyring({
+  secrets,
+  prefix: config.SERVICE_PREFIX,
+  stage: config.STAGE,
+  service: "identity-svc",
+  logger,
+});
 const orm = await openDatabase({ ...databaseOptions(config, logger), entities, migrations });
 const deps = await buildDeps({
   orm,
   logger,
   internalAuthSecret: assertionKey,
+  callerKeys: callerKeys.keyring,
   keyStore: secretsManagerKeyStore(secrets, config.SIGNING_KEYS_SECRET_ID),
   issuer: config.JWT_ISSUER,
   audience: config.JWT_AUDIENCE,
@@ -56,4 +66,10 @@ const maintenance = startKeyMaintenance(deps, {
 
 const housekeeping = startHousekeeping(deps, { everyMs: 60_000 });
 
-await boot.serve(app, [() => maintenance.stop(), () => housekeeping.stop(), () => relay.stop(), () => orm.close()]);
+await boot.serve(app, [
+  () => callerKeys.stop(),
+  () => maintenance.stop(),
+  () => housekeeping.stop(),
+  () => relay.stop(),
+  () => orm.close(),
+]);

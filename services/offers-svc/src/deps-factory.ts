@@ -1,4 +1,4 @@
-import { type Keyring, serviceSigner } from "@flowstate/shared/auth/keyring";
+import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { AwsClients } from "@flowstate/shared/aws/clients";
 import { platformDeps } from "@flowstate/shared/boot/platform-deps";
 import type { Database } from "@flowstate/shared/db/open-database";
@@ -9,7 +9,7 @@ import { chainedPrincipalCredentials, type PrincipalCredentials } from "@flowsta
 import { createSellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
 import type { CredentialCheck } from "@flowstate/shared/seam/call-context";
 import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
-import { internalSigner } from "@flowstate/shared/seam/verify-caller";
+import { callSigner } from "@flowstate/shared/seam/verify-caller";
 import type { OffersConfig } from "./config.ts";
 import type { OffersDeps } from "./deps.ts";
 import { CurrencyCache } from "./marketplace/currency-cache.ts";
@@ -44,7 +44,7 @@ export function buildDeps(o: {
   aws: AwsClients;
   internalAuthSecret: string;
   /** Keys per caller (ADR 0014): its calls to connector-svc are signed with `offers-svc--connector-svc`. */
-  keyring?: Keyring | undefined;
+  callerKeys?: Keyring | undefined;
   metrics?: MetricsRegistry;
   wakeTracker: () => void;
   /** Default: identity-svc's credential check at IDENTITY_URL; tests without identity-svc pass credentialsAsSigned. */
@@ -60,7 +60,7 @@ export function buildDeps(o: {
   ]);
   const directory = connectorLookup({
     baseUrl: o.config.CONNECTOR_URL,
-    sign: o.keyring ? serviceSigner(o.keyring, "connector-svc") : internalSigner(o.internalAuthSecret, "offers-svc"),
+    sign: callSigner(o, "offers-svc", "connector-svc"),
     ttlMs: o.config.CONNECTOR_CACHE_SECONDS * 1000,
   });
   const ttlMs = o.config.SELLER_CURRENCIES_TTL_SECONDS * 1000;
@@ -70,7 +70,7 @@ export function buildDeps(o: {
       o.credentials ??
       remoteCredentials({
         identityUrl: o.config.IDENTITY_URL,
-        sign: internalSigner(o.internalAuthSecret, "offers-svc"),
+        sign: callSigner(o, "offers-svc", "identity-svc"),
       }),
     sellers: sellerAccess(sessions, directory),
     currencies: new CurrencyCache({

@@ -1,3 +1,4 @@
+import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { CredentialCheck } from "@flowstate/shared/seam/call-context";
@@ -12,6 +13,8 @@ export interface OffersDeps {
   logger: Logger;
   /** HMAC key of the gateway's identity assertions (INTERNAL_AUTH_SECRET_ID). */
   internalAuthSecret: string;
+  /** Keys per caller (ADR 0014); the seam verifies v4 headers with them, its own calls are signed with them. */
+  callerKeys?: Keyring | undefined;
   sellers: SellerAccess;
   currencies: CurrencyCache;
   /** How a write re-checks the caller's session or API key (identity-svc's credential check; ADR 0012). */

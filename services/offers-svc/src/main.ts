@@ -38,7 +38,7 @@ const deps = buildDeps({
   logger,
   aws,
   internalAuthSecret: assertionKey,
-  keyring: keys.keyring,
+  callerKeys: keys.keyring,
   metrics,
   wakeTracker: () => tracker?.wake(),
 });

@@ -1,6 +1,6 @@
 import { type BootParts, platformDeps } from "@flowstate/shared/boot/platform-deps";
 import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
-import { internalSigner } from "@flowstate/shared/seam/verify-caller";
+import { callSigner } from "@flowstate/shared/seam/verify-caller";
 import type { PrivacyConfig } from "./config.ts";
 import type { PrivacyDeps } from "./deps.ts";
 
@@ -12,7 +12,7 @@ export function buildDeps(o: BootParts<PrivacyConfig> & { clock?: () => Date }):
     ...platform,
     credentials: remoteCredentials({
       identityUrl: c.participantUrls["identity-svc"]!,
-      sign: internalSigner(platform.internalAuthSecret, "privacy-svc"),
+      sign: callSigner(platform, "privacy-svc", "identity-svc"),
     }),
     s3: o.aws.data("s3"),
     ses: o.aws.data("sesv2"),

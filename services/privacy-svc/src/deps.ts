@@ -1,6 +1,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SESv2Client } from "@aws-sdk/client-sesv2";
 import type { ParticipantService } from "@flowstate/contracts/internal/personal-data";
+import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { CredentialCheck } from "@flowstate/shared/seam/call-context";
@@ -13,6 +14,8 @@ export interface PrivacyDeps {
   logger: Logger;
   /** HMAC key of the identity assertions: verifies the gateway's, signs privacy-svc's own. */
   internalAuthSecret: string;
+  /** Keys per caller (ADR 0014); the seam verifies v4 headers with them, its own calls are signed with them. */
+  callerKeys?: Keyring | undefined;
   s3: S3Client;
   ses: SESv2Client;
   exports: { bucket: string; kmsKeyId: string };

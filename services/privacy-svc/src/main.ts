@@ -1,4 +1,5 @@
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -22,8 +23,16 @@ const config = parseConfig(PrivacyConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("privacy-svc", config);
 
 const assertionKey = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
+// Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
+const keys = await startKeyring({
+  secrets: aws.data("secretsmanager"),
+  prefix: config.SERVICE_PREFIX,
+  stage: config.STAGE,
+  service: "privacy-svc",
+  logger,
+});
 const orm = await openDatabase({ ...databaseOptions(config, logger), entities: [], migrations });
-const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey });
+const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey, callerKeys: keys.keyring });
 const runner = startExportRunner(deps);
 deps.runNow = runner.kick;
 const app = createApp(deps, { metrics });
@@ -44,6 +53,7 @@ const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
 const sweeper = startSweeper(deps, config.SWEEP_INTERVAL_SECONDS * 1000);
 
 await boot.serve(app, [
+  () => keys.stop(),
   () => consumer?.stop({ deadlineMs: 20_000 }),
   () => runner.stop(),
   () => sweeper.stop(),

@@ -12,7 +12,7 @@ export interface BootParts<C> {
   /** The assertion key (`readSecretString`). */
   internalAuthSecret: string;
   /** The process's keys per caller (keyring-loader.ts, ADR 0014), for the services moved to them. */
-  keyring?: Keyring | undefined;
+  callerKeys?: Keyring | undefined;
 }
 
 /**
@@ -22,13 +22,13 @@ export interface BootParts<C> {
  * @example
  * return { ...platformDeps(o), s3: o.aws.data("s3"), clock: () => new Date() };
  */
-export function platformDeps(o: Pick<BootParts<unknown>, "orm" | "logger" | "internalAuthSecret" | "keyring">): {
+export function platformDeps(o: Pick<BootParts<unknown>, "orm" | "logger" | "internalAuthSecret" | "callerKeys">): {
   orm: Database;
   schema: string;
   logger: Logger;
   internalAuthSecret: string;
-  keyring?: Keyring | undefined;
+  callerKeys?: Keyring | undefined;
 } {
   const deps = { orm: o.orm, schema: schemaOf(o.orm), logger: o.logger, internalAuthSecret: o.internalAuthSecret };
-  return o.keyring ? { ...deps, keyring: o.keyring } : deps;
+  return o.callerKeys ? { ...deps, callerKeys: o.callerKeys } : deps;
 }

@@ -1,7 +1,8 @@
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
+import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
 import { assertionVerifier, type VerifiedAssertion } from "../auth/assertion-cache.ts";
 import { type RequestBinding, signAssertion } from "../auth/identity-assertion.ts";
-import { type Keyring, keyringVerifier } from "../auth/keyring.ts";
+import { type Keyring, keyringVerifier, serviceSigner } from "../auth/keyring.ts";
 
 /**
  * The one place a service decides that a signed header is genuine, fresh and bound to this request
@@ -18,7 +19,7 @@ export type CallerVerifier = (binding: RequestBinding, header: string | undefine
  * without a keyring, a v4 header is not genuine (null).
  *
  * @example
- * const verify = callerVerifier(deps.internalAuthSecret, deps.keyring);
+ * const verify = callerVerifier(deps.internalAuthSecret, deps.callerKeys);
  * const verified = verify(await requestBinding(c), rawHeader(c, IDENTITY_HEADER));
  */
 export const callerVerifier = (secret: string | undefined, keyring?: Keyring): CallerVerifier => {
@@ -48,3 +49,17 @@ export const internalSigner =
   (secret: string, service: ServiceIdentity["service"]): InternalSigner =>
   (binding) =>
     signAssertion(secret, binding, { identity: { kind: "service", service } });
+
+/**
+ * The signer of a service's own call to `callee`: its pair's key when the process has its keys per
+ * caller (ADR 0014), the shared key otherwise (a process or test not moved yet).
+ *
+ * @example
+ * remoteCredentials({ identityUrl, sign: callSigner(deps, "offers-svc", "identity-svc") });
+ */
+export const callSigner = (
+  deps: { internalAuthSecret: string; callerKeys?: Keyring | undefined },
+  service: ServiceIdentity["service"],
+  callee: FlowstateServiceName,
+): InternalSigner =>
+  deps.callerKeys ? serviceSigner(deps.callerKeys, callee) : internalSigner(deps.internalAuthSecret, service);

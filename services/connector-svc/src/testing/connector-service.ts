@@ -1,12 +1,11 @@
 import { CreateKeyCommand } from "@aws-sdk/client-kms";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
-import { testKeyring } from "@flowstate/shared/auth/keyring";
+import { serviceSigner, testKeyring } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase } from "@flowstate/shared/db/test-database";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
-import { internalSigner } from "@flowstate/shared/seam/verify-caller";
 import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { createApp } from "../app.ts";
 import { entities } from "../db/entities.ts";
@@ -51,9 +50,12 @@ export async function startConnectorService(options: {
     aws,
     internalAuthSecret: options.secret,
     // Keys per caller derived from the same test secret, as every test harness does (ADR 0014).
-    keyring: testKeyring("connector-svc", options.secret),
+    callerKeys: testKeyring("connector-svc", options.secret),
     credentials: options.identityUrl
-      ? remoteCredentials({ identityUrl: options.identityUrl, sign: internalSigner(options.secret, "connector-svc") })
+      ? remoteCredentials({
+          identityUrl: options.identityUrl,
+          sign: serviceSigner(testKeyring("connector-svc", options.secret), "identity-svc"),
+        })
       : credentialsAsSigned,
     kmsKeyId: key.KeyMetadata!.KeyId!,
     principals: DEFAULT_PRINCIPAL_KEYS,

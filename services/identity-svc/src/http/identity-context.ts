@@ -1,10 +1,10 @@
 import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
 import { routes } from "@flowstate/contracts/rest/routes";
-import { assertionVerifier } from "@flowstate/shared/auth/assertion-cache";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { requestBinding } from "@flowstate/shared/auth/request-binding";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { validTraceparent } from "@flowstate/shared/http/inbound-headers";
+import { callerVerifier } from "@flowstate/shared/seam/verify-caller";
 import type { MiddlewareHandler } from "hono";
 import { type Actor, ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
@@ -34,7 +34,8 @@ const unauthenticated = () =>
  */
 export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityEnv> {
   // Verified headers are remembered until they leave the skew window (see assertion-cache.ts).
-  const verify = assertionVerifier(deps.internalAuthSecret);
+  // v4 (keys per caller, ADR 0014) against its own pairs; v3 against the shared key until every caller moved.
+  const verify = callerVerifier(deps.internalAuthSecret, deps.callerKeys);
   return async function identityContext(c, next) {
     let actor: Actor = { kind: "anonymous" };
     let tenant: ServiceContext["tenant"];

@@ -3,6 +3,7 @@ import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { sha256Base64url, targetOf } from "@flowstate/shared/auth/identity-assertion";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -91,6 +92,8 @@ export async function startHarness(options: {
     orm: db.orm,
     logger,
     internalAuthSecret: secret,
+    // Keys per caller derived from the same test secret as every other harness (ADR 0014).
+    callerKeys: testKeyring("identity-svc", secret),
     keyStore: secretsManagerKeyStore(secrets, `test/${db.schema}/identity/signing-keys`),
     issuer: options.issuer ?? "https://identity.test",
     audience: "flowstate-test",

@@ -65,7 +65,7 @@ export async function startOffersService(options: {
       aws,
       internalAuthSecret: options.secret,
       // Keys per caller derived from the same test secret as connector-svc's (ADR 0014).
-      keyring: testKeyring("offers-svc", options.secret),
+      callerKeys: testKeyring("offers-svc", options.secret),
       wakeTracker: () => tracker?.wake(),
       ...(options.identityUrl ? {} : { credentials: credentialsAsSigned }),
     });

@@ -4,7 +4,9 @@ import {
   type PersonalDataCategory,
   personalDataPath,
 } from "@flowstate/contracts/internal/personal-data";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { callSigner } from "@flowstate/shared/seam/verify-caller";
 import type { PrivacyDeps } from "../deps.ts";
 import { AccountGone, GatheringError } from "./errors.ts";
 
@@ -31,9 +33,8 @@ export async function* remoteCategory(
     res = await fetch(new URL(path, base), {
       headers: {
         accept: NDJSON,
-        [IDENTITY_HEADER]: signAssertion(deps.internalAuthSecret, bodyless("GET", path), {
-          identity: { kind: "service", service: "privacy-svc" },
-        }),
+        // Its pair's key when it has keys per caller (ADR 0014); `service` is a registry participant.
+        [IDENTITY_HEADER]: callSigner(deps, "privacy-svc", service as FlowstateServiceName)(bodyless("GET", path)),
       },
       signal: AbortSignal.any([signal, timeout]),
     });

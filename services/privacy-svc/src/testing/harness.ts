@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { serviceSigner, testKeyring } from "@flowstate/shared/auth/keyring";
 import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
-import { internalSigner } from "@flowstate/shared/seam/verify-caller";
 import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { createApp } from "../app.ts";
@@ -74,6 +74,8 @@ export async function startPrivacyHarness(options: {
     schema: db.schema,
     logger,
     internalAuthSecret: secret,
+    // Keys per caller derived from the same test secret as every other harness (ADR 0014).
+    callerKeys: testKeyring("privacy-svc", secret),
     s3: aws.data("s3"),
     ses: aws.data("sesv2"),
     exports: { bucket: fixtures.bucket, kmsKeyId: fixtures.kmsKeyId },
@@ -83,7 +85,7 @@ export async function startPrivacyHarness(options: {
     credentials: options.participantUrls?.["identity-svc"]
       ? remoteCredentials({
           identityUrl: options.participantUrls["identity-svc"],
-          sign: internalSigner(secret, "privacy-svc"),
+          sign: serviceSigner(testKeyring("privacy-svc", secret), "identity-svc"),
         })
       : credentialsAsSigned,
     limits: {
