@@ -1,3 +1,4 @@
+import { keyPairsOf } from "@flowstate/contracts/internal/key-pairs";
 import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
 import { ROLE_NAME as SELLER_ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
 import { BUCKET_USERS, consumes, type DeploymentNames, entryOf } from "./services.ts";
@@ -68,6 +69,13 @@ export function taskGrants(s: DeploySettings, names: DeploymentNames, service: F
       sid: "ReadInternalAuthKey",
       actions: ["secretsmanager:GetSecretValue"],
       resources: def.secrets.map((x) => a.secret(x.name)),
+    });
+    // Keys per caller (ADR 0014): exactly the pairs this service signs or verifies; never the master.
+    const pairs = new Set(keyPairsOf(service).map((p) => p.id));
+    grants.push({
+      sid: "ReadOwnKeyPairs",
+      actions: ["secretsmanager:GetSecretValue"],
+      resources: def.keyPairs.filter((p) => pairs.has(p.pairId)).map((p) => a.secret(p.name)),
     });
     grants.push({
       sid: "OpenSecrets",

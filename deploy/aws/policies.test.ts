@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { keyPairsOf } from "@flowstate/contracts/internal/key-pairs";
 import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -80,6 +81,7 @@ describe("least privilege over the synthesized IAM policies", () => {
           const allowed = [
             ...def.secrets.map((x) => x.name),
             ...(service === "identity-svc" ? [names.signingKeysSecretId] : []),
+            ...def.keyPairs.filter((p) => keyPairsOf(service).some((k) => k.id === p.pairId)).map((p) => p.name),
           ];
           assert.ok(
             allowed.some((name) => r.includes(`:secret:${name}-`)),
@@ -88,6 +90,21 @@ describe("least privilege over the synthesized IAM policies", () => {
         }
       }
     }
+  });
+
+  it("lets no task role read the key master, and partner-inbound read only its one key pair (ADR 0014)", () => {
+    const def = names.definition;
+    for (const service of deployedServices) {
+      const resources = statementsOf(service).flatMap((s) => list(s.Resource));
+      assert.ok(!resources.some((r) => r.includes(`:secret:${def.keyMaster.name}-`)), service);
+    }
+    const partnerKeys = statementsOf("partner-inbound")
+      .flatMap((s) => list(s.Resource))
+      .filter((r) => r.includes("/keys/"));
+    assert.deepEqual(
+      partnerKeys.map((r) => r.replace(/^.*\/keys\//, "").replace(/-\?{6}$/, "")),
+      ["partner-inbound--connector-svc"],
+    );
   });
 
   it("privacy-svc cannot read the audit archive; audit-svc cannot delete from it", () => {
