@@ -159,9 +159,11 @@ beforeAll(async () => {
       LOG_LEVEL: "warn",
       // Every service boots at once; on a loaded 2-core machine that takes longer than a minute.
       FLOWSTATE_HEALTH_TIMEOUT_SECONDS: "240",
-      // privacy-svc gives up on an unreachable participant quickly (the ExportFailed step below).
+      // privacy-svc gives up on an unreachable participant quickly (the ExportFailed step below),
+      // and builds on the queue only, so that build starts after identity-svc is stopped.
       GATHER_DEADLINE_SECONDS: "3",
       PARTICIPANT_TIMEOUT_SECONDS: "1",
+      EXPORT_FAST_PATH: "false",
       // The archive runs every second, so its objects can be scanned too.
       AUDIT_ARCHIVE_INTERVAL_SECONDS: "1",
     },
@@ -338,7 +340,11 @@ describe("the audit trail of one flow through the real services", () => {
       500,
     );
 
-    // Export: one that completes, one that fails while identity-svc does not answer.
+    // Export: one that completes; one asked for while identity-svc does not answer, refused with
+    // nothing created (every write re-checks the caller's session with identity-svc first, and a
+    // check that cannot be made refuses: docs/adr/0012-the-service-seam.md); and one accepted just
+    // before identity-svc stops, which fails when its participant does not answer (this stack builds
+    // on the queue only, EXPORT_FAST_PATH=false, so the build starts after the stop).
     const job = await ok(202, call("POST", "/v1/users/me/export", { token: member.token }));
     await waitFor(
       async () =>
@@ -351,7 +357,19 @@ describe("the audit trail of one flow through the real services", () => {
     const identityPid = stack.services["identity-svc"]!.pid;
     process.kill(identityPid, "SIGSTOP");
     try {
-      const failing = await ok(202, call("POST", "/v1/users/me/export", { token: decliner.token }));
+      const refused = await call("POST", "/v1/users/me/export", { token: decliner.token });
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.json?.code, "UPSTREAM_UNAVAILABLE");
+      const none = await sql<{ n: string }[]>("SELECT count(*) AS n FROM privacy.export_job WHERE sub = ?", [
+        decliner.sub,
+      ]);
+      assert.equal(none[0]!.n, "0", "a refused export request leaves no job");
+    } finally {
+      process.kill(identityPid, "SIGCONT");
+    }
+    const failing = await ok(202, call("POST", "/v1/users/me/export", { token: decliner.token }));
+    process.kill(identityPid, "SIGSTOP");
+    try {
       await waitFor(
         async () =>
           (

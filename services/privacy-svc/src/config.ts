@@ -47,6 +47,12 @@ export const PrivacyConfig = serviceConfigSchema({
     /** A job still queued or running this long after it was requested is failed by the sweeper. */
     JOB_DEADLINE_MINUTES: int(30, 1, 24 * 60),
     SWEEP_INTERVAL_SECONDS: int(60, 1, 3600),
+    /**
+     * Build an export in this process right after the request commits (export-runner.ts); off: only
+     * the ExportRequested handler builds (every build then waits for the event's trip through the
+     * bus and the queue, as when the in-process runner is saturated).
+     */
+    EXPORT_FAST_PATH: booleanVar(true),
     /** Consume `<prefix>-<stage>-privacy-svc`; off only to run the HTTP side alone. */
     CONSUME_EVENTS: booleanVar(true),
   },

@@ -34,7 +34,7 @@ const keys = await startKeyring({
 const orm = await openDatabase({ ...databaseOptions(config, logger), entities: [], migrations });
 const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey, callerKeys: keys.keyring });
 const runner = startExportRunner(deps);
-deps.runNow = runner.kick;
+if (config.EXPORT_FAST_PATH) deps.runNow = runner.kick;
 const app = createApp(deps, { metrics });
 const relay = boot.relay(orm, aws.data("eventbridge"));
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
