@@ -17,8 +17,9 @@ const forbidden = (service: string) => new DomainError("forbidden", "FORBIDDEN",
  * - `auth: "tenant"`: `decideSignedTenantAccess` (contracts/src/auth/tenant-access.ts) on the
  *   signed tenant and role against the path's `{id}`: 404 NOT_FOUND for another tenant, exactly
  *   like a missing one; 403 API_KEY_NOT_ALLOWED, INSUFFICIENT_SCOPE, INSUFFICIENT_ROLE.
- * - a write (any method but GET and HEAD) by a user or an API key: the credential re-check
- *   (`source.recheck`: 401 SESSION_REVOKED / INVALID_API_KEY, 503 when it cannot be told).
+ * - first of all on a write (any method but GET and HEAD) by a user or an API key, as the gateway
+ *   authenticates before it authorizes: the credential re-check (`source.recheck`: 401
+ *   SESSION_REVOKED / INVALID_API_KEY, 503 when it cannot be told).
  * Returns undefined for a public route (the seam already let it through as `anonymous`).
  * `source` says where the verified caller is on the request and which rules apply (route-book.ts).
  */
@@ -38,8 +39,8 @@ export function routeAccess(spec: RouteShape, source: RouteAccessSource): Middle
   const route = spec as RouteSpec;
   if (route.auth === "user" && (!rules || rules.has("user"))) {
     return async function userAccess(c, next) {
-      if (callOf(c).caller.kind !== "user") throw apiKeyNotAllowed();
       await gate(c);
+      if (callOf(c).caller.kind !== "user") throw apiKeyNotAllowed();
       await next();
     };
   }
@@ -47,6 +48,8 @@ export function routeAccess(spec: RouteShape, source: RouteAccessSource): Middle
     const minRole = route.minRole ?? "member";
     const need = { minRole, apiKey: route.apiKey };
     return async function tenantAccess(c, next) {
+      // The credential first, as the gateway authenticates before it decides on the tenant: a dead one is 401.
+      await gate(c);
       const { caller, tenant } = callOf(c);
       const pathTenant = c.req.param("id") ?? "";
       const decision =
@@ -61,7 +64,6 @@ export function routeAccess(spec: RouteShape, source: RouteAccessSource): Middle
             ? decideSignedTenantAccess(need, pathTenant, { kind: "user", signed: tenant })
             : ({ ok: false, code: "NOT_FOUND" } as const);
       if (!decision.ok) throw tenantRefusal(decision.code, minRole);
-      await gate(c);
       await next();
     };
   }
@@ -71,7 +73,7 @@ export function routeAccess(spec: RouteShape, source: RouteAccessSource): Middle
 const READS = new Set(["GET", "HEAD"]);
 
 /**
- * A write route's credential gate: after the route admitted the caller, and before validation or
+ * A write route's credential gate: before the route's access decision, validation and
  * anything the handler does (an AWS call, its transaction), the session or key must still be live.
  * `call.transaction` checks again right before it opens, so a long verb is covered at its commit too.
  */

@@ -71,6 +71,11 @@ beforeAll(async () => {
             headers: { "x-trace": c.get("call").trace ?? "none", "x-role": c.get("call").tenant?.role ?? "" },
           })),
         (a: App) =>
+          mountRoute(a, routeIn(connectorRoutes, "marketplace.connector.onboarding"), () => ({
+            status: 200,
+            body: {} as never,
+          })),
+        (a: App) =>
           mountRoute(a, routeIn(connectorRoutes, "marketplace.connector.disconnect"), async (_, c) => {
             await c.get("call").transaction(async () => undefined);
             return { status: 204 };
@@ -131,9 +136,14 @@ describe("the service seam", () => {
       404,
       "NOT_FOUND",
     ]);
-    assert.deepEqual(await codeOf(await signed("DELETE", MARKETPLACE, as(tenant, "member"))), [
+    assert.deepEqual(await codeOf(await signed("GET", `${MARKETPLACE}/onboarding`, as(tenant, "member"))), [
       403,
       "INSUFFICIENT_ROLE",
+    ]);
+    // A write checks the credential first, as the gateway authenticates before it authorizes.
+    assert.deepEqual(await codeOf(await signed("DELETE", MARKETPLACE, as(tenant, "member"))), [
+      503,
+      "UPSTREAM_UNAVAILABLE",
     ]);
   });
 
