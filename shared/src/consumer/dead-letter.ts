@@ -94,7 +94,9 @@ export function deadLetterer(options: {
           new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: message.Body ?? "", MessageAttributes: attributes }),
         );
       } catch (err) {
-        dlq = undefined; // a failed lookup is retried with the next message
+        // A failed lookup is retried with the next message; a DLQ given by the caller stays the one
+        // used (falling back to the RedrivePolicy's would move the message somewhere it was not sent).
+        if (!options.dlqUrl) dlq = undefined;
         log.error({ ...ids, err }, "could not move the message to the DLQ; it stays for redrive");
         return false;
       }
