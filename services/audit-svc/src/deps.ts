@@ -1,4 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
+import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 
@@ -11,6 +12,8 @@ export interface AuditDeps {
   logger: Logger;
   /** HMAC key of the identity assertions the gateways sign. */
   internalAuthSecret: string;
+  /** Keys per caller (ADR 0014): the seam verifies the doors' v4 headers with `gateway--<service>`. */
+  callerKeys?: Keyring | undefined;
   s3: S3Client;
   archive: {
     /** The Object Lock (COMPLIANCE) bucket the archive writes to. */

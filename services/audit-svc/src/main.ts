@@ -1,3 +1,4 @@
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -28,7 +29,15 @@ const orm = await openAuditDatabase({
   logger,
   poolMax: config.DATABASE_POOL_MAX,
 });
-const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey });
+// Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
+const keys = await startKeyring({
+  secrets: aws.data("secretsmanager"),
+  prefix: config.SERVICE_PREFIX,
+  stage: config.STAGE,
+  service: "audit-svc",
+  logger,
+});
+const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey, callerKeys: keys.keyring });
 registerArchiveMetrics(metrics, deps);
 const app = createApp(deps, { metrics });
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
@@ -45,4 +54,9 @@ const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
 
 const archiver = startArchiver(deps);
 
-await boot.serve(app, [() => consumer?.stop({ deadlineMs: 20_000 }), () => archiver.stop(), () => orm.close()]);
+await boot.serve(app, [
+  () => keys.stop(),
+  () => consumer?.stop({ deadlineMs: 20_000 }),
+  () => archiver.stop(),
+  () => orm.close(),
+]);

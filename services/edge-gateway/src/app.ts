@@ -2,8 +2,9 @@ import type { IncomingMessage } from "node:http";
 import type { Channel, Invalidation } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes as registry } from "@flowstate/contracts/rest/routes";
-import { assertionSigner } from "@flowstate/shared/auth/assertion-cache";
+import { doorSigner, sharedKeyDoorSigner } from "@flowstate/shared/auth/gateway-signer";
 import { JwksKeys } from "@flowstate/shared/auth/jwks-keys";
+import type { Keyring } from "@flowstate/shared/auth/keyring";
 import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
 import { createMetrics, type MetricsRegistry } from "@flowstate/shared/http/metrics";
 import { newRequestId } from "@flowstate/shared/http/request-id";
@@ -50,6 +51,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** HMAC key for `flowstate-identity` (Secrets Manager INTERNAL_AUTH_SECRET_ID, read at boot). */
   internalSecret: string;
+  /** The door's keys per caller (ADR 0014): `gateway--<service>` signs what it forwards to each service. */
+  callerKeys?: Keyring | undefined;
   /** The public route registry; tests may pass a subset or extra routes. */
   routes?: readonly RouteSpec[];
   /** The registry the gateway counts into; main.ts serves it on the internal port (METRICS_PORT). */
@@ -231,7 +234,8 @@ export function createApp(deps: GatewayDeps): Gateway {
     tokens,
     state,
     limits,
-    sign: assertionSigner(deps.internalSecret),
+    // Keys per caller when main.ts loaded them (ADR 0014); the shared key for tests not given any.
+    sign: deps.callerKeys ? doorSigner(deps.callerKeys) : sharedKeyDoorSigner(deps.internalSecret),
     channel: deps.channel ?? "rest",
     hooks,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

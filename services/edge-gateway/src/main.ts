@@ -1,3 +1,4 @@
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -20,10 +21,19 @@ const config = parseConfig(GatewayConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("edge-gateway", config);
 
 const secret = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
+// Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
+const keys = await startKeyring({
+  secrets: aws.data("secretsmanager"),
+  prefix: config.SERVICE_PREFIX,
+  stage: config.STAGE,
+  service: "edge-gateway",
+  logger,
+});
 const gateway = createApp({
   config,
   logger,
   internalSecret: secret,
+  callerKeys: keys.keyring,
   metrics,
   lease: doorInstance("edge-gateway", config),
 });
@@ -51,7 +61,11 @@ const internal = await serveMetrics(metrics, {
   routes: (app) => mountInvalidationPush(app, { secret, invalidate: gateway.invalidate }),
 });
 await gateway.lease?.start();
-await boot.serve(gateway, [() => consumer?.stop(), () => gateway.close(), () => internal.shutdown("stopping")], {
-  // Malformed requests answered outside the app carry HSTS, nosniff and no-store too.
-  headers: OWN_ANSWER_HEADERS,
-});
+await boot.serve(
+  gateway,
+  [() => keys.stop(), () => consumer?.stop(), () => gateway.close(), () => internal.shutdown("stopping")],
+  {
+    // Malformed requests answered outside the app carry HSTS, nosniff and no-store too.
+    headers: OWN_ANSWER_HEADERS,
+  },
+);

@@ -1,4 +1,5 @@
 import { doorInstance, mountInvalidationPush, OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/pipeline";
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
@@ -20,10 +21,19 @@ const config = readMcpConfig();
 const { logger, aws, metrics, ...boot } = serviceBoot("mcp-gateway", config.gateway);
 
 const secret = await readSecretString(aws.data("secretsmanager"), config.gateway.INTERNAL_AUTH_SECRET_ID);
+// Keys per caller (ADR 0014): the doors' `gateway--*` pairs and its own calls' pairs, reloaded every 60 s and on SIGHUP.
+const keys = await startKeyring({
+  secrets: aws.data("secretsmanager"),
+  prefix: config.gateway.SERVICE_PREFIX,
+  stage: config.gateway.STAGE,
+  service: "mcp-gateway",
+  logger,
+});
 const pipeline = startPipeline({
   config: config.gateway,
   resource: config.resource,
   internalSecret: secret,
+  callerKeys: keys.keyring,
   logger,
   metrics,
   lease: doorInstance("mcp-gateway", config.gateway),
@@ -76,6 +86,12 @@ const internal = await serveMetrics(metrics, {
 await pipeline.gateway.lease?.start();
 await boot.serve(
   app,
-  [() => consumer?.stop(), () => audit.drain(), () => pipeline.close(), () => internal.shutdown("stopping")],
+  [
+    () => keys.stop(),
+    () => consumer?.stop(),
+    () => audit.drain(),
+    () => pipeline.close(),
+    () => internal.shutdown("stopping"),
+  ],
   { headers: OWN_ANSWER_HEADERS },
 );

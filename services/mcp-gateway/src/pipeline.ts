@@ -25,6 +25,8 @@ export function startPipeline(options: {
   config: GatewayConfig;
   resource: string;
   internalSecret: string;
+  /** The door's keys per caller (ADR 0014); without them it signs with the shared key. */
+  callerKeys?: GatewayDeps["callerKeys"];
   logger: Logger;
   /** mcp-gateway's own registry: the pipeline's requests and upstream breakers show on its /metrics. */
   metrics?: MetricsRegistry;
@@ -35,6 +37,7 @@ export function startPipeline(options: {
     config: { ...options.config, JWT_AUDIENCE: options.resource },
     logger: options.logger.child({ component: "pipeline" }),
     internalSecret: options.internalSecret,
+    ...(options.callerKeys ? { callerKeys: options.callerKeys } : {}),
     channel: "mcp",
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.lease ? { lease: options.lease } : {}),

@@ -7,6 +7,7 @@ import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harn
 import { startOffersService } from "@flowstate/offers-svc/testing/offers-service";
 import { startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";
 import { startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { createMcpApp } from "../src/app.ts";
@@ -80,7 +81,14 @@ export async function startMcpStack(prefix: string) {
     internalSecret: identity.secret,
   });
   const restServer = await serve(rest, { ...quiet, port: restPort });
-  const pipeline = startPipeline({ config, resource, internalSecret: identity.secret, logger });
+  const pipeline = startPipeline({
+    config,
+    resource,
+    internalSecret: identity.secret,
+    // The door signs with keys per caller, as main.ts does (ADR 0014); every service here holds its pair.
+    callerKeys: testKeyring("mcp-gateway", identity.secret),
+    logger,
+  });
   // What would be published as McpToolCalled (audit.ts's publisher is tested against the bus on its own).
   const audited: ToolCallRecord[] = [];
   const audit = { record: (call: ToolCallRecord) => void audited.push(call) };

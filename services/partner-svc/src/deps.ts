@@ -1,3 +1,4 @@
+import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { Database } from "@flowstate/shared/db/open-database";
 import type { Logger } from "@flowstate/shared/log/logger";
 
@@ -8,4 +9,6 @@ export interface PartnerDeps {
   logger: Logger;
   /** The gateway-to-service HMAC key (Secrets Manager). */
   internalAuthSecret: string;
+  /** Keys per caller (ADR 0014): the seam verifies the doors' v4 headers with `gateway--<service>`. */
+  callerKeys?: Keyring | undefined;
 }

@@ -1,4 +1,5 @@
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
+import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
@@ -20,5 +21,16 @@ const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
   createConsumer({ sqs, queueUrl, orm, logger, definition: partnerConsumer, metrics }).start(),
 );
 
-const app = createApp({ orm, schema: config.DATABASE_SCHEMA, logger, internalAuthSecret: secret }, { metrics });
-await boot.serve(app, [() => consumer?.stop(), () => orm.close()]);
+// Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
+const keys = await startKeyring({
+  secrets: aws.data("secretsmanager"),
+  prefix: config.SERVICE_PREFIX,
+  stage: config.STAGE,
+  service: "partner-svc",
+  logger,
+});
+const app = createApp(
+  { orm, schema: config.DATABASE_SCHEMA, logger, internalAuthSecret: secret, callerKeys: keys.keyring },
+  { metrics },
+);
+await boot.serve(app, [() => keys.stop(), () => consumer?.stop(), () => orm.close()]);

@@ -150,11 +150,16 @@ export function gatewaySign(
   now = Date.now(),
 ): string {
   if (assertion.identity.kind === "service") throw new Error("the gateway key signs no service identity");
-  return signKeyedPayload(
-    signingKey(keyring, GATEWAY_SIGNER, callee),
-    GATEWAY_SIGNER,
-    binding,
-    encodePayload(assertion),
-    now,
-  );
+  return gatewaySignPayload(keyring, callee, binding, encodePayload(assertion), now);
+}
+
+/** gatewaySign with the payload already encoded (the door's reuse cache, gateway-signer.ts, which checks the identity). */
+export function gatewaySignPayload(
+  keyring: Keyring,
+  callee: FlowstateServiceName,
+  binding: RequestBinding,
+  payload: string,
+  now = Date.now(),
+): string {
+  return signKeyedPayload(signingKey(keyring, GATEWAY_SIGNER, callee), GATEWAY_SIGNER, binding, payload, now);
 }

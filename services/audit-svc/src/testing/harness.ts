@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { SCOPE_CEILING } from "@flowstate/contracts/auth/tenant-access";
 import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
 import type { Database } from "@flowstate/shared/db/open-database";
 import { createLogger, type Logger } from "@flowstate/shared/log/logger";
@@ -82,6 +83,8 @@ export async function startAuditHarness(
     schema,
     logger,
     internalAuthSecret: secret,
+    // Keys per caller derived from the same test secret as every other harness (ADR 0014).
+    callerKeys: testKeyring("audit-svc", secret),
     s3: aws.data("s3"),
     archive: { bucket: "unset", batchMaxRows: 1000, intervalMs: 60_000, retentionDays: 400, ...options.archive },
     clock: () => new Date(),

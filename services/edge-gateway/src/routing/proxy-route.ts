@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { BlockList } from "node:net";
 import type { Channel, TenantContext } from "@flowstate/contracts/internal/identity";
-import type { AssertionSign } from "@flowstate/shared/auth/assertion-cache";
+import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
+import type { DoorSign } from "@flowstate/shared/auth/gateway-signer";
 import { bodyless, IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { apiKeyNotAllowed } from "@flowstate/shared/auth/tenant-refusal";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
@@ -24,8 +25,11 @@ export interface RouteDeps {
   tokens: AccessTokenVerifier;
   state: AccessState;
   limits: RateLimits;
-  /** Signs the `flowstate-identity` assertion (assertionSigner: a bodyless request's header is reused for up to 1 s). */
-  sign: AssertionSign;
+  /**
+   * Signs the `flowstate-identity` assertion for the route's service (doorSigner: its
+   * `gateway--<service>` key, ADR 0014; a bodyless request's header is reused for up to 1 s).
+   */
+  sign: DoorSign;
   /** Signed into the assertion: which door the caller came through (see GatewayDeps.channel). */
   channel: Channel;
   hooks: ForwardHooks;
@@ -129,7 +133,10 @@ export async function proxyRoute(call: RouteCall, deps: RouteDeps): Promise<numb
       body === null
         ? bodyless(method, call.target)
         : { method, target: call.target, bodySha256: sha256Base64url(body) };
-    extra.push(IDENTITY_HEADER, deps.sign(binding, { identity, tenant, channel: deps.channel }));
+    extra.push(
+      IDENTITY_HEADER,
+      deps.sign(route.service as FlowstateServiceName, binding, { identity, tenant, channel: deps.channel }),
+    );
   }
   const headers = upstreamHeaders(req.rawHeaders, extra);
   // What a write changes of access (a member added or removed, a role changed, a key revoked, a

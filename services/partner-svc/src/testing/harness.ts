@@ -1,3 +1,4 @@
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { openTestDatabase } from "@flowstate/shared/db/test-database";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -15,7 +16,14 @@ export async function startPartnerSvc(prefix: string, secret: string) {
   const db = await openTestDatabase({ prefix: `${prefix}_partner`, migrations });
   const logger = createLogger({ service: "partner-svc" });
   const app = createApp(
-    { orm: db.orm, schema: db.schema, logger, internalAuthSecret: secret },
+    // Keys per caller derived from the same test secret as every other harness (ADR 0014).
+    {
+      orm: db.orm,
+      schema: db.schema,
+      logger,
+      internalAuthSecret: secret,
+      callerKeys: testKeyring("partner-svc", secret),
+    },
     { checkResponses: true },
   );
   const server = await serve(app, { host: "127.0.0.1", port: 0, logger, handleSignals: false, drainTimeoutMs: 1_000 });
