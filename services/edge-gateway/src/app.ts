@@ -4,7 +4,7 @@ import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes as registry } from "@flowstate/contracts/rest/routes";
 import { doorSigner, sharedKeyDoorSigner } from "@flowstate/shared/auth/gateway-signer";
 import { JwksKeys } from "@flowstate/shared/auth/jwks-keys";
-import type { Keyring } from "@flowstate/shared/auth/keyring";
+import { type Keyring, serviceSigner } from "@flowstate/shared/auth/keyring";
 import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
 import { createMetrics, type MetricsRegistry } from "@flowstate/shared/http/metrics";
 import { newRequestId } from "@flowstate/shared/http/request-id";
@@ -142,6 +142,7 @@ export function createApp(deps: GatewayDeps): Gateway {
   const identity = identityClient({
     upstream: upstreams.get("identity-svc")!,
     secret: deps.internalSecret,
+    ...(deps.callerKeys ? { sign: serviceSigner(deps.callerKeys, "identity-svc") } : {}),
     newRequestId,
   });
   const keys = new JwksKeys({

@@ -6,7 +6,12 @@ import {
   type VerifiedIdentity,
 } from "@flowstate/contracts/internal/identity";
 import { FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
-import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import {
+  IDENTITY_HEADER,
+  type RequestBinding,
+  sha256Base64url,
+  signAssertion,
+} from "@flowstate/shared/auth/identity-assertion";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { Upstream } from "../proxy/upstreams.ts";
@@ -30,8 +35,14 @@ export interface IdentityLookups {
 export interface IdentityClientOptions {
   /** identity-svc's pool and circuit breaker; every lookup waits at most its `lookupTimeoutMs`. */
   upstream: Upstream;
-  /** HMAC key of the gateway assertion (Secrets Manager, read at boot). */
+  /** HMAC key of the gateway assertion (Secrets Manager, read at boot): used when `sign` is not given. */
   secret: string;
+  /**
+   * Signs the door's own identity with its pair (`serviceSigner(keys, "identity-svc")`, ADR 0014):
+   * `edge-gateway`, or `mcp-gateway` when mcp-gateway runs this pipeline. Without it: the shared key,
+   * as `edge-gateway`.
+   */
+  sign?: ((binding: RequestBinding) => string) | undefined;
   newRequestId: () => string;
 }
 
@@ -82,7 +93,7 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     const json = body === undefined ? null : JSON.stringify(body);
     const binding = { method, target: path, bodySha256: sha256Base64url(json ?? "") };
     const headers: Record<string, string> = {
-      [IDENTITY_HEADER]: signAssertion(secret, binding, { identity: GATEWAY }),
+      [IDENTITY_HEADER]: options.sign ? options.sign(binding) : signAssertion(secret, binding, { identity: GATEWAY }),
       "x-request-id": requestId,
       accept: "application/json",
     };
