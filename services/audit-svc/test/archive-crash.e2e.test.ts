@@ -4,6 +4,9 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { CreateSecretCommand } from "@aws-sdk/client-secrets-manager";
+import { keyPairsOf } from "@flowstate/contracts/internal/key-pairs";
+import { pairSecretAt } from "@flowstate/shared/auth/keyring";
+import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { nodeBinary } from "@flowstate/shared/testing/node-binary";
 import { afterAll, beforeAll, describe, test } from "vitest";
@@ -22,6 +25,8 @@ let h: AuditHarness;
 let bucket: string;
 let proxy: Awaited<ReturnType<typeof startKillingProxy>>;
 let secretId: string;
+/** A deployment of its own: audit-svc reads its key pairs under `<prefix>/dev/keys/` (ADR 0014). */
+const prefix = `tcrash${randomBytes(4).toString("hex")}`;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -31,6 +36,15 @@ beforeAll(async () => {
   await h.aws
     .data("secretsmanager")
     .send(new CreateSecretCommand({ Name: secretId, SecretString: randomBytes(32).toString("base64url") }));
+  // The pairs audit-svc holds, as the bootstrap derives them from a master (deploy/local/apply/key-pairs.ts).
+  const master = randomBytes(32).toString("base64url");
+  for (const pair of keyPairsOf("audit-svc"))
+    await h.aws.data("secretsmanager").send(
+      new CreateSecretCommand({
+        Name: keyPairSecretName(prefix, "dev", pair.id),
+        SecretString: JSON.stringify(pairSecretAt(master, pair.id, 1)),
+      }),
+    );
   proxy = await startKillingProxy(process.env.AWS_ENDPOINT_URL!);
 });
 afterAll(async () => {
@@ -45,6 +59,8 @@ async function startAuditSvc(): Promise<ChildProcess> {
     env: {
       ...process.env,
       PORT: String(await freePort()),
+      SERVICE_PREFIX: prefix,
+      STAGE: "dev",
       // The harness's schema, migrated by its owner role; the child connects as the insert-only role.
       DATABASE_URL: h.urls.service,
       DATABASE_SCHEMA: h.schema,
