@@ -4,6 +4,7 @@ import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import * as appscaling from "aws-cdk-lib/aws-applicationautoscaling";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
+import { DockerImageAsset } from "aws-cdk-lib/aws-ecr-assets";
 import * as ecs from "aws-cdk-lib/aws-ecs";
 import * as elbv2 from "aws-cdk-lib/aws-elasticloadbalancingv2";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -88,7 +89,12 @@ export class ComputeStack extends Stack {
       containerInsightsV2: ecs.ContainerInsights.ENHANCED,
       defaultCloudMapNamespace: { name: names.namespace, useForServiceConnect: false, vpc },
     });
-    this.image = ecs.ContainerImage.fromAsset(repoRoot, { file: DOCKERFILE, exclude: dockerIgnore() });
+    // One asset, fingerprinted once: ContainerImage.fromAsset makes an asset per task definition it
+    // is bound to, each hashing the repository anew, and a file written between two hashes (a test
+    // run writes coverage and logs) gave two services two images.
+    this.image = ecs.ContainerImage.fromDockerImageAsset(
+      new DockerImageAsset(this, "Image", { directory: repoRoot, file: DOCKERFILE, exclude: dockerIgnore() }),
+    );
 
     this.alb = new elbv2.ApplicationLoadBalancer(this, "Doors", {
       vpc,
