@@ -110,6 +110,10 @@ export function createAwsClients(options: AwsClientOptions = {}) {
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     ...(credentials ? { credentials } : {}),
     maxAttempts: 3,
+    // The SDK's default has no timeouts: a call the endpoint never answers (a loaded emulator, a
+    // half-open connection) would hold its caller, and any transaction around it, forever. 30 s is
+    // above SQS's 20 s long poll; a timed-out call throws and is retried like any other failure.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000, throwOnRequestTimeout: true },
     // The SDK would otherwise honour AWS_ENDPOINT_URL(_<SERVICE>) from the environment for every
     // client, sending marketplace calls to the data emulator: endpoints are decided here only.
     ignoreConfiguredEndpointUrls: true,

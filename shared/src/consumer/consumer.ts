@@ -28,7 +28,10 @@ interface BaseConsumerOptions<Deps> {
   definition: ConsumerDefinition<EntityManager, EventCatalog, Deps>;
   /** Long-poll wait (default 20, SQS's maximum: fewest empty receives). */
   waitTimeSeconds?: number;
-  /** Messages per receive (default 10, SQS's maximum). */
+  /**
+   * Messages per receive, all handled at once (default: what the pool can serve, see
+   * `handlersThePoolServes`; at most 10, SQS's maximum).
+   */
   maxMessages?: number;
   /** Visibility given at receive and renewed by the heartbeat while a handler runs (default 30). */
   visibilityTimeoutSeconds?: number;
@@ -80,7 +83,7 @@ export function createConsumer<Deps = undefined>(options: ConsumerOptions<Deps>)
   const { sqs, queueUrl, orm, definition } = options;
   const schema = schemaOf(orm);
   const waitTimeSeconds = options.waitTimeSeconds ?? 20;
-  const maxMessages = options.maxMessages ?? 10;
+  const maxMessages = options.maxMessages ?? handlersThePoolServes(orm);
   const visibility = options.visibilityTimeoutSeconds ?? 30;
   const queueName = queueUrl.split("/").pop() ?? queueUrl;
   const log = options.logger.child({ component: "consumer", queue: queueName });
@@ -244,3 +247,15 @@ export function createConsumer<Deps = undefined>(options: ConsumerOptions<Deps>)
 }
 
 export type { ConsumerStats } from "./stats.ts";
+
+/**
+ * How many handlers may run at once on this ORM's pool. A handler holds its transaction's
+ * connection and may briefly take a second one (an autocommit claim, a status committed at once),
+ * so running as many handlers as the pool has connections lets every one hold its first and wait
+ * for a second that never frees: a deadlock (seen as a privacy export hanging, 5 connections in
+ * tests, 10 messages a receive). Two connections a handler, one left for requests.
+ */
+export function handlersThePoolServes(orm: Pick<Database, "config">): number {
+  const poolMax = orm.config.get("pool")?.max ?? 10;
+  return Math.max(1, Math.min(10, Math.floor((poolMax - 1) / 2)));
+}

@@ -16,6 +16,8 @@ export interface OpenDatabaseOptions {
   logger?: Logger;
   /** Connection pool bounds; pg's default max is 10. */
   pool?: { min?: number; max?: number };
+  /** How long a caller waits for a pooled connection before its statement fails (default 10 s). */
+  acquireTimeoutMs?: number;
   /**
    * `false`: connect only. For a role that may not run DDL (audit-svc's insert-only role, whose
    * schema another role owns and migrates); `migrations` are then ignored.
@@ -46,6 +48,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     schema: options.schema,
     entities: [...options.entities, OutboxEvent],
     pool: { min: 0, max: 10, ...options.pool },
+    // pg waits for a free connection forever by default. Code that holds one connection while it
+    // asks for a second (a transaction plus an autocommit claim) can then wait on itself for good
+    // once every connection is held by such a waiter; with a bound the wait fails, the transaction
+    // rolls back, its locks and connection are freed and the caller (a request, a queued event)
+    // retries. Seen as a privacy export hanging forever in CI.
+    driverOptions: { connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000 },
     debug: false,
     // Entities come from the list above only: no folder scanning, no reflection (type stripping).
     discovery: { warnWhenNoEntities: false },
