@@ -154,10 +154,6 @@ export const problemCodes = {
     status: 422,
     meaning: "The seller cannot be paid out in the offer's currency; `allowed_currencies` lists those it can.",
   },
-  CURRENCIES_UNDETERMINED: {
-    status: 422,
-    meaning: "The connector role cannot read the seller's payout currencies (policy before 2026-08-31); see `health`.",
-  },
   OFFER_NOT_CLONEABLE: {
     status: 422,
     meaning: "The offer has terms a clone cannot carry over (`terms`); create the new offer instead.",

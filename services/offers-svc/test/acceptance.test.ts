@@ -177,6 +177,22 @@ describe("offers-svc acceptance through the gateway", () => {
     assert.equal(currencies.health, `/v1/tenants/${t.tenantId}/integrations/marketplace/health`);
     await expect(t, "GET", "offers", 200);
     await expect(t, "GET", "products", 200);
+    // Create, clone, release and expire keep working: the currency is AWS's to decide, and the
+    // answers of create and clone say it was not checked and why (decisions.md "Legacy connector role").
+    const productId = await publicProduct(t);
+    const create = (await expect(t, "POST", "offers", 202, offerRequest(productId, { name: "Legacy" }))).json;
+    assert.equal(create.currency_not_checked?.reason_code, "CONNECTOR_POLICY_OUTDATED");
+    assert.equal(create.currency_not_checked?.health, currencies.health);
+    const created = await settled(t, create.change_set_id);
+    assert.equal(created.status, "succeeded");
+    const clone = (await expect(t, "POST", `offers/${created.offer_id}/clone`, 202, { name: "Legacy clone" })).json;
+    assert.equal(clone.currency_not_checked?.reason_code, "CONNECTOR_POLICY_OUTDATED");
+    assert.equal((await settled(t, clone.change_set_id)).status, "succeeded");
+    for (const verb of ["release", "expire"]) {
+      const handle = (await expect(t, "POST", `offers/${created.offer_id}/${verb}`, 202)).json;
+      assert.equal((await settled(t, handle.change_set_id)).status, "succeeded", verb);
+    }
+    assert.equal((await expect(t, "GET", `offers/${created.offer_id}`, 200)).json.state, "expired");
 
     await t.seller.update("current");
     const until = Date.now() + 30_000;

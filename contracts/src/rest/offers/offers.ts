@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FreeText } from "../../text.ts";
 import { AwsAccountId, Cursor, Day, OfferId, PageLimit, ProductId, Timestamp } from "./common.ts";
+import { CurrencyNotChecked } from "./currencies.ts";
 import { LegalTerms, PaymentCharge, Pricing, Validity } from "./terms.ts";
 
 /** `expired`: released, and its availability end date has passed (AWS keeps such offers `Released`). */
@@ -51,7 +52,17 @@ export type Offer = z.infer<typeof Offer>;
 /** 202 answer of every mutation: the change set AWS is applying, and where to follow it. */
 export const ChangeSetStatus = z.enum(["preparing", "applying", "succeeded", "failed", "cancelled"]);
 export type ChangeSetStatus = z.infer<typeof ChangeSetStatus>;
-export const ChangeHandle = z.object({ change_set_id: z.string(), status: ChangeSetStatus, location: z.string() });
+export const ChangeHandle = z.object({
+  change_set_id: z.string(),
+  status: ChangeSetStatus,
+  location: z.string(),
+  /**
+   * create, clone: present when the seller's currencies could not be determined, so the offer's
+   * currency was not checked: the change set was submitted anyway and AWS decides (a currency the
+   * seller cannot be paid out in fails the change set with INCOMPATIBLE_PAYMENT_SETTINGS).
+   */
+  currency_not_checked: CurrencyNotChecked.optional(),
+});
 export type ChangeHandle = z.infer<typeof ChangeHandle>;
 
 export const offerRequestFields = {

@@ -24,7 +24,7 @@ const change = [
   "MARKETPLACE_REFUSED",
   "IDEMPOTENCY_KEY_REUSED",
 ] as const;
-const offerTerms = [...change, "CURRENCY_NOT_ALLOWED", "CURRENCIES_UNDETERMINED"] as const;
+const offerTerms = [...change, "CURRENCY_NOT_ALLOWED"] as const;
 
 export const offersRoutes = [
   defineRoute({

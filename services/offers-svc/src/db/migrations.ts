@@ -55,4 +55,12 @@ export const migrations: readonly Migration[] = [
         WHERE status IN ('submitting', 'preparing', 'applying');
     `,
   },
+  {
+    name: "0002_offer_change_currency_not_checked",
+    up: `
+      -- create, clone: why the currency was not checked (the seller's currencies undetermined), part
+      -- of the 202 answer, kept so an idempotent replay answers exactly what the first request did.
+      ALTER TABLE offer_change ADD COLUMN currency_not_checked jsonb;
+    `,
+  },
 ];

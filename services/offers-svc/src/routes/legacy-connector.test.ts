@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { SellerCurrencies } from "@flowstate/contracts/rest/offers/currencies";
-import type { OfferList } from "@flowstate/contracts/rest/offers/offers";
+import type { ChangeHandle, OfferList } from "@flowstate/contracts/rest/offers/offers";
 import { captureLogs } from "@flowstate/shared/log/capture";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { answer, connectedTenant, type Harness, startHarness } from "../testing/harness.ts";
@@ -34,14 +34,38 @@ describe("a tenant on the connector stack from before 2026-08-31", () => {
     if (currencies.determined) return;
     assert.equal(currencies.reason_code, "CONNECTOR_POLICY_OUTDATED");
     assert.equal(currencies.health, `/v1/tenants/${t.id}/integrations/marketplace/health`);
-    const create = await answer<{ code: string }>(
+    // AWS decides the currency; the answer says it was not checked, why, and where the fix is.
+    const create = await answer<ChangeHandle>(
       await h.call("POST", marketplace(t.id, "offers"), { as: t.admin, body: offerRequest(productId) }),
-      422,
+      202,
     );
-    assert.equal(create.code, "CURRENCIES_UNDETERMINED");
+    assert.deepEqual(create.currency_not_checked, {
+      reason_code: currencies.reason_code,
+      reason: currencies.reason,
+      health: currencies.health,
+    });
+    const created = await h.waitForChange(t, create.change_set_id);
+    assert.equal(created.status, "succeeded");
+    const clone = await answer<ChangeHandle>(
+      await h.call("POST", marketplace(t.id, `offers/${created.offer_id}/clone`), {
+        as: t.admin,
+        body: { name: "Legacy clone" },
+      }),
+      202,
+    );
+    assert.equal(clone.currency_not_checked?.reason_code, "CONNECTOR_POLICY_OUTDATED");
+    assert.equal((await h.waitForChange(t, clone.change_set_id)).status, "succeeded");
+    for (const verb of ["release", "expire"]) {
+      const handle = await answer<ChangeHandle>(
+        await h.call("POST", marketplace(t.id, `offers/${created.offer_id}/${verb}`), { as: t.admin }),
+        202,
+      );
+      assert.equal(handle.currency_not_checked, undefined, `${verb} has no currency`);
+      assert.equal((await h.waitForChange(t, handle.change_set_id)).status, "succeeded", verb);
+    }
 
     const offers = await answer<OfferList>(await h.call("GET", marketplace(t.id, "offers"), read), 200);
-    assert.equal(offers.offers.length, 5);
+    assert.equal(offers.offers.length, 7, "the five seeded and the two made above");
     await answer(await h.call("GET", marketplace(t.id, `offers/${offers.offers[0]?.offer_id}`), read), 200);
 
     // The seller updates the stack: same role ARN, same external ID, no reconnect.

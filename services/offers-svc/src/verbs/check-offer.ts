@@ -1,4 +1,5 @@
 import { DescribeEntityCommand } from "@aws-sdk/client-marketplace-catalog";
+import type { CurrencyNotChecked } from "@flowstate/contracts/rest/offers/currencies";
 import type { CreateOfferRequest } from "@flowstate/contracts/rest/offers/offer-requests";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { ServiceContext } from "../context.ts";
@@ -25,10 +26,15 @@ async function productDimensions(ctx: ServiceContext, productId: string): Promis
 /**
  * What can only be checked against the seller's account, before anything is submitted: the
  * product exists and has the dimensions the pricing names (400 with field errors), and the
- * currency is one the seller is paid out in (422 CURRENCY_NOT_ALLOWED with the allowed ones;
- * 422 CURRENCIES_UNDETERMINED, with the reason, when a legacy role cannot tell).
+ * currency is one the seller is paid out in (422 CURRENCY_NOT_ALLOWED with the allowed ones).
+ * When the currencies cannot be determined (a legacy role), the currency is not checked: the
+ * interface keeps create and clone working (sections 7 and 9), so AWS decides when it applies the
+ * change set, and the reason is returned for the answer to say so.
  */
-export async function checkOfferAgainstSeller(ctx: ServiceContext, offer: CreateOfferRequest): Promise<void> {
+export async function checkOfferAgainstSeller(
+  ctx: ServiceContext,
+  offer: CreateOfferRequest,
+): Promise<CurrencyNotChecked | undefined> {
   const [dimensions, currencies] = await Promise.all([
     productDimensions(ctx, offer.product_id),
     getSellerCurrencies({ ctx }),
@@ -52,9 +58,8 @@ export async function checkOfferAgainstSeller(ctx: ServiceContext, offer: Create
   }
   if (issues.length) throw fieldErrors(issues);
   if (!currencies.determined) {
-    throw new DomainError("unprocessable", "CURRENCIES_UNDETERMINED", currencies.reason, {
-      extensions: { reason_code: currencies.reason_code, health: currencies.health },
-    });
+    const { reason_code, reason, health } = currencies;
+    return { reason_code, reason, health };
   }
   if (!currencies.currencies.includes(offer.pricing.currency)) {
     throw new DomainError(
@@ -64,4 +69,5 @@ export async function checkOfferAgainstSeller(ctx: ServiceContext, offer: Create
       { extensions: { field: "pricing.currency", allowed_currencies: currencies.currencies } },
     );
   }
+  return undefined;
 }

@@ -55,10 +55,10 @@ export async function cloneOffer(args: {
   }
   const parsed = CreateOfferRequest.safeParse(merged(original, input));
   if (!parsed.success) throw fieldErrors(parsed.error.issues);
-  await checkOfferAgainstSeller(ctx, parsed.data);
+  const currencyNotChecked = await checkOfferAgainstSeller(ctx, parsed.data);
   const changes = [
     ...createOfferChanges(parsed.data),
     ...(input.expire_original ? expireOfferChanges(offerId, ctx.deps.clock().getTime()) : []),
   ];
-  return submitChange(ctx, { action: "clone", offerId, input, changes, idempotencyKey });
+  return submitChange(ctx, { action: "clone", offerId, input, changes, idempotencyKey, currencyNotChecked });
 }

@@ -12,6 +12,12 @@ export async function createOffer(args: {
   idempotencyKey?: string | undefined;
 }): Promise<ChangeHandle> {
   const { ctx, input, idempotencyKey } = args;
-  await checkOfferAgainstSeller(ctx, input);
-  return submitChange(ctx, { action: "create", input, changes: createOfferChanges(input), idempotencyKey });
+  const currencyNotChecked = await checkOfferAgainstSeller(ctx, input);
+  return submitChange(ctx, {
+    action: "create",
+    input,
+    changes: createOfferChanges(input),
+    idempotencyKey,
+    currencyNotChecked,
+  });
 }

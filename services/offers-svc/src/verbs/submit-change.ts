@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { type Change, StartChangeSetCommand } from "@aws-sdk/client-marketplace-catalog";
 import type { OfferAction } from "@flowstate/contracts/rest/offers/changes";
 import { marketplacePath } from "@flowstate/contracts/rest/offers/common";
+import type { CurrencyNotChecked } from "@flowstate/contracts/rest/offers/currencies";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { newId } from "@flowstate/shared/ids/new-id";
@@ -19,6 +20,8 @@ export interface ChangeRequest {
   input: unknown;
   changes: Change[];
   idempotencyKey?: string | undefined;
+  /** create, clone: the currency could not be checked (part of the answer, replays included). */
+  currencyNotChecked?: CurrencyNotChecked | undefined;
 }
 
 /** What a verb that changes one existing offer and takes nothing else is given (release, expire). */
@@ -45,7 +48,14 @@ export interface StoredRequest {
   ChangeSet: Change[];
 }
 
-type Row = { id: string; request_hash: string; change_set_id: string | null; status: string; client_token: string };
+type Row = {
+  id: string;
+  request_hash: string;
+  change_set_id: string | null;
+  status: string;
+  client_token: string;
+  currency_not_checked: CurrencyNotChecked | null;
+};
 
 const hash = (value: string) => createHash("sha256").update(value).digest("hex");
 
@@ -56,10 +66,16 @@ const reused = () =>
     "this Idempotency-Key was already used for a different request; use a new key for a new request",
   );
 
-export const handleOf = (tenantId: string, changeSetId: string, status: string): ChangeHandle => ({
+export const handleOf = (
+  tenantId: string,
+  changeSetId: string,
+  status: string,
+  currencyNotChecked?: CurrencyNotChecked | null,
+): ChangeHandle => ({
   change_set_id: changeSetId,
   status: status as ChangeHandle["status"],
   location: marketplacePath(tenantId, `changes/${changeSetId}`),
+  ...(currencyNotChecked ? { currency_not_checked: currencyNotChecked } : {}),
 });
 
 /**
@@ -89,10 +105,10 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
   const inserted = await em.execute<(Row & { request: StoredRequest })[]>(
     `INSERT INTO ${qualifiedTable(deps.schema, "offer_change")}
        (id, tenant_id, action, offer_id, idempotency_key, request_hash, client_token, request, status, actor, request_id,
-        principal, trace, next_poll_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitting', ?, ?, ?, ?, now() + interval '30 seconds')
+        principal, trace, currency_not_checked, next_poll_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitting', ?, ?, ?, ?, ?, now() + interval '30 seconds')
      ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
-     RETURNING id, request_hash, change_set_id, status, client_token, request`,
+     RETURNING id, request_hash, change_set_id, status, client_token, request, currency_not_checked`,
     [
       newId("chg"),
       tenantId,
@@ -106,6 +122,7 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
       ctx.requestId,
       ctx.principal,
       ctx.trace ?? null,
+      req.currencyNotChecked ? JSON.stringify(req.currencyNotChecked) : null,
     ],
   );
   let row = inserted[0];
@@ -113,13 +130,14 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
   let stored = row?.request ?? request;
   if (!row) {
     const [existing] = await em.execute<(Row & { request: StoredRequest })[]>(
-      `SELECT id, request_hash, change_set_id, status, client_token, request FROM ${qualifiedTable(deps.schema, "offer_change")}
+      `SELECT id, request_hash, change_set_id, status, client_token, request, currency_not_checked FROM ${qualifiedTable(deps.schema, "offer_change")}
         WHERE tenant_id = ? AND idempotency_key = ?`,
       [tenantId, req.idempotencyKey],
     );
     if (!existing) throw new Error("idempotency row vanished between insert and select");
     if (existing.request_hash !== requestHash) throw reused();
-    if (existing.change_set_id) return handleOf(tenantId, existing.change_set_id, existing.status);
+    if (existing.change_set_id)
+      return handleOf(tenantId, existing.change_set_id, existing.status, existing.currency_not_checked);
     // AWS refused it last time (or has not answered yet): submit the first request again, same token.
     await em.execute(
       `UPDATE ${qualifiedTable(deps.schema, "offer_change")} SET status = 'submitting' WHERE id = ? AND status = 'rejected'`,
@@ -148,5 +166,5 @@ export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Pro
   }
   const status = await recordAcknowledged(deps, id, changeSetId);
   deps.wakeTracker();
-  return handleOf(tenantId, changeSetId, status);
+  return handleOf(tenantId, changeSetId, status, row.currency_not_checked);
 }
