@@ -83,14 +83,22 @@ describe("partner-svc", () => {
     assert.equal((await other.json()).code, "NOT_FOUND");
   });
 
-  it("answers 400 with the field for a bad limit or a cursor it did not issue", async () => {
+  it("answers 400 with the field for a bad limit, and 400 INVALID_CURSOR for a cursor it did not issue", async () => {
     const t = tenantId();
-    for (const query of ["limit=0", "limit=abc", "cursor=bm90LWEtY3Vyc29y", "cursor=%22%3B"]) {
+    for (const query of ["limit=0", "limit=abc", "cursor=%22%3B"]) {
       const res = await get(`/v1/tenants/${t}/partner/opportunities?${query}`, { tenant_id: t, role: "member" });
       assert.equal(res.status, 400, query);
       const problem = await res.json();
       assert.equal(problem.code, "VALIDATION_FAILED");
       assert.ok(problem.errors.length > 0);
+    }
+    const forged = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    for (const cursor of ["bm90LWEtY3Vyc29y", forged(["1", "1"]), forged(["2026-11-01T00:00:00Z", "a\u0000b"])]) {
+      const res = await get(`/v1/tenants/${t}/partner/opportunities?cursor=${cursor}`, {
+        tenant_id: t,
+        role: "member",
+      });
+      assert.deepEqual([res.status, (await res.json()).code], [400, "INVALID_CURSOR"], cursor);
     }
   });
 });

@@ -12,7 +12,16 @@ export const Email = z.email().max(254);
 export const PersonName = FreeText(100);
 export const TenantName = FreeText(100);
 export const ApiKeyName = FreeText(100);
-export const Timestamp = z.iso.datetime({ offset: true });
+/**
+ * An RFC 3339 instant with an offset, within what PostgreSQL's timestamptz takes: zod's format
+ * admits year 0000 and offsets up to ±23:59, which the database refuses ("date/time field value out
+ * of range", "time zone displacement out of range") as a 500 if a query filter carries them there.
+ */
+export const Timestamp = z.iso
+  .datetime({ offset: true })
+  .refine((s) => !s.startsWith("0000-") && !/[+-](1[6-9]|2\d):\d\d$/.test(s), {
+    message: "expected a timestamp from year 0001 with an offset within ±15:59",
+  });
 
 export const TenantPath = z.object({ id: TenantId });
 export type TenantPath = z.infer<typeof TenantPath>;

@@ -16,6 +16,7 @@ export const partnerRoutes = [
     params: TenantPath,
     query: PartnerListQuery,
     responses: { 200: PartnerOpportunityList },
+    problems: ["INVALID_CURSOR"],
   }),
   defineRoute({
     id: "partner.engagements.list",
@@ -26,5 +27,6 @@ export const partnerRoutes = [
     params: TenantPath,
     query: PartnerListQuery,
     responses: { 200: PartnerEngagementList },
+    problems: ["INVALID_CURSOR"],
   }),
 ] as const satisfies readonly RouteSpec[];

@@ -1,7 +1,8 @@
 import type { EventActor } from "@flowstate/contracts/events/envelope";
 import type { AuditEvent, MyAuditQuery, TenantAuditQuery } from "@flowstate/contracts/rest/audit/audit-events";
-import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { cursorBigint, cursorTimestamp, pageCursorCodec } from "@flowstate/shared/http/page-cursor";
 import type { CallContext } from "@flowstate/shared/seam/call-context";
+import { z } from "zod";
 import type { AuditDeps } from "../deps.ts";
 
 type Call = CallContext<AuditDeps>;
@@ -24,27 +25,8 @@ type Row = {
   summary: Record<string, unknown> | null;
 };
 
-/** A position in a listing: the last row's exact `occurred_at` (PostgreSQL's text, microseconds kept) and id. */
-type Position = [occurredAt: string, id: string];
-
-const encodeCursor = (p: Position) => Buffer.from(JSON.stringify(p)).toString("base64url");
-
-/** The position a cursor names, or 400 INVALID_CURSOR when it is not one of ours. */
-export function decodeCursor(cursor: string): Position {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (
-      Array.isArray(v) &&
-      v.length === 2 &&
-      typeof v[0] === "string" &&
-      !Number.isNaN(Date.parse(v[0])) &&
-      typeof v[1] === "string" &&
-      /^[1-9][0-9]{0,17}$/.test(v[1])
-    )
-      return [v[0], v[1]];
-  } catch {}
-  throw new DomainError("invalid", "INVALID_CURSOR", "the cursor is not one this listing gave out");
-}
+/** A position in a listing: the last row's exact `occurred_at` (PostgreSQL's JSON text, microseconds kept) and id. */
+const cursor = pageCursorCodec(z.tuple([cursorTimestamp, cursorBigint]));
 
 const actorOf = (r: Row): EventActor => {
   switch (r.actor_kind) {
@@ -82,7 +64,7 @@ async function page(
   where: Record<string, string>,
   query: MyAuditQuery,
 ): Promise<{ items: AuditEvent[]; next_cursor: string | null }> {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const after = query.cursor ? cursor.decode(query.cursor) : null;
   const conditions: string[] = [];
   const params: unknown[] = [];
   const and = (condition: string, ...values: unknown[]) => {
@@ -109,7 +91,7 @@ async function page(
   const more = rows.length > query.limit;
   const items = more ? rows.slice(0, query.limit) : rows;
   const last = items[items.length - 1];
-  return { items: items.map(view), next_cursor: more && last ? encodeCursor([last.occurred_at, last.id]) : null };
+  return { items: items.map(view), next_cursor: more && last ? cursor.encode([last.occurred_at, last.id]) : null };
 }
 
 /**

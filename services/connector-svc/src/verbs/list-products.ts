@@ -1,17 +1,21 @@
 import { ListEntitiesCommand, type ListEntitiesCommandOutput } from "@aws-sdk/client-marketplace-catalog";
 import type { ProductList, ProductsQuery } from "@flowstate/contracts/rest/connector/marketplace";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
+import { pageCursorCodec } from "@flowstate/shared/http/page-cursor";
 import { connectorAccessDenied, connectorNotConnected } from "@flowstate/shared/marketplace/connector-problems";
 import { principalForChannel } from "@flowstate/shared/marketplace/principals";
 import { AssumeRoleFailed, type SellerClients } from "@flowstate/shared/marketplace/seller-sessions";
 import { classifyUpstream, upstreamUnavailable } from "@flowstate/shared/marketplace/upstream-errors";
+import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { findConnected, requireConnected } from "./connected.ts";
 
-/** Our cursor is AWS's NextToken, base64url-wrapped so it is one opaque URL-safe token. */
-const encodeCursor = (token: string | undefined) => (token ? Buffer.from(token).toString("base64url") : null);
-const decodeCursor = (cursor: string | undefined) =>
-  cursor === undefined ? undefined : Buffer.from(cursor, "base64url").toString();
+/**
+ * Our cursor is AWS's NextToken in the shared cursor encoding, one opaque URL-safe token; decoding
+ * holds it to the shape AWS documents for ListEntities (1 to 8192 of `[\w+=.:@\-\/]`) before AWS sees it.
+ */
+const cursor = pageCursorCodec(z.string().regex(/^[\w+=.:@\-/]{1,8192}$/));
+const encodeCursor = (token: string | undefined) => (token ? cursor.encode(token) : null);
 
 const page = (out: ListEntitiesCommandOutput): ProductList => ({
   products: (out.EntitySummaryList ?? []).map((e) => ({
@@ -39,6 +43,7 @@ export async function listProducts({
   query: ProductsQuery;
 }): Promise<ProductList> {
   const principal = principalForChannel(ctx.channel);
+  const nextToken = query.cursor === undefined ? undefined : cursor.decode(query.cursor);
   const { sessions } = ctx.deps;
   const list = ({ catalog }: SellerClients) =>
     catalog.send(
@@ -46,7 +51,7 @@ export async function listProducts({
         Catalog: "AWSMarketplace",
         EntityType: "SaaSProduct",
         MaxResults: query.limit,
-        NextToken: decodeCursor(query.cursor),
+        NextToken: nextToken,
       }),
     );
   try {

@@ -2,12 +2,11 @@ import { routeIn } from "@flowstate/contracts/rest/route";
 import { partnerRoutes } from "@flowstate/contracts/rest/routes";
 import { mountRoute } from "@flowstate/shared/http/mount-route";
 import type { PartnerApp } from "../http/env.ts";
-import { listEngagements } from "../verbs/list-sync-state.ts";
-import { cursorOf } from "./cursor.ts";
+import { listEngagements, positionOf } from "../verbs/list-sync-state.ts";
 
 export function mountEngagementsList(app: PartnerApp): void {
   mountRoute(app, routeIn(partnerRoutes, "partner.engagements.list"), async ({ params, query }, c) => {
     const { orm, schema } = c.get("call").deps;
-    return { status: 200, body: await listEngagements(orm.em.fork(), schema, params.id, query, cursorOf(query)) };
+    return { status: 200, body: await listEngagements(orm.em.fork(), schema, params.id, query, positionOf(query)) };
   });
 }

@@ -92,13 +92,13 @@ describe("partner sync state", () => {
       first.items.map((i) => i.opportunity_id),
       ["O4", "O3"],
     );
-    const { decodeCursor } = await import("./list-sync-state.ts");
+    const { positionOf } = await import("./list-sync-state.ts");
     const rest = await listOpportunities(
       db.orm.em.fork(),
       db.schema,
       a,
       { limit: 10 },
-      decodeCursor(first.next_cursor!),
+      positionOf({ limit: 10, cursor: first.next_cursor! }),
     );
     assert.deepEqual(
       rest.items.map((i) => i.opportunity_id),

@@ -3,29 +3,22 @@ import type {
   PartnerListQuery,
   PartnerOpportunity,
 } from "@flowstate/contracts/rest/partner/sync-state";
+import { cursorText, cursorTimestamp, pageCursorCodec } from "@flowstate/shared/http/page-cursor";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { z } from "zod";
 
 type Row = Record<string, unknown> & { last_event_at: string | Date; key: string };
 
 // Raw queries answer timestamptz as PostgreSQL's text ('2026-11-23 10:04:00+00'); the API speaks RFC 3339.
 const iso = (v: unknown) => new Date(v as string).toISOString();
-const encode = (row: Row) => Buffer.from(JSON.stringify([iso(row.last_event_at), row.key])).toString("base64url");
 
-/** The position a cursor names, or null when it is not one of ours (the route answers 400). */
-export function decodeCursor(cursor: string): [string, string] | null {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString());
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      !Number.isNaN(Date.parse(value[0])) &&
-      typeof value[1] === "string"
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {}
-  return null;
-}
+/** A position: the last row's `last_event_at` (RFC 3339) and key (an upstream id). */
+const cursor = pageCursorCodec(z.tuple([cursorTimestamp, cursorText]));
+const encode = (row: Row) => cursor.encode([iso(row.last_event_at), row.key]);
+
+/** The position `query.cursor` names, null on a first page, or 400 INVALID_CURSOR when it is not one of ours. */
+export const positionOf = (query: PartnerListQuery): [string, string] | null =>
+  query.cursor ? cursor.decode(query.cursor) : null;
 
 /**
  * One page of a tenant's rows, newest event first; keyset pagination on (last_event_at, key), so a
