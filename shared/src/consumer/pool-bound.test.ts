@@ -3,8 +3,9 @@ import { testEventCatalog } from "@flowstate/contracts/events/test-catalog";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createAwsClients } from "../aws/clients.ts";
-import { openDatabase } from "../db/open-database.ts";
+import { isPoolExhausted, openDatabase } from "../db/open-database.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
+import { mapError } from "../http/error-handler.ts";
 import { createLogger } from "../log/logger.ts";
 import { type Consumer, createConsumer, handlersThePoolServes } from "./consumer.ts";
 import { defineConsumer } from "./define-consumer.ts";
@@ -104,7 +105,17 @@ describe("the consumer and the connection pool", () => {
       });
       await isHolding;
       const started = Date.now();
-      await assert.rejects(orm.em.fork().execute("SELECT 1"), /timeout/i);
+      const failed = await orm.em
+        .fork()
+        .execute("SELECT 1")
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      assert.ok(isPoolExhausted(failed), String(failed));
+      // A request that meets it answers 503 with Retry-After, not 500.
+      const { problem, headers } = mapError(failed);
+      assert.deepEqual([problem.status, problem.code, headers?.["retry-after"]], [503, "UPSTREAM_UNAVAILABLE", "1"]);
       assert.ok(Date.now() - started < 1_400, "the wait ended at the timeout, not when the holder let go");
       await held;
     } finally {

@@ -84,3 +84,14 @@ export function schemaOf(orm: Pick<Database, "config"> | { config: Pick<Database
 export const databaseReady = (orm: Database) => async (): Promise<void> => {
   if (!(await orm.checkConnection()).ok) throw new Error("database unreachable");
 };
+
+/**
+ * True for the error pg raises when no pooled connection freed up within the acquire timeout (see
+ * `openDatabase`): the service is saturated, not broken, so a request answers 503 with Retry-After.
+ */
+export function isPoolExhausted(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (/timeout exceeded when trying to connect/i.test(e.message)) return true;
+  }
+  return false;
+}
