@@ -21,10 +21,15 @@ const ANY_ROUTE: ProblemCode[] = ["RATE_LIMITED", "SERVICE_UNAVAILABLE", "UPSTRE
  * routeProblems(routeById("members.remove")!) // [..., "INSUFFICIENT_ROLE", "LAST_OWNER", ...]
  */
 export function routeProblems(
-  route: RouteShape & Partial<Pick<RouteSpec, "auth" | "apiKey" | "feature">>,
+  route: RouteShape & Partial<Pick<RouteSpec, "auth" | "apiKey" | "feature" | "idempotencyKey">>,
 ): ProblemCode[] {
   const codes = new Set<ProblemCode>(ANY_ROUTE);
   if (route.params || route.query || route.body) codes.add("VALIDATION_FAILED");
+  // A malformed key is a 400 naming the header; a key already used for another request, a 422.
+  if (route.idempotencyKey) {
+    codes.add("VALIDATION_FAILED");
+    codes.add("IDEMPOTENCY_KEY_REUSED");
+  }
   if (route.params) codes.add("NOT_FOUND");
   if (route.body) {
     for (const c of ["MALFORMED_JSON", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "BAD_REQUEST"] as const)

@@ -65,6 +65,11 @@ export interface RouteSpec extends RouteShape {
    */
   media?: { body?: "form"; response?: "html" };
   /**
+   * The route honours an `Idempotency-Key` header (contracts/src/rest/idempotency.ts); `withoutKey`
+   * says what a retry without one does, which the OpenAPI document tells the reader.
+   */
+  idempotencyKey?: { withoutKey: string };
+  /**
    * `oauth`: refusals are RFC 6749 section 5.2 error objects (`error`, `error_description`, which
    * OAuth clients parse) carrying the problem members (`code`, `request_id`, …) beside them.
    */

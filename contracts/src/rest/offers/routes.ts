@@ -10,20 +10,15 @@ import { ChangeHandle, ListOffersQuery, Offer, OfferList } from "./offers.ts";
 /**
  * offers-svc: private offers, their change sets, purchase agreements and seller currencies of a
  * connected tenant. Members (and read keys) read; admins (and write keys) change. Every mutation
- * answers 202 with the change set AWS applies, idempotent per `Idempotency-Key` header.
+ * answers 202 with the change set AWS applies, idempotent per `Idempotency-Key` header (declared
+ * per route: `idempotencyKey`, which the OpenAPI document and the handlers read).
  */
 const { read, write } = marketplaceAccessOf("offers-svc");
 
 /** What any call into the seller's account can answer: the connector's refusals, and AWS refusing. */
 const seller = [...CONNECTOR_PROBLEMS, "MARKETPLACE_VALIDATION_FAILED"] as const;
 /** What submitting a change set can answer besides. */
-const change = [
-  ...seller,
-  "OFFER_CHANGE_IN_PROGRESS",
-  "MARKETPLACE_CONFLICT",
-  "MARKETPLACE_REFUSED",
-  "IDEMPOTENCY_KEY_REUSED",
-] as const;
+const change = [...seller, "OFFER_CHANGE_IN_PROGRESS", "MARKETPLACE_CONFLICT", "MARKETPLACE_REFUSED"] as const;
 const offerTerms = [...change, "CURRENCY_NOT_ALLOWED"] as const;
 
 export const offersRoutes = [
@@ -44,6 +39,7 @@ export const offersRoutes = [
     path: `${MARKETPLACE}/offers`,
     ...write,
     summary: "Create a private offer in one change set (and release it with release: true)",
+    idempotencyKey: { withoutKey: "Without a key, a retried create submits another change set: a second offer." },
     params: MarketplacePath,
     body: CreateOfferRequest,
     problems: offerTerms,
@@ -65,6 +61,7 @@ export const offersRoutes = [
     path: `${MARKETPLACE}/offers/{offer_id}/clone`,
     ...write,
     summary: "A new draft from an offer's terms with overrides; optionally expire the original",
+    idempotencyKey: { withoutKey: "Without a key, a retried clone submits another change set: a second copy." },
     params: OfferPath,
     body: CloneOfferRequest,
     problems: [...offerTerms, "OFFER_NOT_CLONEABLE", "OFFER_NOT_RELEASED"],
@@ -76,6 +73,9 @@ export const offersRoutes = [
     path: `${MARKETPLACE}/offers/{offer_id}/release`,
     ...write,
     summary: "Release a draft offer to its buyers",
+    idempotencyKey: {
+      withoutKey: "Without a key, a retry after the release is refused as a release of a released offer.",
+    },
     params: OfferPath,
     problems: change,
     responses: { 202: ChangeHandle },
@@ -86,6 +86,9 @@ export const offersRoutes = [
     path: `${MARKETPLACE}/offers/{offer_id}/expire`,
     ...write,
     summary: "Expire a released offer (its availability end date becomes yesterday)",
+    idempotencyKey: {
+      withoutKey: "Without a key, a retry submits another change set that moves the end date again.",
+    },
     params: OfferPath,
     problems: change,
     responses: { 202: ChangeHandle },

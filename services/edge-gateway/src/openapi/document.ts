@@ -1,5 +1,6 @@
 import { type ProblemCode, problemCodes, statusOf } from "@flowstate/contracts/errors/codes";
 import { PROBLEM_CONTENT_TYPE, Problem } from "@flowstate/contracts/errors/problem";
+import { IDEMPOTENCY_KEY_MEANING, IdempotencyKey } from "@flowstate/contracts/rest/idempotency";
 import { OAuthError } from "@flowstate/contracts/rest/identity/oauth";
 import { routeProblems } from "@flowstate/contracts/rest/problems";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
@@ -57,6 +58,20 @@ function parameters(route: RouteSpec): Json[] {
   return out;
 }
 
+/** The `Idempotency-Key` header of a route that honours it, and what a retry without it does. */
+function idempotencyHeader(route: RouteSpec): Json[] {
+  if (!route.idempotencyKey) return [];
+  return [
+    {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: `${IDEMPOTENCY_KEY_MEANING} ${route.idempotencyKey.withoutKey}`,
+      schema: schemaOf(IdempotencyKey, "input"),
+    },
+  ];
+}
+
 function security(route: RouteSpec): Json[] {
   if (route.auth === "public") return [];
   return route.apiKey ? [{ bearerAuth: [] }, { apiKey: [] }] : [{ bearerAuth: [] }];
@@ -102,7 +117,7 @@ function operation(route: RouteSpec): Json {
     summary: route.summary,
     tags: [route.id.split(".")[0]],
     security: security(route),
-    parameters: parameters(route),
+    parameters: [...parameters(route), ...idempotencyHeader(route)],
     responses: { ...responses, ...(route.errors === "oauth" ? oauthErrors(route) : problems(route)) },
   };
   if (route.body) {

@@ -61,6 +61,40 @@ describe("the OpenAPI document", () => {
     await gw.close();
   });
 
+  it("declares the Idempotency-Key header, and what happens without it, on exactly the operations whose route honours it", async () => {
+    const gw = gateway();
+    const doc = (await (await gw.app.request("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const honouring = routes.filter((r) => r.idempotencyKey);
+    assert.ok(
+      honouring.some((r) => r.id === "offers.create"),
+      "the registry names the routes that honour the key",
+    );
+    for (const route of routes) {
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      const header = op?.parameters.find((p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key") as
+        | { name: string; required: boolean; description: string; schema: { pattern?: string } }
+        | undefined;
+      if (!route.idempotencyKey) {
+        assert.equal(header, undefined, `${route.id} does not honour Idempotency-Key`);
+        continue;
+      }
+      assert.ok(header, `${route.id}: Idempotency-Key header`);
+      assert.equal(header.name, "Idempotency-Key");
+      assert.equal(header.required, false, `${route.id}: the key is optional`);
+      assert.ok(header.schema.pattern, `${route.id}: the key's format`);
+      assert.ok(header.description.includes(route.idempotencyKey.withoutKey), `${route.id}: what happens without it`);
+      assert.ok(
+        (op!.responses["422"] as { "x-flowstate-problem-codes"?: string[] })["x-flowstate-problem-codes"]?.includes(
+          "IDEMPOTENCY_KEY_REUSED",
+        ),
+        `${route.id}: the reuse of a key with another request`,
+      );
+    }
+    await gw.close();
+  });
+
   it("serves the interactive docs page and its assets from the installed package", async () => {
     const gw = gateway();
     const page = await gw.app.request("/docs");

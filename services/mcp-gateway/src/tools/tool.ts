@@ -1,6 +1,7 @@
+import { IdempotencyKey } from "@flowstate/contracts/rest/idempotency";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { z } from "zod";
 
 /** The OAuth scopes tools need (identity-svc issues them at consent). */
 export type Scope = "marketplace:read" | "marketplace:write" | "account";
@@ -46,14 +47,11 @@ export const tenantPath = (tenantId: string | undefined, rest = "") => `/v1/tena
 
 /**
  * The optional `idempotency_key` of the offer-changing tools, sent as the route's `Idempotency-Key`
- * header (offers-svc: 1 to 255 visible ASCII characters). A model that retries a call whose answer
+ * header (the contract's format: 1 to 255 visible ASCII characters). A model that retries a call whose answer
  * it lost gets the same change set back instead of a second offer. No description in the schema:
  * the name says it, and the server's instructions say it once for the four tools (server.ts).
  */
-export const idempotencyKey = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,255}$/, "1 to 255 visible ASCII characters")
-  .optional();
+export const idempotencyKey = IdempotencyKey.optional();
 
 /** `Idempotency-Key` when the caller gave one. */
 export const idempotencyHeader = (key: string | undefined) => (key === undefined ? {} : { "idempotency-key": key });

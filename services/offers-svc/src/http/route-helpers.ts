@@ -1,3 +1,4 @@
+import { IdempotencyKey } from "@flowstate/contracts/rest/idempotency";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
 import { HttpProblem } from "@flowstate/shared/http/http-problem";
 import { principalForChannel } from "@flowstate/shared/marketplace/principals";
@@ -25,13 +26,17 @@ export function begin(c: Context<OffersEnv>, params: { id: string }): ServiceCon
 }
 
 /**
- * The optional `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header): 1 to 255
- * visible ASCII characters, else 400 VALIDATION_FAILED naming the header.
+ * The optional `Idempotency-Key` header of a route that declares it honours the key (the registry's
+ * `idempotencyKey`, which the OpenAPI document shows; a route that does not cannot read it): the
+ * contract's format, else 400 VALIDATION_FAILED naming the header.
  */
-export function idempotencyKeyOf(c: Context<OffersEnv>): string | undefined {
+export function idempotencyKeyOf(
+  c: Context<OffersEnv>,
+  _route: { idempotencyKey: { withoutKey: string } },
+): string | undefined {
   const key = c.req.header("idempotency-key");
   if (key === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+  if (!IdempotencyKey.safeParse(key).success) {
     throw new HttpProblem("VALIDATION_FAILED", "the Idempotency-Key header is invalid", {
       errors: [
         { path: "headers.idempotency-key", code: "invalid_format", message: "1 to 255 visible ASCII characters" },

@@ -11,7 +11,7 @@ export function mountOffersClone(app: OffersApp): void {
   mountRoute(app, route, async ({ params, body }, c) => {
     const ctx = begin(c, params);
     return accepted(
-      await cloneOffer({ ctx, offerId: params.offer_id, input: body, idempotencyKey: idempotencyKeyOf(c) }),
+      await cloneOffer({ ctx, offerId: params.offer_id, input: body, idempotencyKey: idempotencyKeyOf(c, route) }),
     );
   });
 }

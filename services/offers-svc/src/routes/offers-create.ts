@@ -10,6 +10,6 @@ const route = routeIn(offersRoutes, "offers.create");
 export function mountOffersCreate(app: OffersApp): void {
   mountRoute(app, route, async ({ params, body }, c) => {
     const ctx = begin(c, params);
-    return accepted(await createOffer({ ctx, input: body, idempotencyKey: idempotencyKeyOf(c) }));
+    return accepted(await createOffer({ ctx, input: body, idempotencyKey: idempotencyKeyOf(c, route) }));
   });
 }

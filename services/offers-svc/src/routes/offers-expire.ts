@@ -10,6 +10,6 @@ const route = routeIn(offersRoutes, "offers.expire");
 export function mountOffersExpire(app: OffersApp): void {
   mountRoute(app, route, async ({ params }, c) => {
     const ctx = begin(c, params);
-    return accepted(await expireOffer({ ctx, offerId: params.offer_id, idempotencyKey: idempotencyKeyOf(c) }));
+    return accepted(await expireOffer({ ctx, offerId: params.offer_id, idempotencyKey: idempotencyKeyOf(c, route) }));
   });
 }

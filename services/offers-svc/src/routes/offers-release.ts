@@ -10,6 +10,6 @@ const route = routeIn(offersRoutes, "offers.release");
 export function mountOffersRelease(app: OffersApp): void {
   mountRoute(app, route, async ({ params }, c) => {
     const ctx = begin(c, params);
-    return accepted(await releaseOffer({ ctx, offerId: params.offer_id, idempotencyKey: idempotencyKeyOf(c) }));
+    return accepted(await releaseOffer({ ctx, offerId: params.offer_id, idempotencyKey: idempotencyKeyOf(c, route) }));
   });
 }
