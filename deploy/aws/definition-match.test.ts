@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { CloudFormationClient, CreateStackCommand, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
-import { KMSClient, ListAliasesCommand, PutKeyPolicyCommand } from "@aws-sdk/client-kms";
-import { createAwsClients, DATA_REGION } from "@flowstate/shared/aws/clients";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { describe, it } from "vitest";
 import { MOTO_DEFAULT_ACCOUNT_ID } from "../connector-role/moto-account.ts";
 import { bootstrap } from "../local/bootstrap.ts";
 import { BOOTSTRAP_CLIENTS, defineStack } from "../local/definition.ts";
 import { definePartnerIngest } from "../local/partner-definition.ts";
+import { deployDataStacksIntoMoto } from "./moto-deploy.ts";
 import { type CfnJson, synthesize } from "./synth.ts";
 
 const endpoint = process.env.AWS_ENDPOINT_URL;
@@ -15,9 +14,10 @@ if (!endpoint) throw new Error("AWS_ENDPOINT_URL is not set: run through scripts
 // One synthesis for the file. The bootstrap's definition is the source; the CDK stacks must render
 // it exactly. moto's account and a prefix of this file's own, so the stacks can also be deployed
 // into the run's moto without meeting another test's resources.
-const { built, settings, template } = synthesize({
+const synth = synthesize({
   settings: { prefix: "cdkmoto", stage: "dev", account: MOTO_DEFAULT_ACCOUNT_ID, mailFrom: "no-reply@cdkmoto.example" },
 });
+const { built, settings, template } = synth;
 const def = defineStack({
   prefix: settings.prefix,
   stage: settings.stage,
@@ -84,28 +84,7 @@ describe("the local bootstrap's definition and the CDK stacks", () => {
   });
 
   it("deploy into moto's CloudFormation, where the bootstrap then finds the same bus, rules, queues and key", async () => {
-    const cfn = new CloudFormationClient({ region: DATA_REGION, endpoint });
-    for (const stack of [built.storage, built.messaging]) {
-      // The CDK bootstrap's version check reads an SSM parameter moto does not have.
-      const { Parameters: _, Rules: __, ...body } = template(stack).toJSON();
-      await cfn.send(new CreateStackCommand({ StackName: stack.stackName, TemplateBody: JSON.stringify(body) }));
-      const status = (await cfn.send(new DescribeStacksCommand({ StackName: stack.stackName }))).Stacks?.[0]
-        ?.StackStatus;
-      assert.equal(status, "CREATE_COMPLETE", stack.stackName);
-    }
-    // moto 5.2 keeps a CloudFormation key's policy as an object and then fails every DescribeKey on
-    // it (json.loads of a dict); storing a policy through the API repairs the emulator, not our key.
-    const kms = new KMSClient({ region: DATA_REGION, endpoint });
-    const alias = (await kms.send(new ListAliasesCommand({}))).Aliases?.find((a) => a.AliasName === def.keyAlias);
-    assert.ok(alias?.TargetKeyId, `CloudFormation made ${def.keyAlias}`);
-    const root = {
-      Effect: "Allow",
-      Principal: { AWS: `arn:aws:iam::${settings.account}:root` },
-      Action: "kms:*",
-      Resource: "*",
-    };
-    const policy = JSON.stringify({ Version: "2012-10-17", Statement: [root] });
-    await kms.send(new PutKeyPolicyCommand({ KeyId: alias.TargetKeyId, PolicyName: "default", Policy: policy }));
+    await deployDataStacksIntoMoto(synth, endpoint);
 
     const { changes } = await bootstrap({
       aws: createAwsClients({ endpoint, allowed: BOOTSTRAP_CLIENTS }),
