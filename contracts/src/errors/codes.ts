@@ -155,10 +155,6 @@ export const problemCodes = {
     status: 422,
     meaning: "The Idempotency-Key was already used for a different request; use a new key.",
   },
-  CURRENCY_NOT_ALLOWED: {
-    status: 422,
-    meaning: "The seller cannot be paid out in the offer's currency; `allowed_currencies` lists those it can.",
-  },
   OFFER_NOT_CLONEABLE: {
     status: 422,
     meaning: "The offer has terms a clone cannot carry over (`terms`); create the new offer instead.",

@@ -19,7 +19,6 @@ const { read, write } = marketplaceAccessOf("offers-svc");
 const seller = [...CONNECTOR_PROBLEMS, "MARKETPLACE_VALIDATION_FAILED"] as const;
 /** What submitting a change set can answer besides. */
 const change = [...seller, "OFFER_CHANGE_IN_PROGRESS", "MARKETPLACE_CONFLICT", "MARKETPLACE_REFUSED"] as const;
-const offerTerms = [...change, "CURRENCY_NOT_ALLOWED"] as const;
 
 export const offersRoutes = [
   defineRoute({
@@ -42,7 +41,7 @@ export const offersRoutes = [
     idempotencyKey: { withoutKey: "Without a key, a retried create submits another change set: a second offer." },
     params: MarketplacePath,
     body: CreateOfferRequest,
-    problems: offerTerms,
+    problems: change,
     responses: { 202: ChangeHandle },
   }),
   defineRoute({
@@ -64,7 +63,7 @@ export const offersRoutes = [
     idempotencyKey: { withoutKey: "Without a key, a retried clone submits another change set: a second copy." },
     params: OfferPath,
     body: CloneOfferRequest,
-    problems: [...offerTerms, "OFFER_NOT_CLONEABLE", "OFFER_NOT_RELEASED"],
+    problems: [...change, "OFFER_NOT_CLONEABLE", "OFFER_NOT_RELEASED"],
     responses: { 202: ChangeHandle },
   }),
   defineRoute({
@@ -118,7 +117,8 @@ export const offersRoutes = [
     method: "GET",
     path: `${MARKETPLACE}/seller/currencies`,
     ...read,
-    summary: "Currencies the seller can be paid out in (determined: false with a legacy connector role)",
+    summary:
+      "Currencies the seller can be paid out in: undetermined (AWS documents no way to read them), with the reason",
     params: MarketplacePath,
     problems: seller,
     responses: { 200: SellerCurrencies },
