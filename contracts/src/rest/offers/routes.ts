@@ -71,12 +71,12 @@ export const offersRoutes = [
     method: "POST",
     path: `${MARKETPLACE}/offers/{offer_id}/release`,
     ...write,
-    summary: "Release a draft offer to its buyers",
+    summary: "Release a draft offer to its buyers (a released one is refused at once)",
     idempotencyKey: {
       withoutKey: "Without a key, a retry after the release is refused as a release of a released offer.",
     },
     params: OfferPath,
-    problems: change,
+    problems: [...change, "OFFER_ALREADY_RELEASED"],
     responses: { 202: ChangeHandle },
   }),
   defineRoute({
@@ -84,12 +84,12 @@ export const offersRoutes = [
     method: "POST",
     path: `${MARKETPLACE}/offers/{offer_id}/expire`,
     ...write,
-    summary: "Expire a released offer (its availability end date becomes yesterday)",
+    summary: "Expire a released offer (its availability end date becomes yesterday; a draft is refused at once)",
     idempotencyKey: {
       withoutKey: "Without a key, a retry submits another change set that moves the end date again.",
     },
     params: OfferPath,
-    problems: change,
+    problems: [...change, "OFFER_NOT_RELEASED"],
     responses: { 202: ChangeHandle },
   }),
   defineRoute({

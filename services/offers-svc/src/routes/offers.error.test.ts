@@ -114,6 +114,34 @@ describe("offers-svc refuses what it can tell is wrong before AWS sees it", () =
     assert.equal((await h.waitForChange(t, again.change_set_id)).status, "succeeded");
   });
 
+  it("refuses at once, submitting nothing, the release of a released offer and the expiry of a draft", async () => {
+    const { t, seller } = await connectedTenant(h);
+    const read = { as: t.member, role: "member" as const };
+    const first = async (state: string) =>
+      (
+        await answer<{ offers: { offer_id: string; visibility: string }[] }>(
+          await h.call("GET", marketplace(t.id, `offers?state=${state}&visibility=private`), read),
+          200,
+        )
+      ).offers[0]!.offer_id;
+    const changeSets = async () =>
+      ((await (await fetch(seller.control)).json()) as { changeSets: unknown[] }).changeSets.length;
+    const before = await changeSets();
+    for (const [state, verb, code] of [
+      ["released", "release", "OFFER_ALREADY_RELEASED"],
+      ["expired", "release", "OFFER_ALREADY_RELEASED"],
+      ["draft", "expire", "OFFER_NOT_RELEASED"],
+    ] as const) {
+      const refused = await answer<Problem>(
+        await h.call("POST", marketplace(t.id, `offers/${await first(state)}/${verb}`), { as: t.admin }),
+        409,
+      );
+      assert.equal(refused.code, code, `${verb} of a ${state} offer`);
+      assert.equal(refused["state"], state);
+    }
+    assert.equal(await changeSets(), before, "no change set was submitted");
+  });
+
   it("answers 404 for an offer the seller does not have, and 409 for a tenant that is not connected", async () => {
     const { t } = await connectedTenant(h);
     for (const path of ["offers/offer-doesnotexist1", "offers/prod-abc/clone"]) {
