@@ -9,12 +9,14 @@ import { type OfferChangeArgs, submitOfferChange } from "./submit-change.ts";
  * yesterday (UTC). Existing agreements are not affected (AWS). A draft is refused at once: AWS
  * would accept the change set and fail it later with a misleading message.
  */
-export async function expireOffer(args: OfferChangeArgs): Promise<ChangeHandle> {
-  const { state } = await getOffer({ ctx: args.ctx, offerId: args.offerId });
-  if (state === "draft") {
-    throw new DomainError("conflict", "OFFER_NOT_RELEASED", "only a released offer can be expired; it is a draft", {
-      extensions: { state },
-    });
-  }
-  return submitOfferChange(args, "expire", expireOfferChanges(args.offerId, args.ctx.deps.clock().getTime()));
+export function expireOffer(args: OfferChangeArgs): Promise<ChangeHandle> {
+  return submitOfferChange(args, "expire", async () => {
+    const { state } = await getOffer({ ctx: args.ctx, offerId: args.offerId });
+    if (state === "draft") {
+      throw new DomainError("conflict", "OFFER_NOT_RELEASED", "only a released offer can be expired; it is a draft", {
+        extensions: { state },
+      });
+    }
+    return expireOfferChanges(args.offerId, args.ctx.deps.clock().getTime());
+  });
 }

@@ -10,12 +10,14 @@ import { type OfferChangeArgs, submitOfferChange } from "./submit-change.ts";
  * release needs (buyers, an end date, pricing and legal terms) is AWS's rule, and a release that
  * lacks it fails asynchronously with AWS's codes, reported on the change set.
  */
-export async function releaseOffer(args: OfferChangeArgs): Promise<ChangeHandle> {
-  const { state } = await getOffer({ ctx: args.ctx, offerId: args.offerId });
-  if (state !== "draft") {
-    throw new DomainError("conflict", "OFFER_ALREADY_RELEASED", `the offer is already released (${state})`, {
-      extensions: { state },
-    });
-  }
-  return submitOfferChange(args, "release", releaseOfferChanges(args.offerId));
+export function releaseOffer(args: OfferChangeArgs): Promise<ChangeHandle> {
+  return submitOfferChange(args, "release", async () => {
+    const { state } = await getOffer({ ctx: args.ctx, offerId: args.offerId });
+    if (state !== "draft") {
+      throw new DomainError("conflict", "OFFER_ALREADY_RELEASED", `the offer is already released (${state})`, {
+        extensions: { state },
+      });
+    }
+    return releaseOfferChanges(args.offerId);
+  });
 }
