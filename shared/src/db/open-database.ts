@@ -3,6 +3,7 @@ import type { Logger } from "../log/logger.ts";
 import { OutboxEvent } from "../outbox/outbox-entity.ts";
 import { assertSchemaName, type Migration, runMigrations } from "./migrate.ts";
 import { platformMigrations } from "./platform-migrations.ts";
+import { reclaimDeadConnections } from "./reclaim-dead-connections.ts";
 
 export interface OpenDatabaseOptions {
   /** postgres://user@host:port/db — the DATABASE_URL of the runtime contract. */
@@ -53,7 +54,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // once every connection is held by such a waiter; with a bound the wait fails, the transaction
     // rolls back, its locks and connection are freed and the caller (a request, a queued event)
     // retries. Seen as a privacy export hanging forever in CI.
-    driverOptions: { connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000 },
+    driverOptions: {
+      connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000,
+      onPoolCreated: reclaimDeadConnections,
+    },
     debug: false,
     // Entities come from the list above only: no folder scanning, no reflection (type stripping).
     discovery: { warnWhenNoEntities: false },
@@ -85,13 +89,23 @@ export const databaseReady = (orm: Database) => async (): Promise<void> => {
   if (!(await orm.checkConnection()).ok) throw new Error("database unreachable");
 };
 
+/** SQLSTATEs of a connection lost or refused (class 08) or a server shutting down or restarting (57P0x). */
+const CONNECTION_STATES = new Set(["08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03"]);
+const CONNECTION_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"]);
+const CONNECTION_MESSAGES = /timeout exceeded when trying to connect|connection terminated|terminating connection/i;
+
 /**
- * True for the error pg raises when no pooled connection freed up within the acquire timeout (see
- * `openDatabase`): the service is saturated, not broken, so a request answers 503 with Retry-After.
+ * True when a statement failed because the database could not be reached, not because of the
+ * statement: no pooled connection freed up within the acquire timeout (see `openDatabase`), the
+ * connection was cut (a failover, a restart, an administrator ending it), or the server refused it.
+ * The service is then unavailable for a moment rather than broken: a request answers 503 with
+ * Retry-After, and a queued event is retried.
  */
-export function isPoolExhausted(err: unknown): boolean {
+export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if (/timeout exceeded when trying to connect/i.test(e.message)) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (CONNECTION_STATES.has(code) || CONNECTION_ERRNOS.has(code))) return true;
+    if (CONNECTION_MESSAGES.test(e.message)) return true;
   }
   return false;
 }

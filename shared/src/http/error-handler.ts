@@ -2,7 +2,7 @@ import type { ProblemCode } from "@flowstate/contracts/errors/codes";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
-import { isPoolExhausted } from "../db/open-database.ts";
+import { isDatabaseUnavailable } from "../db/open-database.ts";
 import { DomainError, STATUS_BY_KIND } from "../errors/domain-error.ts";
 import { HttpProblem } from "./http-problem.ts";
 import { type ProblemInput, problemResponse } from "./problem.ts";
@@ -56,9 +56,9 @@ export function mapError(err: unknown): Mapped {
     const code = CODE_BY_STATUS[err.status] ?? "BAD_REQUEST";
     return { problem: { status: err.status, code, detail: err.message || undefined } };
   }
-  if (isPoolExhausted(err)) {
+  if (isDatabaseUnavailable(err)) {
     return {
-      problem: { status: 503, code: "UPSTREAM_UNAVAILABLE", detail: "the service is busy; retry shortly" },
+      problem: { status: 503, code: "UPSTREAM_UNAVAILABLE", detail: "the service could not reach its database; retry shortly" },
       headers: { "retry-after": "1" },
     };
   }
