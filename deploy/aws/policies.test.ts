@@ -134,16 +134,7 @@ describe("least privilege over the synthesized IAM policies", () => {
       .map((r) => r.Properties.SourceSecurityGroupId["Fn::GetAtt"][0] as string);
     assert.deepEqual(
       admitted.sort(),
-      [
-        "DatabaseAdmin",
-        "Svc-audit",
-        "Svc-connector",
-        "Svc-identity",
-        "Svc-offers",
-        "Svc-partner",
-        "Svc-privacy",
-        "Svc-webconsole",
-      ]
+      ["DatabaseAdmin", "Svc-audit", "Svc-connector", "Svc-identity", "Svc-offers", "Svc-partner", "Svc-privacy"]
         .map(
           (id) =>
             Object.keys(ingress).find(

@@ -1,7 +1,7 @@
 import { keyPairs } from "@flowstate/contracts/internal/key-pairs";
-import type { AwsClientName, FlowstateServiceName } from "@flowstate/contracts/services/catalog";
+import type { AwsClientName } from "@flowstate/contracts/services/catalog";
 import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
-import { queueNames, sessionKeySecretId, withDerivedDefaults } from "@flowstate/shared/config/base";
+import { queueNames, withDerivedDefaults } from "@flowstate/shared/config/base";
 import { type ConsumerDefinition, consumers } from "./consumers.ts";
 
 export type { ConsumerDefinition } from "./consumers.ts";
@@ -68,8 +68,6 @@ export interface BucketDefinition {
 export interface SecretDefinition {
   name: string;
   description: string;
-  /** The one service that may read it (deploy/aws grants it to that task role only); absent: every service. */
-  reader?: FlowstateServiceName;
 }
 
 /** One caller → callee key (ADR 0014): its secret holds `{current, previous?}`, derived from the master. */
@@ -112,13 +110,6 @@ export const EXPORT_RETENTION_DAYS = 7;
 /** Audit records are kept seven years, write-once (2555 days = 7 × 365). */
 export const AUDIT_RETENTION_DAYS = 2555;
 export const MAX_RECEIVE_COUNT = 5;
-/**
- * How EventBridge retries a delivery into a consumer queue before it puts the event in the target's
- * DLQ (the consumer's own): 185 attempts over at most 24 h, the service's maximum. Without a DLQ on
- * the target, an event EventBridge cannot deliver (a queue policy gone wrong, the queue deleted, KMS
- * refusing) is dropped after the retries with nothing left to redrive.
- */
-export const TARGET_RETRY = { attempts: 185, maxEventAgeSeconds: 24 * 3600 } as const;
 /** Queue settings every consumer queue gets (the bootstrap and deploy/aws render the same numbers). */
 export const QUEUE_SETTINGS = {
   receiveWaitSeconds: 20,
@@ -181,11 +172,6 @@ export function defineStack(
     // identity-svc creates and rotates its own signing keys; only shared secrets live here.
     secrets: [
       { name: names.internalAuthSecretId, description: "HMAC key of the gateway-to-service identity assertion" },
-      {
-        name: sessionKeySecretId({ SERVICE_PREFIX: s.prefix, STAGE: s.stage }),
-        description: "Key sealing the seller console's session tokens at rest (web-console, ADR 0015)",
-        reader: "web-console",
-      },
     ],
     keyMaster: {
       name: `${s.prefix}/${s.stage}/keys-master`,

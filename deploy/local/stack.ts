@@ -59,6 +59,11 @@ export interface RunningStack {
   ownMoto: boolean;
   outputs: StackOutputs;
   services: StartedService[];
+  /**
+   * Starts a service again on its port and environment once its process has gone (the fault suite
+   * kills services mid-flow: npm start itself never restarts one), and waits until it is healthy.
+   */
+  restart(name: string): Promise<StartedService>;
   stop(): Promise<void>;
 }
 
@@ -229,7 +234,19 @@ export async function startStack(options: {
       await Promise.all(started.map(healthy));
     }
     checkAborted();
+    const restart = async (name: string): Promise<StartedService> => {
+      const at = services.findIndex((s) => s.name === name);
+      if (at < 0) throw new Error(`no service ${name} in this stack`);
+      await services[at]!.child.stop(2000);
+      children.splice(children.indexOf(services[at]!.child), 1);
+      const again = start(name);
+      services[at] = again;
+      await healthy(again);
+      if (!again.healthy) throw new Error(`${name} did not come back: ${again.error}`);
+      return again;
+    };
     return {
+      restart,
       databaseUrl,
       databaseSource: postgres.source,
       awsEndpoint,

@@ -97,11 +97,6 @@ export const problemCodes = {
     status: 404,
     meaning: "No such route or object; an object the caller cannot see looks exactly the same.",
   },
-  ACCOUNT_GONE: {
-    status: 404,
-    meaning:
-      "Internal (personal-data gathering): the account does not exist or is deleted. Distinct from NOT_FOUND so that a misrouted call or a missing route is never read as a deletion.",
-  },
   // 405, 408
   METHOD_NOT_ALLOWED: { status: 405, meaning: "The path exists under other methods; see `Allow`." },
   REQUEST_TIMEOUT: { status: 408, meaning: "The request took too long to arrive." },
@@ -126,15 +121,7 @@ export const problemCodes = {
     meaning: "Another change set is still being applied to this offer (AWS ResourceInUseException); wait for it.",
   },
   MARKETPLACE_CONFLICT: { status: 409, meaning: "AWS Marketplace reported a conflict (`upstream_error`)." },
-  OFFER_NOT_RELEASED: {
-    status: 409,
-    meaning: "Only a released offer can be expired; this one is a draft (`state`). Nothing was submitted.",
-  },
-  OFFER_ALREADY_RELEASED: {
-    status: 409,
-    meaning:
-      "The offer is already released (`state`: released or expired); only a draft can be released. Nothing was submitted.",
-  },
+  OFFER_NOT_RELEASED: { status: 409, meaning: "Only a released offer can be expired; this one is a draft." },
   SELLER_ACCOUNT_IN_USE: {
     status: 409,
     meaning:
@@ -162,6 +149,10 @@ export const problemCodes = {
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     meaning: "The Idempotency-Key was already used for a different request; use a new key.",
+  },
+  CURRENCY_NOT_ALLOWED: {
+    status: 422,
+    meaning: "The seller cannot be paid out in the offer's currency; `allowed_currencies` lists those it can.",
   },
   OFFER_NOT_CLONEABLE: {
     status: 422,

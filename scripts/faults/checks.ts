@@ -1,0 +1,73 @@
+import { GetQueueAttributesCommand, ListQueuesCommand } from "@aws-sdk/client-sqs";
+import { sentMail } from "@flowstate/privacy-svc/testing/aws-fixtures";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { withConnection } from "./database.ts";
+
+/**
+ * What must hold once the system has settled after its faults: nothing lost (every committed
+ * outbox row was published and reached audit-svc, which consumes every event; no queue or DLQ holds
+ * a message) and nothing done twice (one ready e-mail per export).
+ */
+export interface Settled {
+  /** Outbox rows never published. */
+  unsent: number;
+  /** Published events audit-svc never recorded. */
+  unaudited: number;
+  /** Messages left in the system's queues and DLQs, by queue. */
+  queued: Record<string, number>;
+  /** Exports whose owner got other than exactly one ready e-mail, with the count. */
+  mail: { email: string; count: number }[];
+}
+
+const READY_SUBJECT = "Your Flowstate data export is ready";
+
+export async function settledState(o: {
+  adminUrl: string;
+  awsEndpoint: string;
+  prefix: string;
+  exports: { email: string }[];
+}): Promise<Settled> {
+  const { unsent, unaudited } = await withConnection(o.adminUrl, async (em) => {
+    const schemas = (
+      await em.execute<{ table_schema: string }[]>(
+        "SELECT table_schema FROM information_schema.tables WHERE table_name = 'outbox_event'",
+      )
+    ).map((r) => r.table_schema);
+    let unsent = 0;
+    let unaudited = 0;
+    for (const schema of schemas) {
+      const [row] = await em.execute<{ unsent: string; unaudited: string }[]>(
+        `SELECT count(*) FILTER (WHERE o.sent_at IS NULL) AS unsent,
+                count(*) FILTER (WHERE o.sent_at IS NOT NULL AND a.event_id IS NULL) AS unaudited
+           FROM "${schema}".outbox_event o LEFT JOIN audit.audit_event a ON a.event_id = o.id`,
+      );
+      unsent += Number(row?.unsent ?? 0);
+      unaudited += Number(row?.unaudited ?? 0);
+    }
+    return { unsent, unaudited };
+  });
+  const credentials = { accessKeyId: "testing", secretAccessKey: "testing" };
+  const sqs = createAwsClients({ endpoint: o.awsEndpoint, credentials }).data("sqs");
+  const queued: Record<string, number> = {};
+  const urls = (await sqs.send(new ListQueuesCommand({ QueueNamePrefix: o.prefix }))).QueueUrls ?? [];
+  for (const url of urls) {
+    const a = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: url,
+        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+      }),
+    );
+    const n =
+      Number(a.Attributes?.ApproximateNumberOfMessages ?? 0) +
+      Number(a.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+    if (n) queued[url.split("/").pop()!] = n;
+  }
+  const mails = (await sentMail(o.awsEndpoint)).filter((m) => m.subject === READY_SUBJECT);
+  const mail = o.exports
+    .map(({ email }) => ({ email, count: mails.filter((m) => m.destinations.includes(email)).length }))
+    .filter((m) => m.count !== 1);
+  return { unsent, unaudited, queued, mail };
+}
+
+export const isClean = (s: Settled) =>
+  s.unsent === 0 && s.unaudited === 0 && Object.keys(s.queued).length === 0 && s.mail.length === 0;

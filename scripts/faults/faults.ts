@@ -1,0 +1,99 @@
+import type { Moto } from "../../deploy/local/moto.ts";
+import type { RunningStack } from "../../deploy/local/stack.ts";
+import { withConnection } from "./database.ts";
+
+/**
+ * A fault and how the system is brought back from it, without an operator: a killed service is
+ * started again (as its orchestrator would); a stopped process is continued after `stallMs`.
+ *
+ * - `kill` a service: SIGKILL mid-flow, then a fresh process on the same port.
+ * - `stop` a service, moto or PostgreSQL: SIGSTOP for `stallMs`, then SIGCONT (a stall: a GC pause,
+ *   a starved container, a network partition that heals).
+ * - `kill` PostgreSQL: every connection of the system's database terminated at once (what its
+ *   clients see of a server restart or failover); the server itself is shared, so it stays up.
+ * moto and the sandbox are never killed: they are emulators that keep their state in memory, so a
+ * restart would be a different AWS account, not a fault AWS has.
+ */
+export interface Fault {
+  target: string;
+  kind: "kill" | "stop";
+}
+
+export interface FaultTargets {
+  stack: RunningStack;
+  moto: Moto;
+  /** The system's database, for PostgreSQL faults (its backends only). */
+  databaseUrl: string;
+  adminUrl: string;
+}
+
+export function everyFault(stack: RunningStack): Fault[] {
+  const services = stack.services.map((s) => s.name);
+  return [
+    ...services.filter((n) => n !== "seller-sandbox").map((target) => ({ target, kind: "kill" as const })),
+    ...services.map((target) => ({ target, kind: "stop" as const })),
+    { target: "moto", kind: "stop" },
+    { target: "postgresql", kind: "kill" },
+    { target: "postgresql", kind: "stop" },
+  ];
+}
+
+export const faultName = (f: Fault) => `${f.kind} ${f.target}`;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function databaseBackends(t: FaultTargets): Promise<number[]> {
+  const name = new URL(t.databaseUrl).pathname.slice(1);
+  const rows = await withConnection(t.adminUrl, (em) =>
+    em.execute<{ pid: number }[]>("SELECT pid FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()", [
+      name,
+    ]),
+  );
+  return rows.map((r) => r.pid);
+}
+
+/**
+ * Injects the fault and returns once the system has what it needs to recover (the target is back),
+ * saying what was done (so a report shows the fault was real: a PostgreSQL fault on no connection
+ * would be none).
+ */
+export async function inject(fault: Fault, t: FaultTargets, stallMs: number): Promise<string> {
+  if (fault.target === "postgresql") {
+    const pids = await databaseBackends(t);
+    if (fault.kind === "kill") {
+      await withConnection(t.adminUrl, (em) =>
+        em.execute("SELECT pg_terminate_backend(pid) FROM unnest(?::int[]) AS pid", [`{${pids.join(",")}}`]),
+      );
+      return `${pids.length} connections terminated`;
+    }
+    signalAll(pids, "SIGSTOP");
+    await pause(stallMs);
+    signalAll(pids, "SIGCONT");
+    return `${pids.length} connections stalled for ${stallMs / 1000} s`;
+  }
+  const pid =
+    fault.target === "moto"
+      ? t.moto.process.pid
+      : t.stack.services.find((s) => s.name === fault.target)?.child.process.pid;
+  if (!pid) throw new Error(`no process for ${fault.target}`);
+  if (fault.kind === "stop") {
+    process.kill(pid, "SIGSTOP");
+    await pause(stallMs);
+    process.kill(pid, "SIGCONT");
+    return `pid ${pid} stopped for ${stallMs / 1000} s`;
+  }
+  process.kill(pid, "SIGKILL");
+  await pause(1_000);
+  const again = await t.stack.restart(fault.target);
+  return `pid ${pid} killed, pid ${again.child.process.pid} healthy`;
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // The backend ended meanwhile.
+    }
+  }
+}

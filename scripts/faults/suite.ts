@@ -1,0 +1,229 @@
+import { createWriteStream } from "node:fs";
+import { join } from "node:path";
+import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
+import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
+import { type Moto, startMoto } from "../../deploy/local/moto.ts";
+import { ensureDatabase } from "../../deploy/local/postgres.ts";
+import { type RunningStack, startStack } from "../../deploy/local/stack.ts";
+import { isClean, type Settled, settledState } from "./checks.ts";
+import { faultClient, type Judged } from "./client.ts";
+import { type Fault, type FaultTargets, faultName, inject } from "./faults.ts";
+import { Duplicated, type FlowName, type FlowTrace, flows, type World } from "./flows.ts";
+
+/** Per fault and flow: how many ran, and how many were lost, done twice, or got an unexplained answer. */
+export interface Cell {
+  runs: number;
+  lost: number;
+  duplicated: number;
+  unexplained: number;
+  /** The first few reasons, for the report. */
+  why: string[];
+}
+
+export interface FaultReport {
+  rows: { fault: string; cells: Record<string, Cell> }[];
+  settled: Settled;
+  /** Every unexplained answer, with its flow and step. */
+  unexplained: Judged[];
+}
+
+export interface SuiteOptions {
+  root: string;
+  /** The faults to inject, one round each, in order. `(stack) => Fault[]` to derive them from the stack. */
+  faults: (stack: RunningStack) => Fault[];
+  flows?: FlowName[];
+  /** Flows run at once during a round. */
+  workers?: number;
+  stallMs?: number;
+  /** A round runs its flows at least this long (the soak: a fault a minute). */
+  roundMs?: number;
+  /** Where the stack's output goes (it is long). */
+  logFile: string;
+  prefix?: string;
+  print?: (line: string) => void;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const newCell = (): Cell => ({ runs: 0, lost: 0, duplicated: 0, unexplained: 0, why: [] });
+
+/**
+ * The fault suite: the whole system as `npm start` runs it (own database, own moto), flows looping
+ * through the edge gateway as clients would, and for each fault one round: flows start, the fault
+ * strikes mid-flow, the system recovers by itself, the round's flows finish. Then the whole system
+ * settles and the checks of `checks.ts` run.
+ */
+export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
+  const print = o.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const prefix = o.prefix ?? "faults";
+  const log = createWriteStream(o.logFile);
+  const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/flowstate_${prefix}`);
+  await ensureDatabase(databaseUrl);
+  const moto: Moto = await startMoto();
+  const previousEndpoint = process.env.AWS_ENDPOINT_URL;
+  // sellerAccount (the seller's CloudFormation in the emulator) and the stack's bootstrap, which
+  // runs in this process, read the emulator and its credentials from here.
+  process.env.AWS_ENDPOINT_URL = moto.endpoint;
+  process.env.AWS_ACCESS_KEY_ID ??= "testing";
+  process.env.AWS_SECRET_ACCESS_KEY ??= "testing";
+  let stack: RunningStack | undefined;
+  try {
+    stack = await startStack({
+      root: o.root,
+      env: {
+        ...process.env,
+        AWS_ENDPOINT_URL: moto.endpoint,
+        AWS_ACCESS_KEY_ID: "testing",
+        AWS_SECRET_ACCESS_KEY: "testing",
+        DATABASE_URL: databaseUrl,
+        SERVICE_PREFIX: prefix,
+        FLOWSTATE_FREE_PORTS: "1",
+        FLOWSTATE_HEALTH_TIMEOUT_SECONDS: "240",
+        LOG_LEVEL: "warn",
+      },
+      print: (line) => log.write(`${line}\n`),
+    });
+    const down = stack.services.filter((s) => !s.healthy).map((s) => `${s.name}: ${s.error}`);
+    if (down.length) throw new Error(`services did not start:\n${down.join("\n")}`);
+    const running = stack;
+    const url = (name: string) => running.services.find((s) => s.name === name)!.url;
+    const world = await connectedSeller(url("edge-gateway"), url("seller-sandbox"));
+    const targets: FaultTargets = { stack, moto, databaseUrl, adminUrl };
+
+    const unexplained: Judged[] = [];
+    const rows: FaultReport["rows"] = [];
+    const exports: FlowTrace["readyExport"][] = [];
+    const names = o.flows ?? (Object.keys(flows) as FlowName[]);
+    for (const fault of o.faults(stack)) {
+      const cells = Object.fromEntries(names.map((n) => [n, newCell()])) as Record<string, Cell>;
+      let doorDown = false;
+      const call = faultClient({
+        base: () => url("edge-gateway"),
+        doorDown: () => doorDown,
+        record: (j) => {
+          if (j.verdict !== "unexplained") return;
+          unexplained.push(j);
+          const cell = cells[j.flow]!;
+          cell.unexplained++;
+          if (cell.why.length < 3) cell.why.push(`${j.step}: ${j.status} ${j.code ?? j.detail ?? ""}`);
+        },
+      });
+      let open = true;
+      const runOne = async (name: FlowName) => {
+        const cell = cells[name]!;
+        cell.runs++;
+        try {
+          const trace = await flows[name](call, world);
+          if (trace.readyExport) exports.push(trace.readyExport);
+        } catch (err) {
+          if (err instanceof Duplicated) cell.duplicated++;
+          else cell.lost++;
+          if (cell.why.length < 3) cell.why.push((err as Error).message.slice(0, 200));
+        }
+      };
+      const workers = Array.from({ length: o.workers ?? names.length }, async (_, w) => {
+        for (let i = w; open; i++) await runOne(names[i % names.length]!);
+      });
+      const began = Date.now();
+      await pause(1_500);
+      const struck = Date.now();
+      doorDown = fault.target === "edge-gateway";
+      const done = await inject(fault, targets, o.stallMs ?? 10_000);
+      // The door answers again once it is back (a stop) or restarted and healthy (a kill).
+      doorDown = false;
+      await pause(Math.max(3_000, (o.roundMs ?? 0) - (Date.now() - began)));
+      open = false;
+      await Promise.all(workers);
+      rows.push({ fault: faultName(fault), cells });
+      const recovered = ((Date.now() - struck) / 1000).toFixed(1);
+      print(`${faultName(fault)} (${done}; back in ${recovered} s): ${summary(cells)}`);
+    }
+
+    // Everything committed must come out: give relays, queues and consumers time to drain.
+    let settled = await settledState({ adminUrl: databaseUrl, awsEndpoint: moto.endpoint, prefix, exports: [] });
+    for (let waited = 0; waited < 120_000 && !isClean(settled); waited += 2_000) {
+      await pause(2_000);
+      settled = await settledState({
+        adminUrl: databaseUrl,
+        awsEndpoint: moto.endpoint,
+        prefix,
+        exports: exports.filter((e) => e !== undefined),
+      });
+    }
+    return { rows, settled, unexplained };
+  } finally {
+    await stack?.stop();
+    await moto.stop();
+    if (previousEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL;
+    else process.env.AWS_ENDPOINT_URL = previousEndpoint;
+    log.end();
+  }
+}
+
+function summary(cells: Record<string, Cell>): string {
+  return Object.entries(cells)
+    .map(([n, c]) => `${n} ${c.runs} run, ${c.lost} lost, ${c.duplicated} twice, ${c.unexplained} unexplained`)
+    .join("; ");
+}
+
+/** A tenant connected to a seller account of the sandbox (its CloudFormation stack in the emulator), before any fault. */
+async function connectedSeller(gateway: string, sandbox: string): Promise<World> {
+  const caller = gatewayCaller(gateway);
+  const owner = await caller.signUp();
+  const tenantId = (await caller.expect("POST", "/v1/tenants", 201, { token: owner.token, body: { name: "Faults" } }))
+    .json.id as string;
+  await caller.expect("PUT", `/v1/tenants/${tenantId}/features`, 200, {
+    token: owner.token,
+    body: { marketplace_offers: true },
+  });
+  const seller = await sellerAccount(
+    { call: caller.call, sandbox: { endpoint: sandbox } },
+    {},
+    {
+      tenantId,
+      token: owner.token,
+    },
+  );
+  await caller.expect("POST", `/v1/tenants/${tenantId}/integrations/marketplace`, 200, {
+    token: owner.token,
+    body: { role_arn: seller.roleArn },
+  });
+  const products = (await (await fetch(seller.control)).json()) as { products: { id: string; visibility: string }[] };
+  const productId = products.products.find((p) => p.visibility === "Public")!.id;
+  return { seller: { tenantId, token: owner.token, productId } };
+}
+
+/** The report as a table: one row per fault, one column per flow (lost/twice/unexplained of runs). */
+export function reportTable(r: FaultReport): string {
+  const flowsSeen = Object.keys(r.rows[0]?.cells ?? {});
+  const lines = [
+    `| fault | ${flowsSeen.map((f) => `${f} (lost/twice/unexplained of runs)`).join(" | ")} |`,
+    `|---|${flowsSeen.map(() => "---").join("|")}|`,
+    ...r.rows.map(
+      (row) =>
+        `| ${row.fault} | ${flowsSeen
+          .map((f) => {
+            const c = row.cells[f]!;
+            return `${c.lost}/${c.duplicated}/${c.unexplained} of ${c.runs}`;
+          })
+          .join(" | ")} |`,
+    ),
+  ];
+  for (const row of r.rows)
+    for (const [flow, c] of Object.entries(row.cells))
+      for (const why of c.why) lines.push(`- ${row.fault}, ${flow}: ${why}`);
+  const s = r.settled;
+  lines.push(
+    "",
+    `After settling: ${s.unsent} outbox rows unsent, ${s.unaudited} events never audited, ` +
+      `${Object.keys(s.queued).length ? JSON.stringify(s.queued) : "every queue and DLQ empty"}, ` +
+      `${s.mail.length} exports without exactly one ready e-mail.`,
+  );
+  return lines.join("\n");
+}
+
+export const reportIsClean = (r: FaultReport) =>
+  isClean(r.settled) &&
+  r.rows.every((row) => Object.values(row.cells).every((c) => c.lost + c.duplicated + c.unexplained === 0));
+
+export const defaultLogFile = (dir: string) => join(dir, "faults-stack.log");
