@@ -58,7 +58,11 @@ export function mapError(err: unknown): Mapped {
   }
   if (isDatabaseUnavailable(err)) {
     return {
-      problem: { status: 503, code: "UPSTREAM_UNAVAILABLE", detail: "the service could not reach its database; retry shortly" },
+      problem: {
+        status: 503,
+        code: "UPSTREAM_UNAVAILABLE",
+        detail: "the service could not reach its database; retry shortly",
+      },
       headers: { "retry-after": "1" },
     };
   }
