@@ -19,6 +19,7 @@ import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { beforeAll, describe, test } from "vitest";
 import { bootstrap, type StackOutputs } from "./bootstrap.ts";
 import { consumers } from "./consumers.ts";
+import { TARGET_RETRY } from "./definition.ts";
 
 const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
 // A prefix of its own, so this test never meets another test's (or `npm start`'s) resources.
@@ -151,6 +152,32 @@ describe("the local stack bootstrap", () => {
       targets.Targets?.map((t) => t.Arn),
       [outputs.queues["partner-svc"]!.arn],
     );
+  });
+
+  test("every rule's target has a DLQ the rule may send to and an explicit retry policy; every DLQ outlives its queue (§7 check 21)", async () => {
+    const eb = aws.data("eventbridge");
+    const sqs = aws.data("sqs");
+    for (const [service, q] of Object.entries(outputs.queues)) {
+      const { Targets = [] } = await eb.send(
+        new ListTargetsByRuleCommand({ Rule: `${prefix}-dev-${service}`, EventBusName: `${prefix}-dev-domain` }),
+      );
+      assert.equal(Targets.length, 1, service);
+      assert.equal(Targets[0]!.DeadLetterConfig?.Arn, q.dlqArn, `${service}: the target dead-letters into its DLQ`);
+      assert.deepEqual(
+        Targets[0]!.RetryPolicy,
+        { MaximumRetryAttempts: TARGET_RETRY.attempts, MaximumEventAgeInSeconds: TARGET_RETRY.maxEventAgeSeconds },
+        service,
+      );
+      const attributes = async (url: string) =>
+        (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }))).Attributes!;
+      const [queue, dlq] = await Promise.all([attributes(q.url), attributes(q.dlqUrl)]);
+      assert.ok(
+        Number(dlq.MessageRetentionPeriod) > Number(queue.MessageRetentionPeriod),
+        `${service}: a dead letter must outlive the queue's own retention`,
+      );
+      const policy = JSON.parse(dlq.Policy!);
+      assert.equal(policy.Statement[0].Condition.ArnEquals["aws:SourceArn"], q.ruleArn, `${service}: DLQ policy`);
+    }
   });
 
   test("an event published to the bus reaches exactly the consumers subscribed to its type", async () => {

@@ -99,19 +99,27 @@ export async function bootstrap(options: BootstrapOptions): Promise<{ outputs: S
   return { outputs, changes: ctx.changes.sort() };
 }
 
-/** DLQ first (the redrive policy names it), then the rule (the queue policy names it), then the queue and target. */
+/**
+ * The rule first (both queue policies name it), then the DLQ (the redrive policy and the target
+ * name it; the rule may send to it, for what EventBridge cannot deliver), then the queue and the
+ * target with its DLQ and retry policy.
+ */
 async function ensureConsumerQueue(
   ctx: ApplyContext,
   bus: string,
   accountId: string,
   q: QueueDefinition,
 ): Promise<ConsumerQueue> {
-  const dlq = await ensureQueue(ctx, q.dlqName, { MessageRetentionPeriod: String(q.dlqRetentionSeconds) });
   const ruleArn = await ensureRule(ctx, {
     bus,
     name: q.ruleName,
     pattern: q.eventPattern,
     description: `Domain events consumed by ${q.service}`,
+  });
+  const dlqArn = `arn:aws:sqs:${DATA_REGION}:${accountId}:${q.dlqName}`;
+  const dlq = await ensureQueue(ctx, q.dlqName, {
+    MessageRetentionPeriod: String(q.dlqRetentionSeconds),
+    Policy: allowRulePolicy(dlqArn, ruleArn),
   });
   const queueArn = `arn:aws:sqs:${DATA_REGION}:${accountId}:${q.queueName}`;
   const queue = await ensureQueue(ctx, q.queueName, {
@@ -121,7 +129,7 @@ async function ensureConsumerQueue(
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: q.maxReceiveCount }),
     Policy: allowRulePolicy(queueArn, ruleArn),
   });
-  await ensureQueueTarget(ctx, bus, q.ruleName, queue.arn);
+  await ensureQueueTarget(ctx, bus, q.ruleName, queue.arn, dlq.arn);
   return { url: queue.url, arn: queue.arn, dlqUrl: dlq.url, dlqArn: dlq.arn, ruleArn };
 }
 

@@ -110,6 +110,13 @@ export const EXPORT_RETENTION_DAYS = 7;
 /** Audit records are kept seven years, write-once (2555 days = 7 × 365). */
 export const AUDIT_RETENTION_DAYS = 2555;
 export const MAX_RECEIVE_COUNT = 5;
+/**
+ * How EventBridge retries a delivery into a consumer queue before it puts the event in the target's
+ * DLQ (the consumer's own): 185 attempts over at most 24 h, the service's maximum. Without a DLQ on
+ * the target, an event EventBridge cannot deliver (a queue policy gone wrong, the queue deleted, KMS
+ * refusing) is dropped after the retries with nothing left to redrive.
+ */
+export const TARGET_RETRY = { attempts: 185, maxEventAgeSeconds: 24 * 3600 } as const;
 /** Queue settings every consumer queue gets (the bootstrap and deploy/aws render the same numbers). */
 export const QUEUE_SETTINGS = {
   receiveWaitSeconds: 20,

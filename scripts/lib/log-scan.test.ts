@@ -21,6 +21,15 @@ describe("scanLogs", () => {
     assert.equal(scanLogs(dir).findings.length, 1);
   });
 
+  it("flags an e-mail address in any log line, naming the line, not the address", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scan-"));
+    writeFileSync(
+      join(dir, "svc-6.jsonl"),
+      '{"msg":"ok","module":"node_modules/@flowstate/shared"}\n{"err":{"message":"rejected: jane@example.com"}}\n',
+    );
+    assert.deepEqual(scanLogs(dir).findings, ["svc-6.jsonl:2: an e-mail address"]);
+  });
+
   it("passes clean logs", () => {
     const dir = mkdtempSync(join(tmpdir(), "scan-"));
     writeFileSync(join(dir, "secrets.txt"), "s3cret-value-1\n");

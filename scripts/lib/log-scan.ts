@@ -5,9 +5,15 @@ import { join } from "node:path";
  * The suite-wide "no secret in any log line" check. Every process started under the test runner
  * tees its JSON log lines into FLOWSTATE_LOG_DIR, and every test that mints a password, token or
  * API key records it in secrets.txt. After the run we look for each recorded secret, and for
- * anything shaped like a JWT, in every log line. Findings name the file and line, never the secret.
+ * anything shaped like a JWT or an e-mail address, in every log line. Findings name the file and line, never the secret.
  */
 const JWT = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/;
+/**
+ * An e-mail address: no log line carries one (personal data; STYLE: "No secret/token/e-mail in
+ * logs"). Errors written by others (SES names the addresses it refused) are censored by the
+ * logger's error serialiser (shared/src/log/redaction.ts); this finds what slipped past it.
+ */
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 
 export interface LogScanResult {
   files: number;
@@ -31,6 +37,7 @@ export function scanLogs(dir: string): LogScanResult {
       if (!line) return;
       lines++;
       if (JWT.test(line)) findings.push(`${name}:${i + 1}: a JWT-shaped string`);
+      if (EMAIL.test(line)) findings.push(`${name}:${i + 1}: an e-mail address`);
       for (const secret of secrets) {
         if (line.includes(secret)) findings.push(`${name}:${i + 1}: a recorded secret (${secret.length} chars)`);
       }

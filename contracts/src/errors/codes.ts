@@ -97,6 +97,11 @@ export const problemCodes = {
     status: 404,
     meaning: "No such route or object; an object the caller cannot see looks exactly the same.",
   },
+  ACCOUNT_GONE: {
+    status: 404,
+    meaning:
+      "Internal (personal-data gathering): the account does not exist or is deleted. Distinct from NOT_FOUND so that a misrouted call or a missing route is never read as a deletion.",
+  },
   // 405, 408
   METHOD_NOT_ALLOWED: { status: 405, meaning: "The path exists under other methods; see `Allow`." },
   REQUEST_TIMEOUT: { status: 408, meaning: "The request took too long to arrive." },

@@ -13,8 +13,9 @@ import { NotificationPreferences, PictureUrl } from "../rest/identity/users.ts";
  *
  * Wire format: `application/x-ndjson`, one `{"record": …}` line per record (exactly one for an
  * `object` category), then one `{"end": {"count": n}}` line: an answer cut short (a participant
- * that fails mid-stream) has no end line, so it can never pass for a shorter list. 404 when the
- * account does not exist or is deleted. Records are strict: privacy-svc
+ * that fails mid-stream) has no end line, so it can never pass for a shorter list. 404 ACCOUNT_GONE
+ * when the account does not exist or is deleted (any other 404, a missing route or a proxy's, is a
+ * failure to gather, never read as a deletion). Records are strict: privacy-svc
  * refuses any field not declared here, so a participant cannot put more into the archive than the
  * category holds (interface.md 2.4: no grants, API-key metadata, audit events, send log, secrets, or
  * other people's data).

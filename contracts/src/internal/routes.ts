@@ -100,7 +100,7 @@ export const internalIdentityRoutes = [
     service: identity,
     callers: ["privacy-svc"],
     params: z.object({ sub: Sub, category: z.enum(categoriesOf("identity-svc")) }),
-    problems: ["FORBIDDEN"],
+    problems: ["FORBIDDEN", "ACCOUNT_GONE"],
     // NDJSON: one PartLine per line, `{"record": …}` then `{"end": {"count": n}}` (personal-data.ts).
     responses: { 200: PartLine },
     streams: NDJSON,

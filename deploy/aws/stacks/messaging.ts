@@ -5,15 +5,14 @@ import * as kms from "aws-cdk-lib/aws-kms";
 import * as ses from "aws-cdk-lib/aws-ses";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
-import type { QueueDefinition, StackDefinition } from "../../local/definition.ts";
+import { type QueueDefinition, type StackDefinition, TARGET_RETRY } from "../../local/definition.ts";
 
 export interface MessagingStackProps extends StackProps {
   definition: StackDefinition;
   dataKey: kms.IKey;
 }
 
-/** How EventBridge retries a delivery into a consumer queue before it goes to the DLQ. */
-export const TARGET_RETRY = { attempts: 185, maxEventAgeSeconds: 24 * 3600 } as const;
+export { TARGET_RETRY };
 
 /** An EventBridge target into a queue, with a DLQ and a retry policy (shared with the partner stack). */
 export function queueTarget(queue: sqs.IQueue, dlq: sqs.IQueue) {

@@ -6,6 +6,7 @@ import {
   PutRuleCommand,
   PutTargetsCommand,
 } from "@aws-sdk/client-eventbridge";
+import { TARGET_RETRY } from "../definition.ts";
 import { type ApplyContext, eventBridgeOf, isAwsError, sameJson } from "./common.ts";
 
 /** Ensures the custom event bus exists and returns its ARN. */
@@ -59,14 +60,38 @@ export async function ensureRule(ctx: ApplyContext, spec: RuleSpec): Promise<str
   return put.RuleArn!;
 }
 
-/** Ensures the rule targets the queue under target id "sqs" (other targets, e.g. monitoring, are left alone). */
-export async function ensureQueueTarget(ctx: ApplyContext, bus: string, rule: string, queueArn: string): Promise<void> {
+/**
+ * Ensures the rule targets the queue under target id "sqs", with `dlq` as the target's dead-letter
+ * queue and TARGET_RETRY as its retry policy (other targets, e.g. monitoring, are left alone). The
+ * DLQ's policy must let the rule send to it (the caller's `allowRulePolicy`).
+ */
+export async function ensureQueueTarget(
+  ctx: ApplyContext,
+  bus: string,
+  rule: string,
+  queueArn: string,
+  dlqArn: string,
+): Promise<void> {
   const eb = eventBridgeOf(ctx);
+  const target = {
+    Id: "sqs",
+    Arn: queueArn,
+    DeadLetterConfig: { Arn: dlqArn },
+    RetryPolicy: {
+      MaximumRetryAttempts: TARGET_RETRY.attempts,
+      MaximumEventAgeInSeconds: TARGET_RETRY.maxEventAgeSeconds,
+    },
+  };
   const { Targets = [] } = await eb.send(new ListTargetsByRuleCommand({ Rule: rule, EventBusName: bus }));
-  if (Targets.some((t) => t.Id === "sqs" && t.Arn === queueArn)) return;
-  const put = await eb.send(
-    new PutTargetsCommand({ Rule: rule, EventBusName: bus, Targets: [{ Id: "sqs", Arn: queueArn }] }),
-  );
+  const current = Targets.find((t) => t.Id === "sqs");
+  if (
+    current?.Arn === queueArn &&
+    current.DeadLetterConfig?.Arn === dlqArn &&
+    current.RetryPolicy?.MaximumRetryAttempts === TARGET_RETRY.attempts &&
+    current.RetryPolicy?.MaximumEventAgeInSeconds === TARGET_RETRY.maxEventAgeSeconds
+  )
+    return;
+  const put = await eb.send(new PutTargetsCommand({ Rule: rule, EventBusName: bus, Targets: [target] }));
   if (put.FailedEntryCount) throw new Error(`PutTargets failed for rule ${rule}: ${JSON.stringify(put.FailedEntries)}`);
   ctx.changes.push(`put target of rule ${rule}`);
 }

@@ -5,6 +5,7 @@ import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
 import { createApp } from "./app.ts";
 import { registerArchiveMetrics } from "./archive/metrics.ts";
+import { retentionWindowProblem } from "./archive/retention.ts";
 import { startArchiver } from "./archive/start-archiver.ts";
 import { AuditConfig } from "./config.ts";
 import { auditConsumer } from "./consumers/consumer.ts";
@@ -29,6 +30,17 @@ const orm = await openAuditDatabase({
   logger,
   poolMax: config.DATABASE_POOL_MAX,
 });
+// A window below the owner's floor would fail every retention round: refuse it now, like a bad variable.
+const retentionProblem = await retentionWindowProblem({
+  orm,
+  schema: config.DATABASE_SCHEMA,
+  windowDays: config.AUDIT_RETENTION_DAYS,
+});
+if (retentionProblem) {
+  process.stderr.write(`Invalid configuration (1 problem):\n  ${retentionProblem}\n`);
+  await orm.close();
+  process.exit(1);
+}
 // Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
 const keys = await startKeyring({
   secrets: aws.data("secretsmanager"),

@@ -1,5 +1,5 @@
 import pino from "pino";
-import { redact } from "./redaction.ts";
+import { redact, serialiseError } from "./redaction.ts";
 import { logFilePath, teeDestination } from "./tee.ts";
 
 export type Logger = pino.Logger;
@@ -50,7 +50,7 @@ export function createLogger(options: LoggerOptions): Logger {
       log: (object) => redact(object),
     },
     // Errors are not walked by `log` (it sees Error instances); redact their serialised form.
-    serializers: { err: (err) => redact(pino.stdSerializers.err(err)) },
+    serializers: { err: (err) => serialiseError(err) },
   };
 
   const dir = env.FLOWSTATE_LOG_DIR;

@@ -73,6 +73,18 @@ describe("log redaction", () => {
     assert.equal(logged.client_secret, "[redacted]");
   });
 
+  it("censors e-mail addresses in a logged error's text (SES names the addresses it refused), under any key", () => {
+    const capture = captureLogs();
+    const address = `jane.doe+${crypto.randomUUID().slice(0, 8)}@example-mail.co.uk`;
+    const err = Object.assign(new Error(`Email address is not verified: ${address}`), { name: "MessageRejected" });
+    const logger = createLogger({ service: "redaction-test", destination: capture.stream });
+    logger.error({ err }, "send failed");
+    logger.warn({ failure: err, nested: { cause: new Error(`to <${address}>`) } }, "again");
+    assert.ok(!capture.text().includes(address), capture.text());
+    assert.equal((capture.lines[0]!.err as Record<string, unknown>).message, "Email address is not verified: [email]");
+    assert.match(String((capture.lines[0]!.err as Record<string, unknown>).stack), /not verified: \[email\]/);
+  });
+
   it("prints an object nested too deep to inspect as a marker rather than unredacted", () => {
     const leaked = secret("too-deep");
     let value: Record<string, unknown> = { password: leaked };

@@ -15,6 +15,25 @@ const SENSITIVE =
   /passw|secret|token|authori[sz]ation|cookie|credential|private[-_]?key|api[-_]?key|external[-_]?id|signature|flowstate-identity|^key$/i;
 
 export const CENSOR = "[redacted]";
+
+/**
+ * An e-mail address inside free text. Keys are the rule for what we log ourselves, but an error's
+ * text is written by someone else: SES's MessageRejected names the addresses it refused, a driver's
+ * error quotes the row. Serialised errors have every such address replaced by EMAIL_CENSOR.
+ */
+export const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+export const EMAIL_CENSOR = "[email]";
+
+/** `value` (a serialised error) with every e-mail address in its strings censored, at any depth. */
+function scrubEmails<T>(value: T, depth = 0): T {
+  if (typeof value === "string") return value.replace(EMAIL, EMAIL_CENSOR) as T;
+  if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => scrubEmails(v, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubEmails(v, depth + 1)])) as T;
+}
+
+/** An error as a log line shows it: pino's serialised form, sensitive keys redacted, e-mail addresses censored. */
+export const serialiseError = (err: Error, depth = 0) => scrubEmails(redact(pino.stdSerializers.err(err), depth));
 const TOO_DEEP = "[too deep]";
 const MAX_DEPTH = 10;
 
@@ -39,7 +58,7 @@ export function redact<T>(value: T, depth = 0): T {
   // pino's err serializer only sees the top-level `err`; any other Error would be printed by
   // JSON.stringify as its enumerable fields (an SDK error's, a `client_secret` attached to it)
   // without message or stack. Serialise it the same way, then redact that.
-  if (value instanceof Error) return redact(pino.stdSerializers.err(value), depth) as T;
+  if (value instanceof Error) return serialiseError(value, depth) as T;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {

@@ -213,4 +213,14 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 24: an account deletion erases the address from every invitation that was sent to it
+    // (closed ones too); only an open membership invitation still needs its address.
+    name: "0009_invitation_address_erasable",
+    up: `
+      ALTER TABLE invitation DROP CONSTRAINT invitation_check;
+      ALTER TABLE invitation ADD CONSTRAINT invitation_membership_shape CHECK (
+        kind <> 'membership' OR ((email_key IS NOT NULL OR status <> 'pending') AND invitee_sub IS NULL AND role <> 'owner'));
+    `,
+  },
 ];

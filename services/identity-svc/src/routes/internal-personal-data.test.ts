@@ -79,14 +79,16 @@ describe("identity-svc's part of a personal-data export", () => {
     );
   });
 
-  it("answers 404 for a deleted or unknown account and refuses every caller but privacy-svc", async () => {
+  it("answers 404 ACCOUNT_GONE for a deleted or unknown account and refuses every caller but privacy-svc", async () => {
     const gone = await h.signUp();
     assert.equal(
       (await h.call("DELETE", "/v1/users/me", { as: gone.identity, body: { password: gone.password } })).status,
       200,
     );
-    assert.equal((await h.call("GET", path(gone.sub, "profile"), { as: privacy })).status, 404);
-    assert.equal((await h.call("GET", path(newId("usr"), "profile"), { as: privacy })).status, 404);
+    for (const sub of [gone.sub, newId("usr")]) {
+      const res = await h.call("GET", path(sub, "profile"), { as: privacy });
+      assert.deepEqual([res.status, (await res.json()).code], [404, "ACCOUNT_GONE"]);
+    }
     const gateway = await h.call("GET", path(alice.sub, "profile"), {
       as: { kind: "service", service: "edge-gateway" },
     });

@@ -3,13 +3,16 @@ import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { LockMode } from "@mikro-orm/postgresql";
 import { emit, inTransaction, now, type ServiceContext, table } from "../context.ts";
 import { Membership, NotificationPreferencesRow, User } from "../db/entities.ts";
+import { eraseAccountTraces } from "./lib/erase-account-traces.ts";
 import { revokeAccountAccess } from "./lib/revoke-account-access.ts";
 
 /**
  * Deletes an account: refused with 409 OWNS_ACTIVE_TENANTS (listing them) while it owns an active
- * tenant; otherwise, in one transaction, revokes all its access, removes its memberships, erases
- * its personal data (e-mail, name, picture, password hash; the opaque `sub` stays so history and
- * events still resolve) and announces AccountDeleted.
+ * tenant; otherwise, in one transaction, revokes all its access, removes its memberships (of
+ * soft-deleted tenants too), erases its personal data (e-mail, name, picture, password hash; the
+ * opaque `sub` stays so history and events still resolve), cancels the invitations it sent or was
+ * sent and erases the address from every invitation to it, deletes its OAuth consents and device
+ * tokens (eraseAccountTraces; docs/erasure.md) and announces AccountDeleted.
  *
  * Atomic with the ownership check: the user row is locked FOR UPDATE before the check and held to
  * the commit, and every path that makes someone an owner (tenant creation, ownership transfer)
@@ -44,6 +47,7 @@ export async function deleteAccount({ ctx, sub }: { ctx: ServiceContext; sub: st
       ...(await revokeAccountAccess(ctx, em, user, { session: "account_deleted", key: "creator_deleted" })),
       ...memberships.map((m) => ({ scope: "membership" as const, tenant_id: m.tenant_id, sub })),
     ];
+    await eraseAccountTraces(ctx, em, user);
     const prefs = await em.findOne(NotificationPreferencesRow, { sub });
     if (prefs) em.remove(prefs);
     Object.assign(user, {

@@ -45,7 +45,8 @@ export async function personalData({
     throw new DomainError("forbidden", "FORBIDDEN", "only privacy-svc gathers personal data");
   }
   const user = await ctx.em.findOne(User, { sub });
-  if (user?.status !== "active") throw notFound("account");
+  // Its own code: privacy-svc cancels the export on it, and must not on any other 404.
+  if (user?.status !== "active") throw new DomainError("not_found", "ACCOUNT_GONE", "the account was not found");
   switch (category) {
     case "profile":
       return one<ExportedProfile>(toProfile(user));

@@ -69,9 +69,16 @@ describe("remoteCategory", () => {
     await assert.rejects(read(), GatheringError);
   });
 
-  it("says the account is gone on 404, and fails on an error answer, a timeout or no answer", async () => {
-    answer = (_req, res) => res.writeHead(404).end("{}");
+  it("says the account is gone on 404 ACCOUNT_GONE only, and fails on any other 404, an error answer, a timeout or no answer", async () => {
+    const problem = (code: string) => JSON.stringify({ status: 404, code });
+    answer = (_req, res) =>
+      res.writeHead(404, { "content-type": "application/problem+json" }).end(problem("ACCOUNT_GONE"));
     await assert.rejects(read("profile"), AccountGone);
+    // A missing route (a participant without it, a wrong base URL) or a proxy's page is no deletion.
+    for (const body of [problem("NOT_FOUND"), "{}", "<html>Not Found</html>", ""]) {
+      answer = (_req, res) => res.writeHead(404).end(body);
+      await assert.rejects(read("profile"), (e: unknown) => e instanceof GatheringError && /404/.test(e.message), body);
+    }
     answer = (_req, res) => res.writeHead(503).end("{}");
     await assert.rejects(read(), GatheringError);
     answer = () => {}; // never answers: the participant timeout ends it

@@ -10,10 +10,21 @@ import { callSigner } from "@flowstate/shared/seam/verify-caller";
 import type { PrivacyDeps } from "../deps.ts";
 import { AccountGone, GatheringError } from "./errors.ts";
 
+/** The `code` of a problem+json answer (read up to 4 KiB), or undefined. */
+async function problemCode(res: Response): Promise<string | undefined> {
+  try {
+    const text = await res.text();
+    const code = text.length <= 4096 ? (JSON.parse(text) as { code?: unknown }).code : undefined;
+    return typeof code === "string" ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Streams one category from the service that owns it (GET …/personal-data/{category}, NDJSON),
  * signed with privacy-svc's own `service` identity. Yields records as they arrive; throws
- * AccountGone on 404 and GatheringError for anything else that is not a complete answer (no end
+ * AccountGone on 404 ACCOUNT_GONE and GatheringError for anything else that is not a complete answer (no end
  * line, a count that differs, a broken line, a transport error or the timeout).
  */
 export async function* remoteCategory(
@@ -42,8 +53,10 @@ export async function* remoteCategory(
     throw fail(timeout.aborted ? "timed out" : "unreachable", err);
   }
   if (res.status === 404) {
-    await res.body?.cancel();
-    throw new AccountGone(`${service} knows no active account ${sub}`);
+    // Only the owner's own word cancels the export: a 404 for a missing route (a participant
+    // deployed without it, a wrong base URL, a proxy) is a failure to gather, retried then failed.
+    if ((await problemCode(res)) === "ACCOUNT_GONE") throw new AccountGone(`${service} knows no active account ${sub}`);
+    throw fail("answered 404 without ACCOUNT_GONE");
   }
   if (res.status !== 200 || !res.body) {
     await res.body?.cancel();
