@@ -11,12 +11,15 @@ import { withConnection } from "./database.ts";
  *   a starved container, a network partition that heals).
  * - `kill` PostgreSQL: every connection of the system's database terminated at once (what its
  *   clients see of a server restart or failover); the server itself is shared, so it stays up.
+ * - `throttle` / `error` the seller sandbox: the seller's account answers every Marketplace and STS
+ *   call with AWS's throttling or internal-error shape for `stallMs` (the sandbox's fault switch).
  * moto and the sandbox are never killed: they are emulators that keep their state in memory, so a
  * restart would be a different AWS account, not a fault AWS has.
  */
 export interface Fault {
   target: string;
-  kind: "kill" | "stop";
+  /** `throttle` and `error`: the seller account answers every Marketplace call so for `stallMs`. */
+  kind: "kill" | "stop" | "throttle" | "error";
 }
 
 export interface FaultTargets {
@@ -25,6 +28,8 @@ export interface FaultTargets {
   /** The system's database, for PostgreSQL faults (its backends only). */
   databaseUrl: string;
   adminUrl: string;
+  /** The seller account's control plane in the sandbox (`…/_sandbox/accounts/<id>`). */
+  sellerControl: string;
 }
 
 export function everyFault(stack: RunningStack): Fault[] {
@@ -33,6 +38,8 @@ export function everyFault(stack: RunningStack): Fault[] {
     ...services.filter((n) => n !== "seller-sandbox").map((target) => ({ target, kind: "kill" as const })),
     ...services.map((target) => ({ target, kind: "stop" as const })),
     { target: "moto", kind: "stop" },
+    { target: "seller-sandbox", kind: "throttle" },
+    { target: "seller-sandbox", kind: "error" },
     { target: "postgresql", kind: "kill" },
     { target: "postgresql", kind: "stop" },
   ];
@@ -58,6 +65,17 @@ async function databaseBackends(t: FaultTargets): Promise<number[]> {
  * would be none).
  */
 export async function inject(fault: Fault, t: FaultTargets, stallMs: number): Promise<string> {
+  if (fault.kind === "throttle" || fault.kind === "error") {
+    const put = await fetch(`${t.sellerControl}/faults`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ faults: [{ kind: fault.kind }] }),
+    });
+    if (!put.ok) throw new Error(`the sandbox refused the fault: ${put.status} ${await put.text()}`);
+    await pause(stallMs);
+    await fetch(`${t.sellerControl}/faults`, { method: "DELETE" });
+    return `every seller call answered ${fault.kind === "throttle" ? "ThrottlingException" : "InternalServerException"} for ${stallMs / 1000} s`;
+  }
   if (fault.target === "postgresql") {
     const pids = await databaseBackends(t);
     if (fault.kind === "kill") {

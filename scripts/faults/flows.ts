@@ -13,7 +13,7 @@ export type Flow = (call: FaultCall, world: World) => Promise<FlowTrace>;
 
 /** What flows share: a tenant connected to a seller account of the sandbox, set up before any fault. */
 export interface World {
-  seller: { tenantId: string; token: string; productId: string };
+  seller: { tenantId: string; token: string; productId: string; control: string };
 }
 
 const PASSWORD = "correct horse battery staple";

@@ -17,7 +17,8 @@ const soakMinutes = soak >= 0 ? Number(args[soak + 1] ?? 10) : 0;
 const named: Fault[] = [];
 for (let i = 0; i < args.length; i++) {
   const kind = args[i];
-  if (kind === "kill" || kind === "stop") named.push({ kind, target: args[++i]! });
+  if (kind === "kill" || kind === "stop" || kind === "throttle" || kind === "error")
+    named.push({ kind, target: args[++i]! });
 }
 mkdirSync(join(root, ".local"), { recursive: true });
 

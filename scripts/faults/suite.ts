@@ -88,7 +88,7 @@ export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
     const running = stack;
     const url = (name: string) => running.services.find((s) => s.name === name)!.url;
     const world = await connectedSeller(url("edge-gateway"), url("seller-sandbox"));
-    const targets: FaultTargets = { stack, moto, databaseUrl, adminUrl };
+    const targets: FaultTargets = { stack, moto, databaseUrl, adminUrl, sellerControl: world.seller.control };
 
     const unexplained: Judged[] = [];
     const rows: FaultReport["rows"] = [];
@@ -97,10 +97,16 @@ export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
     for (const fault of o.faults(stack)) {
       const cells = Object.fromEntries(names.map((n) => [n, newCell()])) as Record<string, Cell>;
       let doorDown = false;
+      /** The answers other than 2xx the round's clients got: evidence the fault was felt. */
+      const felt = new Map<string, number>();
       const call = faultClient({
         base: () => url("edge-gateway"),
         doorDown: () => doorDown,
         record: (j) => {
+          if (j.status === "network" || j.status >= 300) {
+            const what = `${j.status}${j.code ? ` ${j.code}` : ""}`;
+            felt.set(what, (felt.get(what) ?? 0) + 1);
+          }
           if (j.verdict !== "unexplained") return;
           unexplained.push(j);
           const cell = cells[j.flow]!;
@@ -136,7 +142,10 @@ export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
       await Promise.all(workers);
       rows.push({ fault: faultName(fault), cells });
       const recovered = ((Date.now() - struck) / 1000).toFixed(1);
-      print(`${faultName(fault)} (${done}; back in ${recovered} s): ${summary(cells)}`);
+      const answers = [...felt].map(([what, n]) => `${what} ×${n}`).join(", ") || "none";
+      print(
+        `${faultName(fault)} (${done}; back in ${recovered} s): ${summary(cells)}; answers other than 2xx: ${answers}`,
+      );
     }
 
     // Everything committed must come out: give relays, queues and consumers time to drain.
@@ -190,7 +199,7 @@ async function connectedSeller(gateway: string, sandbox: string): Promise<World>
   });
   const products = (await (await fetch(seller.control)).json()) as { products: { id: string; visibility: string }[] };
   const productId = products.products.find((p) => p.visibility === "Public")!.id;
-  return { seller: { tenantId, token: owner.token, productId } };
+  return { seller: { tenantId, token: owner.token, productId, control: seller.control } };
 }
 
 /** The report as a table: one row per fault, one column per flow (lost/twice/unexplained of runs). */
