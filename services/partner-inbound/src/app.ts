@@ -27,8 +27,13 @@ export function createApp(options: {
   );
   metrics.counter(
     "partner_events_dropped_total",
-    "Partner events dropped, by reason (unknown_account: not a connected tenant)",
+    "Partner events dropped, by reason (disconnected_account: a tenant disconnected or deleted it)",
     () => Object.entries(stats().dropped).map(([reason, value]) => ({ labels: { reason }, value })),
+  );
+  metrics.counter(
+    "partner_events_deferred_total",
+    "Partner events of an account the map does not know, left on the queue for a later receive",
+    () => stats().deferred,
   );
   metrics.counter(
     "partner_publish_failures_total",

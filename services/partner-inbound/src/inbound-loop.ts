@@ -10,10 +10,22 @@ import type { TenantMap } from "./tenant-map.ts";
 export interface InboundStats {
   received: number;
   published: number;
-  dropped: Record<Rejection | "unknown_account", number>;
+  dropped: Record<Rejection | "disconnected_account", number>;
+  /** Events of an account the map does not know, left on the queue for a later receive (then the DLQ). */
+  deferred: number;
   publishFailures: number;
   receiveErrors: number;
 }
+
+/** The counters of a pump that has handled nothing (or has not started: the map is not loaded yet). */
+export const idleStats = (): InboundStats => ({
+  received: 0,
+  published: 0,
+  dropped: { malformed: 0, unknown_detail_type: 0, unknown_catalog: 0, disconnected_account: 0 },
+  deferred: 0,
+  publishFailures: 0,
+  receiveErrors: 0,
+});
 
 export interface InboundLoop {
   stop(): Promise<void>;
@@ -35,7 +47,9 @@ export interface InboundOptions {
 /**
  * The us-east-1 queue → eu-central-1 bus pump. Each round receives up to 10 forwarded Partner
  * Central events, keeps their metadata for connected tenants, publishes those in one PutEvents,
- * and deletes what was published or dropped in one DeleteMessageBatch. A message is deleted only
+ * and deletes what was published or dropped (malformed, or of a disconnected account) in one
+ * DeleteMessageBatch; an event of an account the map does not know stays on the queue. Start it
+ * only once the map is loaded (main.ts): with an empty map every event would wait for nothing. A message is deleted only
  * after EventBridge accepted its event, so a crash loses nothing; its redelivery carries the same
  * derived event id, so nothing is applied twice (ADR 0003). Logs carry ids and reasons, never a
  * payload.
@@ -43,13 +57,7 @@ export interface InboundOptions {
 export function startInboundLoop(options: InboundOptions): InboundLoop {
   const { sqs, queueUrl, logger } = options;
   const log = logger.child({ component: "partner-inbound" });
-  const stats: InboundStats = {
-    received: 0,
-    published: 0,
-    dropped: { malformed: 0, unknown_detail_type: 0, unknown_catalog: 0, unknown_account: 0 },
-    publishFailures: 0,
-    receiveErrors: 0,
-  };
+  const stats = idleStats();
   const loop = startQueueLoop({
     sqs,
     queueUrl,
@@ -60,15 +68,23 @@ export function startInboundLoop(options: InboundOptions): InboundLoop {
       const outgoing: { envelope: EventEnvelope; message: Message }[] = [];
       for (const message of messages) {
         const extracted = extractMetadata(parseJson(message.Body));
-        const tenant = extracted.ok ? options.map().tenantOf(extracted.value.account_id) : undefined;
-        if (!extracted.ok || !tenant) {
-          const reason = extracted.ok ? "unknown_account" : extracted.reason;
+        const found = extracted.ok ? options.map().lookup(extracted.value.account_id) : undefined;
+        if (found === "unknown") {
+          // Not deleted: the tenant may have connected a moment ago (its event or the next refresh
+          // brings it). The message comes back after the visibility timeout, and after
+          // maxReceiveCount receives waits in the DLQ for `npm run dlq -- redrive partner-inbound`.
+          stats.deferred++;
+          log.warn({ message_id: message.MessageId }, "partner event of an unknown account left for a later receive");
+          continue;
+        }
+        if (!extracted.ok || found === "gone" || !found) {
+          const reason = extracted.ok ? "disconnected_account" : extracted.reason;
           stats.dropped[reason]++;
           log.info({ message_id: message.MessageId, reason }, "partner event dropped");
           done.push(message);
           continue;
         }
-        outgoing.push({ envelope: partnerEnvelope({ ...extracted.value, tenant_id: tenant }), message });
+        outgoing.push({ envelope: partnerEnvelope({ ...extracted.value, tenant_id: found.tenant }), message });
       }
       try {
         const accepted = await publishEnvelopes(

@@ -10,14 +10,15 @@ import { busPolicyWriter } from "./bus-policies.ts";
 import { PartnerInboundConfig } from "./config.ts";
 import { fetchConnectedAccounts } from "./connector-client.ts";
 import { startConnectorEvents } from "./connector-events.ts";
-import { startInboundLoop } from "./inbound-loop.ts";
+import { type InboundLoop, idleStats, startInboundLoop } from "./inbound-loop.ts";
+import { keepMapLoaded } from "./map-refresh.ts";
 import { TenantMap } from "./tenant-map.ts";
 
 /**
  * Boot: configuration, its key to call connector-svc (keyring, reloaded on rotation), the shard buses' policy writer,
- * the account → tenant map (loaded from connector-svc, retried until it answers, then refreshed on
- * a timer), the connector-event consumer (eu-central-1 queue), the partner queue pump (us-east-1
- * queue → eu-central-1 bus), then listen. Nothing is written anywhere but the domain bus and the
+ * the connector-event consumer (eu-central-1 queue), the account → tenant map (loaded from
+ * connector-svc, retried until it answers, then merged on a timer), and once it is loaded the
+ * partner queue pump (us-east-1 queue → eu-central-1 bus); listening meanwhile (not ready until then). Nothing is written anywhere but the domain bus and the
  * bus policies (ADR 0003).
  */
 const config = parseConfig(PartnerInboundConfig);
@@ -35,19 +36,6 @@ const signForConnector = serviceSigner(keys.keyring, "connector-svc");
 const busNames = partnerBusNames(config);
 const writer = await busPolicyWriter(aws.partner("partner-eventbridge"), busNames, () => map, logger);
 const map = new TenantMap(busNames.length, (shards) => writer.schedule(shards));
-let loaded = false;
-let refreshTimer: NodeJS.Timeout | undefined;
-async function refresh(): Promise<void> {
-  try {
-    map.replace(await fetchConnectedAccounts(config.CONNECTOR_URL, signForConnector));
-    if (!loaded) logger.info({ accounts: map.size }, "account map loaded from connector-svc");
-    loaded = true;
-  } catch (err) {
-    logger.warn({ err }, "connector-svc did not answer; the account map keeps its current entries");
-  }
-  refreshTimer = setTimeout(refresh, loaded ? config.TENANT_MAP_REFRESH_MS : 5000);
-}
-await refresh();
 
 const name = queueNames(config, "partner-inbound").queue;
 const [partnerQueueUrl, connectorQueueUrl] = await Promise.all([
@@ -61,26 +49,36 @@ const connectorEvents = startConnectorEvents({
   logger,
   metrics,
 });
-const inbound = startInboundLoop({
-  sqs: aws.partner("partner-sqs"),
-  queueUrl: partnerQueueUrl,
-  eventBridge: aws.data("eventbridge"),
-  busName: config.EVENT_BUS_NAME,
-  map: () => map,
+// The pump starts with the first account map, never before (keepMapLoaded).
+let inbound: InboundLoop | undefined;
+const refresher = keepMapLoaded({
+  map,
+  fetch: () => fetchConnectedAccounts(config.CONNECTOR_URL, signForConnector),
+  refreshMs: config.TENANT_MAP_REFRESH_MS,
   logger,
+  onLoaded: () => {
+    inbound = startInboundLoop({
+      sqs: aws.partner("partner-sqs"),
+      queueUrl: partnerQueueUrl,
+      eventBridge: aws.data("eventbridge"),
+      busName: config.EVENT_BUS_NAME,
+      map: () => map,
+      logger,
+    });
+  },
 });
 
 const app = createApp({
   logger,
   metrics,
-  stats: inbound.stats,
-  mapLoaded: () => loaded,
+  stats: () => inbound?.stats() ?? idleStats(),
+  mapLoaded: refresher.loaded,
   tenants: () => map.size,
 });
 await boot.serve(app, [
   () => keys.stop(),
-  () => clearTimeout(refreshTimer),
-  () => inbound.stop(),
+  () => refresher.stop(),
+  () => inbound?.stop(),
   () => connectorEvents.stop(),
   () => writer.idle(),
 ]);

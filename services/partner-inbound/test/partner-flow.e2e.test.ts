@@ -87,7 +87,12 @@ const rows = async (table: string, tenantId: string) =>
 let inbound: { url: string; child: ChildProcess };
 async function startInbound() {
   const port = await freePort();
-  const child = start("partner-inbound", { PORT: String(port), CONNECTOR_URL: stack.connectorUrl });
+  // A refresh a second: a disconnect reaches the map through the list (this stack relays no connector events).
+  const child = start("partner-inbound", {
+    PORT: String(port),
+    CONNECTOR_URL: stack.connectorUrl,
+    TENANT_MAP_REFRESH_MS: "1000",
+  });
   const url = `http://127.0.0.1:${port}`;
   await ready(url);
   inbound = { url, child };
@@ -121,10 +126,16 @@ afterAll(async () => {
 });
 
 describe("partner events from us-east-1 to eu-central-1", () => {
-  it("become sync-state rows of the right tenant exactly once, whatever the order and with duplicates; unknown accounts are dropped and counted", async () => {
+  it("become sync-state rows of the right tenant exactly once, whatever the order and with duplicates; a disconnected account's are dropped and counted", async () => {
     const t = await stack.connectedTenant();
     const other = await stack.connectedTenant();
+    const gone = await stack.connectedTenant();
     await startInbound();
+    const connected = async () =>
+      Number(/partner_connected_accounts (\d+)/.exec(await (await fetch(`${inbound.url}/metrics`)).text())?.[1]);
+    await waitFor(async () => (await connected()) === 3 || undefined, 30_000, "three accounts admitted", 200);
+    await stack.call("DELETE", `/v1/tenants/${gone.tenantId}/integrations/marketplace`, { token: gone.owner.token });
+    await waitFor(async () => (await connected()) === 2 || undefined, 30_000, "the disconnect seen", 200);
     const account = t.seller.accountId;
     const at = (m: number) => new Date(Date.UTC(2026, 10, 23, 9, m)).toISOString().replace(".000", "");
     const events = [
@@ -141,11 +152,12 @@ describe("partner events from us-east-1 to eu-central-1", () => {
       }),
       partnerEvent("Opportunity Created", opportunityDetail("O2002"), { account: other.seller.accountId, time: at(6) }),
     ];
+    // Late events of the disconnected tenant: dropped, never re-creating its rows (issue 24).
     const unknown = [
-      partnerEvent("Opportunity Created", opportunityDetail("O9999"), { account: "999999999999", time: at(7) }),
-      partnerEvent("Opportunity Updated", opportunityDetail("O9999"), { account: "999999999999", time: at(8) }),
+      partnerEvent("Opportunity Created", opportunityDetail("O9999"), { account: gone.seller.accountId, time: at(7) }),
+      partnerEvent("Opportunity Updated", opportunityDetail("O9999"), { account: gone.seller.accountId, time: at(8) }),
     ];
-    // Newest first, every event twice, unknown ones in between.
+    // Newest first, every event twice, the disconnected tenant's in between.
     const bodies = [...events].reverse().flatMap((e) => [JSON.stringify(e), JSON.stringify(e)]);
     bodies.splice(3, 0, ...unknown.map((e) => JSON.stringify(e)));
     await sendPartnerEvents(bodies);
@@ -191,7 +203,9 @@ describe("partner events from us-east-1 to eu-central-1", () => {
     await waitFor(async () => (await processed()).length === events.length || undefined, 60_000, "processed", 250);
     assert.equal((await processed()).length, events.length);
     const metrics = await (await fetch(`${inbound.url}/metrics`)).text();
-    assert.match(metrics, /partner_events_dropped_total\{reason="unknown_account"\} 2/);
+    assert.match(metrics, /partner_events_dropped_total\{reason="disconnected_account"\} 2/);
+    assert.match(metrics, /partner_events_deferred_total 0/);
+    assert.deepEqual(await rows("partner_opportunity", gone.tenantId), []);
   });
 
   it("loses nothing and applies nothing twice when partner-inbound is killed mid-stream", async () => {

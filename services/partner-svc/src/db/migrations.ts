@@ -47,4 +47,15 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX partner_engagement_page ON partner_engagement (tenant_id, last_event_at DESC, engagement_id);
     `,
   },
+  {
+    // Issue 24: a partner event that arrives after TenantSoftDeleted (no order between the two)
+    // re-created the forgotten tenant's rows. The tenant's id is kept to refuse them.
+    name: "0002_partner_forgotten_tenant",
+    up: `
+      CREATE TABLE partner_forgotten_tenant (
+        tenant_id text PRIMARY KEY,
+        forgotten_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

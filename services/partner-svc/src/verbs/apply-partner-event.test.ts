@@ -109,4 +109,27 @@ describe("partner sync state", () => {
     assert.equal((await listOpportunities(db.orm.em.fork(), db.schema, a, query, null)).items.length, 0);
     assert.equal((await listOpportunities(db.orm.em.fork(), db.schema, b, query, null)).items.length, 1);
   });
+
+  it("drops a partner event delivered after the tenant was forgotten, and one applied at the same moment leaves no row", async () => {
+    const late = tenant();
+    await apply([event(late, "Opportunity Created", 1, { opportunity_id: "O1" })]);
+    await db.orm.em.fork().transactional((em) => forgetTenant(em, db.schema, late));
+    await apply([event(late, "Opportunity Updated", 2, { opportunity_id: "O1" })]);
+    await apply([event(late, "Engagement Invitation Created", 3, { engagement_id: "eng-1", invitation_id: "engi-1" })]);
+    assert.equal((await listOpportunities(db.orm.em.fork(), db.schema, late, query, null)).items.length, 0);
+    assert.equal((await listEngagements(db.orm.em.fork(), db.schema, late, query, null)).items.length, 0);
+
+    for (let i = 0; i < 20; i++) {
+      const raced = tenant();
+      await Promise.all([
+        apply([event(raced, "Opportunity Created", 1, { opportunity_id: `O${i}` })]),
+        db.orm.em.fork().transactional((em) => forgetTenant(em, db.schema, raced)),
+      ]);
+      assert.equal(
+        (await listOpportunities(db.orm.em.fork(), db.schema, raced, query, null)).items.length,
+        0,
+        `run ${i}`,
+      );
+    }
+  });
 });
