@@ -61,6 +61,10 @@ const lines = [
   "",
   "Flowstate is up.",
   ...(gateway ? [`  API (edge-gateway)  ${gateway.url}`, `  API docs            ${gateway.url}/docs`] : []),
+  // The seller console is served by the gateway at /app (ADR 0015), once web-console is up.
+  ...(gateway && stack.services.some((s) => s.name === "web-console" && s.healthy)
+    ? [`  Console             ${gateway.url}/app`]
+    : []),
   ...(mcpConfig ?? []),
   "",
   "  services:",

@@ -65,18 +65,17 @@ export function taskGrants(s: DeploySettings, names: DeploymentNames, service: F
     grants.push({ sid: "PublishDomainEvents", actions: ["events:PutEvents"], resources: [a.bus(def.busName)] });
   }
   if (clients.has("secretsmanager")) {
+    // The shared secrets, and those whose one reader is this service (the console's sealing key).
     grants.push({
       sid: "ReadInternalAuthKey",
       actions: ["secretsmanager:GetSecretValue"],
-      resources: def.secrets.map((x) => a.secret(x.name)),
+      resources: def.secrets.filter((x) => (x.reader ?? service) === service).map((x) => a.secret(x.name)),
     });
     // Keys per caller (ADR 0014): exactly the pairs this service signs or verifies; never the master.
     const pairs = new Set(keyPairsOf(service).map((p) => p.id));
-    grants.push({
-      sid: "ReadOwnKeyPairs",
-      actions: ["secretsmanager:GetSecretValue"],
-      resources: def.keyPairs.filter((p) => pairs.has(p.pairId)).map((p) => a.secret(p.name)),
-    });
+    const own = def.keyPairs.filter((p) => pairs.has(p.pairId)).map((p) => a.secret(p.name));
+    // A service that neither signs nor verifies assertions (web-console: a client of the API) holds none.
+    if (own.length) grants.push({ sid: "ReadOwnKeyPairs", actions: ["secretsmanager:GetSecretValue"], resources: own });
     grants.push({
       sid: "OpenSecrets",
       actions: ["kms:Decrypt"],

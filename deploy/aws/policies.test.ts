@@ -134,7 +134,16 @@ describe("least privilege over the synthesized IAM policies", () => {
       .map((r) => r.Properties.SourceSecurityGroupId["Fn::GetAtt"][0] as string);
     assert.deepEqual(
       admitted.sort(),
-      ["DatabaseAdmin", "Svc-audit", "Svc-connector", "Svc-identity", "Svc-offers", "Svc-partner", "Svc-privacy"]
+      [
+        "DatabaseAdmin",
+        "Svc-audit",
+        "Svc-connector",
+        "Svc-identity",
+        "Svc-offers",
+        "Svc-partner",
+        "Svc-privacy",
+        "Svc-webconsole",
+      ]
         .map(
           (id) =>
             Object.keys(ingress).find(

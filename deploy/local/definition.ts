@@ -1,7 +1,7 @@
 import { keyPairs } from "@flowstate/contracts/internal/key-pairs";
-import type { AwsClientName } from "@flowstate/contracts/services/catalog";
+import type { AwsClientName, FlowstateServiceName } from "@flowstate/contracts/services/catalog";
 import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
-import { queueNames, withDerivedDefaults } from "@flowstate/shared/config/base";
+import { queueNames, sessionKeySecretId, withDerivedDefaults } from "@flowstate/shared/config/base";
 import { type ConsumerDefinition, consumers } from "./consumers.ts";
 
 export type { ConsumerDefinition } from "./consumers.ts";
@@ -68,6 +68,8 @@ export interface BucketDefinition {
 export interface SecretDefinition {
   name: string;
   description: string;
+  /** The one service that may read it (deploy/aws grants it to that task role only); absent: every service. */
+  reader?: FlowstateServiceName;
 }
 
 /** One caller → callee key (ADR 0014): its secret holds `{current, previous?}`, derived from the master. */
@@ -179,6 +181,11 @@ export function defineStack(
     // identity-svc creates and rotates its own signing keys; only shared secrets live here.
     secrets: [
       { name: names.internalAuthSecretId, description: "HMAC key of the gateway-to-service identity assertion" },
+      {
+        name: sessionKeySecretId({ SERVICE_PREFIX: s.prefix, STAGE: s.stage }),
+        description: "Key sealing the seller console's session tokens at rest (web-console, ADR 0015)",
+        reader: "web-console",
+      },
     ],
     keyMaster: {
       name: `${s.prefix}/${s.stage}/keys-master`,

@@ -11,7 +11,9 @@ export const CONTRACT_VARIABLES = [...Object.keys(baseEnv), "PORT"].sort();
 
 /** Variables a particular service needs beyond the shared ones. */
 export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
-  "edge-gateway": ["IDENTITY_URL", "CONNECTOR_URL", "OFFERS_URL"],
+  "edge-gateway": ["IDENTITY_URL", "CONNECTOR_URL", "OFFERS_URL", "WEB_CONSOLE_URL"],
+  // The console's calls go to the public API through the gateway, as a browser's would (ADR 0015).
+  "web-console": ["EDGE_GATEWAY_URL", "JWT_ISSUER"],
   "identity-svc": ["SIGNING_KEYS_SECRET_ID"],
   // IDENTITY_URL (connector-svc, offers-svc, privacy-svc): writes re-check the caller's credential there (ADR 0012).
   "offers-svc": [

@@ -126,7 +126,15 @@ export const problemCodes = {
     meaning: "Another change set is still being applied to this offer (AWS ResourceInUseException); wait for it.",
   },
   MARKETPLACE_CONFLICT: { status: 409, meaning: "AWS Marketplace reported a conflict (`upstream_error`)." },
-  OFFER_NOT_RELEASED: { status: 409, meaning: "Only a released offer can be expired; this one is a draft." },
+  OFFER_NOT_RELEASED: {
+    status: 409,
+    meaning: "Only a released offer can be expired; this one is a draft (`state`). Nothing was submitted.",
+  },
+  OFFER_ALREADY_RELEASED: {
+    status: 409,
+    meaning:
+      "The offer is already released (`state`: released or expired); only a draft can be released. Nothing was submitted.",
+  },
   SELLER_ACCOUNT_IN_USE: {
     status: 409,
     meaning:
@@ -154,10 +162,6 @@ export const problemCodes = {
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     meaning: "The Idempotency-Key was already used for a different request; use a new key.",
-  },
-  CURRENCY_NOT_ALLOWED: {
-    status: 422,
-    meaning: "The seller cannot be paid out in the offer's currency; `allowed_currencies` lists those it can.",
   },
   OFFER_NOT_CLONEABLE: {
     status: 422,

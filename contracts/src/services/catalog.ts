@@ -126,6 +126,16 @@ export const serviceCatalog = {
     consumes: ["AccountDeleted", "ExportCompleted", "ExportRequested"],
     aws: ["eventbridge", "s3", "secretsmanager", "sesv2", "sqs"],
   }),
+  // The seller console (ADR 0015): pages at /app on the edge gateway's origin; its own table holds
+  // sessions only, and it calls the public API through the gateway like any client.
+  "web-console": entry({
+    kind: "service",
+    port: 8089,
+    region: "eu-central-1",
+    database: true,
+    consumes: [],
+    aws: ["secretsmanager"],
+  }),
   "edge-gateway": entry({
     kind: "door",
     port: 8080,

@@ -24,6 +24,7 @@ import { SECURITY_HEADERS } from "./http/security-headers.ts";
 import { DoorLease, type DoorLeaseOptions } from "./lease/door-lease.ts";
 import { mountDocs } from "./openapi/docs-page.ts";
 import { openApiDocument } from "./openapi/document.ts";
+import { mountConsoleRelay } from "./proxy/console-relay.ts";
 import { Upstreams } from "./proxy/upstreams.ts";
 import { RateLimits } from "./ratelimit/rate-limits.ts";
 import { RouteTable } from "./routing/route-table.ts";
@@ -229,6 +230,7 @@ export function createApp(deps: GatewayDeps): Gateway {
   const document = JSON.stringify(openApiDocument(routes));
   app.get("/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json" }));
   mountDocs(app);
+  if (config.WEB_CONSOLE_URL) mountConsoleRelay(app, config.WEB_CONSOLE_URL, config.UPSTREAM_TIMEOUT_MS);
   const proxies = config.TRUSTED_PROXIES.length ? trustedProxies(config.TRUSTED_PROXIES) : undefined;
   const routeDeps = {
     upstreams,

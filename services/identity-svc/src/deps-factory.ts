@@ -9,6 +9,7 @@ import type { IdentityDeps } from "./deps.ts";
 import { doorLeases } from "./doors/door-leases.ts";
 import { DEFAULT_DOOR_PUSH, type DoorPushSettings, invalidationPusher } from "./doors/push-invalidations.ts";
 import { type CimdOptions, ClientMetadataFetcher } from "./oauth/cimd/fetcher.ts";
+import { firstPartyClient } from "./oauth/clients/first-party.ts";
 import { canonicalResource } from "./oauth/resource.ts";
 import type { KeyStore } from "./tokens/key-store.ts";
 import { createKeyring } from "./tokens/keyring.ts";
@@ -75,6 +76,7 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
         if (canonical === null || canonical === o.audience) throw new Error(`not a usable OAuth resource: ${r}`);
         return canonical;
       }),
+      firstParty: firstPartyClient(o.issuer, o.audience),
       codeTtlMs: 60_000,
       interactionTtlMs: 10 * 60_000,
       cimd: new ClientMetadataFetcher(o.cimd),

@@ -47,7 +47,7 @@ describe("mcp-gateway offers tools", () => {
       return tool;
     };
 
-    assert.deepEqual((await same("get_seller_currencies", {}, "seller/currencies")).determined, true);
+    assert.deepEqual((await same("get_seller_currencies", {}, "seller/currencies")).determined, false);
 
     // The seeded offers, a page at a time, then the next page by cursor; and a filter.
     const first = await same("list_private_offers", { limit: 2 }, "offers?limit=2");

@@ -15,7 +15,7 @@ export const OffersConfig = serviceConfigSchema({
       .regex(/^[a-z_][a-z0-9_]*$/)
       .default("offers"),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-    /** How long a tenant's seller currencies are reused; at most 60 so a change of payout currencies shows within a minute. */
+    /** How long a tenant's seller-currencies answer is reused; at most 60 so a connector change shows within a minute. */
     SELLER_CURRENCIES_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(30),
     /** Most seller-currency answers held (tenant × principal, a few hundred bytes each); least recently used go first. */
     SELLER_CURRENCIES_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),

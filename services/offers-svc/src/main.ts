@@ -3,7 +3,7 @@ import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
 import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
-import { startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
+import { createConsumer } from "@flowstate/shared/consumer/consumer";
 import { openDatabase } from "@flowstate/shared/db/open-database";
 import { createApp } from "./app.ts";
 import { OffersConfig } from "./config.ts";
@@ -46,7 +46,7 @@ const app = createApp(deps, { metrics });
 const relay = boot.relay(orm, aws.data("eventbridge"));
 tracker = startTracker(deps, { idleMs: config.TRACKER_IDLE_MS, metrics });
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
-  startStatelessConsumer({ sqs, queueUrl, logger, definition: offersConsumer, context: deps, metrics }),
+  createConsumer({ sqs, queueUrl, orm, logger, metrics, definition: offersConsumer, deps }).start(),
 );
 
 await boot.serve(app, [

@@ -134,35 +134,28 @@ describe("offers-svc acceptance through the gateway", () => {
     assert.match(errors[0]!.message, /buyer/);
   });
 
-  it("offers USD and EUR and refuses GBP for a seller paid in USD and EUR, and follows a change of payout currencies", async () => {
+  it("cannot determine a current role's seller currencies (AWS documents none), accepts offers unchecked, and AWS refuses a currency the seller is not paid in", async () => {
     const t = await stack.connectedTenant();
     const productId = await publicProduct(t);
-    assert.deepEqual((await expect(t, "GET", "seller/currencies", 200)).json, {
-      determined: true,
-      currencies: ["USD", "EUR"],
-    });
+    const currencies = (await expect(t, "GET", "seller/currencies", 200)).json;
+    assert.equal(currencies.determined, false);
+    assert.equal(currencies.reason_code, "NOT_DOCUMENTED_BY_AWS");
     const priced = (currency: string) =>
       offerRequest(productId, {
         pricing: { model: "contract", currency, price: "0.00", dimensions: [{ key: "BasicService" }] },
       } as never);
-    await expect(t, "POST", "offers", 202, priced("EUR"));
-    const gbp = (await expect(t, "POST", "offers", 422, priced("GBP"))).json;
-    assert.equal(gbp.code, "CURRENCY_NOT_ALLOWED");
-    assert.deepEqual(gbp.allowed_currencies, ["USD", "EUR"]);
-    await fetch(`${t.seller.control}/payout-currencies`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ currencies: ["USD", "GBP"] }),
-    });
-    const until = Date.now() + 60_000;
-    let currencies: string[] = [];
-    while (Date.now() < until) {
-      currencies = (await expect(t, "GET", "seller/currencies", 200)).json.currencies;
-      if (currencies.includes("GBP")) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    assert.deepEqual(currencies, ["USD", "GBP"]);
-    await expect(t, "POST", "offers", 202, priced("GBP"));
+    const eur = (await expect(t, "POST", "offers", 202, priced("EUR"))).json;
+    assert.equal(eur.currency_not_checked.reason_code, "NOT_DOCUMENTED_BY_AWS");
+    assert.equal((await settled(t, eur.change_set_id)).status, "succeeded");
+    const gbp = await settled(t, (await expect(t, "POST", "offers", 202, priced("GBP"))).json.change_set_id);
+    assert.equal(gbp.status, "failed");
+    assert.deepEqual(
+      [...new Set(gbp.changes.flatMap((c) => c.errors.map((e) => e.code)))],
+      ["INCOMPATIBLE_PAYMENT_SETTINGS"],
+    );
+    const health = (await stack.call("GET", M(t, "health"), as(t))).json;
+    const check = health.capabilities.find((c: { capability: string }) => c.capability === "seller_currencies");
+    assert.equal(check.note?.code, "NOT_DOCUMENTED_BY_AWS", "health says the currencies cannot be determined");
   });
 
   it("on the legacy stack: agreements 500 INTERNAL_ERROR with the cause only in the log, currencies undetermined, offers and products work; after the stack update both work, same connector", async () => {
@@ -200,7 +193,7 @@ describe("offers-svc acceptance through the gateway", () => {
     while (!ok && Date.now() < until) {
       const a = await stack.call("GET", M(t, "agreements"), as(t));
       const c = await stack.call("GET", M(t, "seller/currencies"), as(t));
-      ok = a.status === 200 && c.json.determined === true;
+      ok = a.status === 200 && c.json.reason_code === "NOT_DOCUMENTED_BY_AWS";
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }
     assert.ok(ok, "agreements and currencies work after the stack update");

@@ -56,6 +56,10 @@ export const derivedNames = (env: { SERVICE_PREFIX: string; STAGE: string }) => 
   signingKeysSecretId: `${env.SERVICE_PREFIX}/${env.STAGE}/identity/signing-keys`,
 });
 
+/** `<prefix>/<stage>/web-console/session-key`: the seller console's sealing key (the bootstrap creates it). */
+export const sessionKeySecretId = (env: { SERVICE_PREFIX: string; STAGE: string }) =>
+  `${env.SERVICE_PREFIX}/${env.STAGE}/web-console/session-key`;
+
 /** Fills the defaults that depend on other variables: `<prefix>-<stage>-domain`, `<prefix>/<stage>/internal-auth-key`. */
 export function withDerivedDefaults<T extends Named>(
   env: T,

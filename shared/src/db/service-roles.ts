@@ -1,6 +1,6 @@
 import { serviceCatalog } from "@flowstate/contracts/services/catalog";
-import { MikroORM } from "@mikro-orm/postgresql";
 import { assertSchemaName } from "./migrate.ts";
+import { withConnection } from "./with-connection.ts";
 
 /** One service's PostgreSQL login: the role that owns its schema and nothing else. */
 export interface ServiceRole {
@@ -103,20 +103,11 @@ export async function provisionServiceRoles(
   roles: readonly ServiceRole[],
 ): Promise<Map<string, string>> {
   const database = new URL(adminUrl).pathname.slice(1);
-  const orm = await MikroORM.init({
-    clientUrl: adminUrl,
-    entities: [],
-    pool: { min: 0, max: 1 },
-    debug: false,
-    discovery: { warnWhenNoEntities: false },
-  });
-  try {
-    await orm.em.fork().transactional(async (tx) => {
+  await withConnection(adminUrl, (em) =>
+    em.transactional(async (tx) => {
       await tx.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.service-roles'))");
       for (const r of roles) await tx.execute(serviceRoleSql(r, database));
-    });
-  } finally {
-    await orm.close();
-  }
+    }),
+  );
   return new Map(roles.map((r) => [r.service, databaseUrlAs(adminUrl, r.role)]));
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CurrenciesUndeterminedReason } from "../offers/currencies.ts";
 
 /**
  * Stable codes for what can be wrong with a tenant's connector role, shared by the connect failure
@@ -57,7 +58,18 @@ export const HealthReport = z.object({
   principals: z.array(
     z.object({ principal: z.string(), arn: z.string(), can_assume: z.boolean(), error: z.string().optional() }),
   ),
-  capabilities: z.array(z.object({ capability: Capability, ok: z.boolean(), error: z.string().optional() })),
+  capabilities: z.array(
+    z.object({
+      capability: Capability,
+      ok: z.boolean(),
+      error: z.string().optional(),
+      /**
+       * What a passing check still cannot tell (seller_currencies: the Seller entity is readable,
+       * but AWS documents no field with the payout currencies, so they stay undetermined).
+       */
+      note: z.object({ code: CurrenciesUndeterminedReason, detail: z.string() }).optional(),
+    }),
+  ),
   diagnosis: z.array(Diagnosis),
 });
 export type HealthReport = z.infer<typeof HealthReport>;

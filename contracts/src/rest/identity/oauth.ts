@@ -14,6 +14,17 @@ export const OAuthScope = z.enum(["marketplace:read", "marketplace:write", "acco
 export type OAuthScope = z.infer<typeof OAuthScope>;
 export const OAUTH_SCOPES = OAuthScope.options;
 
+/**
+ * The seller console's client id (services/web-console): a first-party client identity-svc knows
+ * from its own configuration (issuer and REST audience), never registered through RFC 7591. Its
+ * tokens are for the REST API, and it gets no consent page (ADR 0015).
+ */
+export const CONSOLE_CLIENT_ID = "cli_flowstateconsole";
+/** Where identity-svc sends the console's browser back with a code, under the issuer's origin. */
+export const CONSOLE_CALLBACK_PATH = "/app/auth/callback";
+/** The REST API's resource indicator (RFC 8707) the console asks for: the issuer's `/v1`. */
+export const REST_RESOURCE_PATH = "/v1";
+
 /** A client we registered (`cli_…`) or, for a Client ID Metadata Document, `cli_` + a digest of its URL. */
 export const ClientRef = z.string().regex(/^cli_[0-9A-Za-z]{10,64}$/, "expected an id of the form cli_…");
 

@@ -19,7 +19,6 @@ const { read, write } = marketplaceAccessOf("offers-svc");
 const seller = [...CONNECTOR_PROBLEMS, "MARKETPLACE_VALIDATION_FAILED"] as const;
 /** What submitting a change set can answer besides. */
 const change = [...seller, "OFFER_CHANGE_IN_PROGRESS", "MARKETPLACE_CONFLICT", "MARKETPLACE_REFUSED"] as const;
-const offerTerms = [...change, "CURRENCY_NOT_ALLOWED"] as const;
 
 export const offersRoutes = [
   defineRoute({
@@ -42,7 +41,7 @@ export const offersRoutes = [
     idempotencyKey: { withoutKey: "Without a key, a retried create submits another change set: a second offer." },
     params: MarketplacePath,
     body: CreateOfferRequest,
-    problems: offerTerms,
+    problems: change,
     responses: { 202: ChangeHandle },
   }),
   defineRoute({
@@ -64,7 +63,7 @@ export const offersRoutes = [
     idempotencyKey: { withoutKey: "Without a key, a retried clone submits another change set: a second copy." },
     params: OfferPath,
     body: CloneOfferRequest,
-    problems: [...offerTerms, "OFFER_NOT_CLONEABLE", "OFFER_NOT_RELEASED"],
+    problems: [...change, "OFFER_NOT_CLONEABLE", "OFFER_NOT_RELEASED"],
     responses: { 202: ChangeHandle },
   }),
   defineRoute({
@@ -72,12 +71,12 @@ export const offersRoutes = [
     method: "POST",
     path: `${MARKETPLACE}/offers/{offer_id}/release`,
     ...write,
-    summary: "Release a draft offer to its buyers",
+    summary: "Release a draft offer to its buyers (a released one is refused at once)",
     idempotencyKey: {
       withoutKey: "Without a key, a retry after the release is refused as a release of a released offer.",
     },
     params: OfferPath,
-    problems: change,
+    problems: [...change, "OFFER_ALREADY_RELEASED"],
     responses: { 202: ChangeHandle },
   }),
   defineRoute({
@@ -85,12 +84,12 @@ export const offersRoutes = [
     method: "POST",
     path: `${MARKETPLACE}/offers/{offer_id}/expire`,
     ...write,
-    summary: "Expire a released offer (its availability end date becomes yesterday)",
+    summary: "Expire a released offer (its availability end date becomes yesterday; a draft is refused at once)",
     idempotencyKey: {
       withoutKey: "Without a key, a retry submits another change set that moves the end date again.",
     },
     params: OfferPath,
-    problems: change,
+    problems: [...change, "OFFER_NOT_RELEASED"],
     responses: { 202: ChangeHandle },
   }),
   defineRoute({
@@ -118,7 +117,8 @@ export const offersRoutes = [
     method: "GET",
     path: `${MARKETPLACE}/seller/currencies`,
     ...read,
-    summary: "Currencies the seller can be paid out in (determined: false with a legacy connector role)",
+    summary:
+      "Currencies the seller can be paid out in: undetermined (AWS documents no way to read them), with the reason",
     params: MarketplacePath,
     problems: seller,
     responses: { 200: SellerCurrencies },

@@ -1,5 +1,6 @@
 import { assertSchemaName } from "@flowstate/shared/db/migrate";
-import { type EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { withConnection } from "@flowstate/shared/db/with-connection";
+import type { EntityManager } from "@mikro-orm/postgresql";
 
 /** The two roles of audit's schema: who owns (and migrates) it, and whom the service connects as. */
 export interface AuditRoles {
@@ -28,21 +29,8 @@ export function urlAs(url: string, role: string): string {
   return u.toString();
 }
 
-/** Runs `fn` on one short-lived connection (administration, not the service's pool). */
-export async function withConnection<T>(url: string, fn: (em: EntityManager) => Promise<T>): Promise<T> {
-  const orm = await MikroORM.init({
-    clientUrl: url,
-    entities: [],
-    pool: { min: 0, max: 1 },
-    debug: false,
-    discovery: { warnWhenNoEntities: false },
-  });
-  try {
-    return await fn(orm.em.fork());
-  } finally {
-    await orm.close();
-  }
-}
+/** One short-lived administration connection (shared/src/db/with-connection.ts), as audit's callers import it. */
+export { withConnection };
 
 /**
  * What an operator runs once per database, as an administrator with CREATEROLE (README "Database

@@ -66,6 +66,7 @@ describe("each service's database role", () => {
       "offers-svc",
       "partner-svc",
       "privacy-svc",
+      "web-console",
     ]);
     for (const r of roles) {
       const [me] = (await as(

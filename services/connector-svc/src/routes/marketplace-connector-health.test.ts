@@ -39,6 +39,10 @@ describe("GET …/integrations/marketplace/health", () => {
     );
     assert.deepEqual(capabilities(report), { products: true, offers: true, seller_currencies: true, agreements: true });
     assert.deepEqual(report.diagnosis, []);
+    // The Seller entity is readable, but AWS documents no field with the payout currencies: health says so.
+    const currencies = report.capabilities.find((c) => c.capability === "seller_currencies");
+    assert.equal(currencies?.note?.code, "NOT_DOCUMENTED_BY_AWS");
+    assert.match(currencies?.note?.detail ?? "", /AWS/);
   });
 
   it("names mcp-execution missing from the trust policy; REST keeps working, an MCP call is refused with AccessDenied", async () => {

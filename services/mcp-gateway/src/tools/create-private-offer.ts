@@ -12,9 +12,9 @@ export const createPrivateOffer = defineTool({
   description:
     "Creates a private offer on one of the seller's products as one AWS Marketplace change set (release: true also " +
     "releases it). Rules: dates today or later, charge dates ascending, buyers needed to release, payment_schedule " +
-    "only with contract pricing, a currency the seller is paid out in (get_seller_currencies). Returns a change set " +
-    "at once: poll get_offer_change_status. currency_not_checked in the answer: the currencies could not be read, " +
-    "so AWS decides the currency when it applies the change set.",
+    "only with contract pricing, a currency the seller is paid out in (AWS checks it when it applies the change set: " +
+    "the answer's currency_not_checked says why it could not be checked before). Returns a change set at once: " +
+    "poll get_offer_change_status.",
   route: routeIn(offersRoutes, "offers.create"),
   scope: "marketplace:write",
   person: false,

@@ -6,8 +6,10 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getSellerCurrencies = defineTool({
   name: "get_seller_currencies",
   description:
-    "Reads the currencies the seller is paid out in, the only ones its offers may use. determined: false with a " +
-    "connector role from before 2026-08-31 (check_marketplace_connector_health names the fix).",
+    "Says whether the currencies the seller is paid out in can be determined: they cannot (determined: false), " +
+    "because AWS documents no way to read them (NOT_DOCUMENTED_BY_AWS) or the connector role predates 2026-08-31 " +
+    "(CONNECTOR_POLICY_OUTDATED: check_marketplace_connector_health names the fix). AWS checks an offer's currency " +
+    "when it applies the change set.",
   route: routeIn(offersRoutes, "seller.currencies.get"),
   scope: "marketplace:read",
   person: false,

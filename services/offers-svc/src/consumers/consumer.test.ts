@@ -1,30 +1,31 @@
 import assert from "node:assert/strict";
 import type { DomainEvent } from "@flowstate/contracts/events/catalog";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
-import { type StatelessConsumer, startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
+import { type Consumer, createConsumer } from "@flowstate/shared/consumer/consumer";
 import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
 import { newEventId } from "@flowstate/shared/outbox/event-id";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { answer, connectedTenant, type Harness, startHarness } from "../testing/harness.ts";
-import { marketplace } from "../testing/offer-fixtures.ts";
+import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
 import { offersConsumer } from "./handlers.ts";
 
 const sqs = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("sqs");
 let h: Harness;
 let q: TestQueue;
-let consumer: StatelessConsumer;
+let consumer: Consumer;
 beforeAll(async () => {
   h = await startHarness({ prefix: "offers_consumer" });
   q = await createTestQueue(sqs, { prefix: "offers", visibilityTimeout: 2 });
-  consumer = startStatelessConsumer({
+  consumer = createConsumer({
     sqs,
     queueUrl: q.queueUrl,
+    orm: h.db.orm,
     logger: h.deps.logger,
     definition: offersConsumer,
-    context: h.deps,
+    deps: h.deps,
     waitTimeSeconds: 1,
-  });
+  }).start();
 });
 afterAll(async () => {
   await consumer.stop();
@@ -53,7 +54,7 @@ const event = <K extends "ConnectorConnected.v1" | "ConnectorDisconnected.v1" | 
   }) as unknown as DomainEvent;
 
 describe("offers-svc's consumer", () => {
-  it("drops a tenant's sessions and cached currencies (every principal's) on connect, disconnect and soft delete, each event delivered twice (harmless)", async () => {
+  it("drops a tenant's sessions and cached currencies (every principal's) on connect, disconnect and soft delete, each event delivered twice (a no-op)", async () => {
     const [a, b, c] = [await connectedTenant(h), await connectedTenant(h), await connectedTenant(h)];
     for (const { t } of [a, b, c]) {
       await answer(await h.call("GET", marketplace(t.id, "seller/currencies"), { as: t.member, role: "member" }), 200);
@@ -73,12 +74,53 @@ describe("offers-svc's consumer", () => {
       q.queueUrl,
       [...events, ...events].map((e) => JSON.stringify(e)),
     );
-    await waitFor(() => consumer.stats().applied >= 6, 20_000, "six deliveries");
+    await waitFor(() => consumer.stats().processed + consumer.stats().duplicates >= 6, 20_000, "six deliveries");
     assert.equal(consumer.stats().rejected, 0);
     for (const { t } of [a, b, c]) {
       assert.equal(h.deps.currencies.get(t.id, "backend"), undefined);
       assert.equal(h.deps.currencies.get(t.id, "mcp-execution"), undefined);
     }
     assert.equal(h.sellers.sessionCount(), before - 6);
+  });
+
+  it("deletes every change-set row of a soft-deleted tenant (in flight or ended) and no other tenant's, delivered twice", async () => {
+    const [a, b] = [await connectedTenant(h), await connectedTenant(h)];
+    const rows = async (tenantId: string) =>
+      Number(
+        (
+          await h.db.orm.em
+            .fork()
+            .execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${h.db.schema}".offer_change WHERE tenant_id = ?`, [
+              tenantId,
+            ])
+        )[0]?.n,
+      );
+    for (const { t, productId, seller } of [a, b]) {
+      const ended = await answer<{ change_set_id: string }>(
+        await h.call("POST", marketplace(t.id, "offers"), { as: t.admin, body: offerRequest(productId) }),
+        202,
+      );
+      await h.waitForChange(t, ended.change_set_id);
+      await fetch(`${seller.control}/timing`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ changeSetStepMs: 60_000 }),
+      });
+      await answer(
+        await h.call("POST", marketplace(t.id, "offers"), {
+          as: t.admin,
+          body: offerRequest(productId),
+          headers: { "idempotency-key": "in-flight" },
+        }),
+        202,
+      );
+      assert.equal(await rows(t.id), 2);
+    }
+    const deleted = event("TenantSoftDeleted.v1", b.t.id);
+    const done = consumer.stats().processed + consumer.stats().duplicates;
+    await sendBodies(sqs, q.queueUrl, [JSON.stringify(deleted), JSON.stringify(deleted)]);
+    await waitFor(() => consumer.stats().processed + consumer.stats().duplicates >= done + 2, 20_000, "two deliveries");
+    assert.equal(await rows(b.t.id), 0, "the soft-deleted tenant's rows are gone");
+    assert.equal(await rows(a.t.id), 2, "another tenant's rows stay");
   });
 });

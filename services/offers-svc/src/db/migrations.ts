@@ -63,4 +63,17 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE offer_change ADD COLUMN currency_not_checked jsonb;
     `,
   },
+  {
+    name: "0003_offer_change_untracked",
+    up: `
+      -- Why the tracker leaves a change set alone although AWS has not ended it: 'disconnected' (a
+      -- poll found the tenant without a connector; ConnectorConnected clears it). A soft-deleted
+      -- tenant's rows are deleted instead (consumers/handlers.ts).
+      ALTER TABLE offer_change ADD COLUMN untracked_reason text CHECK (untracked_reason IN ('disconnected'));
+      DROP INDEX offer_change_due;
+      CREATE INDEX offer_change_due ON offer_change (next_poll_at)
+        WHERE status IN ('submitting', 'preparing', 'applying') AND untracked_reason IS NULL;
+      CREATE INDEX offer_change_tenant ON offer_change (tenant_id);
+    `,
+  },
 ];

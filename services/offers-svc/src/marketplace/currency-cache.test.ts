@@ -3,7 +3,13 @@ import type { SellerCurrencies } from "@flowstate/contracts/rest/offers/currenci
 import { describe, it } from "vitest";
 import { CurrencyCache } from "./currency-cache.ts";
 
-const usd: SellerCurrencies = { determined: true, currencies: ["USD"] };
+const usd: SellerCurrencies = {
+  determined: false,
+  currencies: [],
+  reason_code: "NOT_DOCUMENTED_BY_AWS",
+  reason: "not documented",
+  health: "/v1/tenants/tnt_x/integrations/marketplace/health",
+};
 const undetermined: SellerCurrencies = {
   determined: false,
   currencies: [],
@@ -26,7 +32,7 @@ describe("the seller currencies cache", () => {
     assert.equal(cache.size, 2);
   });
 
-  it("keeps a determined answer for ttlMs and an undetermined one for undeterminedTtlMs", () => {
+  it("keeps an answer for ttlMs, the legacy policy's for undeterminedTtlMs", () => {
     const cache = new CurrencyCache({ ttlMs: 30_000, undeterminedTtlMs: 1000, max: 10 });
     cache.set("tnt_a", "backend", usd, 0);
     cache.set("tnt_b", "backend", undetermined, 0);

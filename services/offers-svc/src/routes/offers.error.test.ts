@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { SellerCurrencies } from "@flowstate/contracts/rest/offers/currencies";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { answer, connectedTenant, type Harness, startHarness } from "../testing/harness.ts";
@@ -76,43 +77,69 @@ describe("offers-svc refuses what it can tell is wrong before AWS sees it", () =
     );
   });
 
-  it("creates in USD and EUR for a seller paid in both, refuses GBP with the currencies allowed, and follows a change", async () => {
+  it("cannot determine the seller's currencies (AWS documents no field for them): creates unchecked, and AWS refuses a currency the seller is not paid in", async () => {
     const { t, productId, seller } = await connectedTenant(h);
-    const currencies = await answer<{ determined: boolean; currencies: string[] }>(
+    const currencies = await answer<SellerCurrencies>(
       await h.call("GET", marketplace(t.id, "seller/currencies"), { as: t.member, role: "member" }),
       200,
     );
-    assert.deepEqual(currencies, { determined: true, currencies: ["USD", "EUR"] });
+    assert.equal(currencies.determined, false);
+    if (currencies.determined) return;
+    assert.equal(currencies.reason_code, "NOT_DOCUMENTED_BY_AWS");
+    assert.deepEqual(currencies.currencies, []);
+    const priced = (currency: string) =>
+      offerRequest(productId, {
+        pricing: { model: "contract", currency, price: "0.00", dimensions: [{ key: "BasicService" }] },
+      } as never);
     for (const currency of ["USD", "EUR"]) {
-      const pricing = { model: "contract", currency, price: "0.00", dimensions: [{ key: "BasicService" }] };
-      const handle = await answer<ChangeHandle>(
-        await create(t.id, { as: t.admin }, offerRequest(productId, { pricing } as never)),
-        202,
-      );
+      const handle = await answer<ChangeHandle>(await create(t.id, { as: t.admin }, priced(currency)), 202);
+      assert.equal(handle.currency_not_checked?.reason_code, "NOT_DOCUMENTED_BY_AWS");
       assert.equal((await h.waitForChange(t, handle.change_set_id)).status, "succeeded");
     }
-    const gbp = { model: "contract", currency: "GBP", price: "0.00", dimensions: [{ key: "BasicService" }] };
-    const refused = await answer<Problem>(
-      await create(t.id, { as: t.admin }, offerRequest(productId, { pricing: gbp } as never)),
-      422,
+    // The sandbox seller is paid in USD and EUR (its portal settings): AWS fails a GBP offer.
+    const gbp = await answer<ChangeHandle>(await create(t.id, { as: t.admin }, priced("GBP")), 202);
+    const failed = await h.waitForChange(t, gbp.change_set_id);
+    assert.equal(failed.status, "failed");
+    assert.deepEqual(
+      [...new Set(failed.changes.flatMap((c) => c.errors.map((e) => e.code)))],
+      ["INCOMPATIBLE_PAYMENT_SETTINGS"],
     );
-    assert.equal(refused.code, "CURRENCY_NOT_ALLOWED");
-    assert.deepEqual(refused["allowed_currencies"], ["USD", "EUR"]);
-
     const put = await fetch(`${seller.control}/payout-currencies`, {
       method: "PUT",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ currencies: ["USD", "GBP"] }),
     });
     assert.equal(put.status, 200);
-    // The harness keeps currencies 300 ms (the service's default is 30 s: within a minute).
-    await new Promise((r) => setTimeout(r, 400));
-    const after = await answer<{ currencies: string[] }>(
-      await h.call("GET", marketplace(t.id, "seller/currencies"), { as: t.member, role: "member" }),
-      200,
-    );
-    assert.deepEqual(after.currencies, ["USD", "GBP"]);
-    await answer(await create(t.id, { as: t.admin }, offerRequest(productId, { pricing: gbp } as never)), 202);
+    const again = await answer<ChangeHandle>(await create(t.id, { as: t.admin }, priced("GBP")), 202);
+    assert.equal((await h.waitForChange(t, again.change_set_id)).status, "succeeded");
+  });
+
+  it("refuses at once, submitting nothing, the release of a released offer and the expiry of a draft", async () => {
+    const { t, seller } = await connectedTenant(h);
+    const read = { as: t.member, role: "member" as const };
+    const first = async (state: string) =>
+      (
+        await answer<{ offers: { offer_id: string; visibility: string }[] }>(
+          await h.call("GET", marketplace(t.id, `offers?state=${state}&visibility=private`), read),
+          200,
+        )
+      ).offers[0]!.offer_id;
+    const changeSets = async () =>
+      ((await (await fetch(seller.control)).json()) as { changeSets: unknown[] }).changeSets.length;
+    const before = await changeSets();
+    for (const [state, verb, code] of [
+      ["released", "release", "OFFER_ALREADY_RELEASED"],
+      ["expired", "release", "OFFER_ALREADY_RELEASED"],
+      ["draft", "expire", "OFFER_NOT_RELEASED"],
+    ] as const) {
+      const refused = await answer<Problem>(
+        await h.call("POST", marketplace(t.id, `offers/${await first(state)}/${verb}`), { as: t.admin }),
+        409,
+      );
+      assert.equal(refused.code, code, `${verb} of a ${state} offer`);
+      assert.equal(refused["state"], state);
+    }
+    assert.equal(await changeSets(), before, "no change set was submitted");
   });
 
   it("answers 404 for an offer the seller does not have, and 409 for a tenant that is not connected", async () => {

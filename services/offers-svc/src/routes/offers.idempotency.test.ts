@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
+import { offersRoutes } from "@flowstate/contracts/rest/offers/routes";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { answer, connectedTenant, type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
@@ -78,4 +79,49 @@ describe("Idempotency-Key on offer mutations", () => {
     );
     assert.notEqual(twice[0]?.change_set_id, twice[1]?.change_set_id);
   });
+
+  it("answers a replay with the first answer on every route that honours the key, also once the offer moved on and while the seller's account fails", async () => {
+    const { t, productId, seller } = await connectedTenant(h);
+    const post = (path: string, key: string, body?: unknown) =>
+      h.call("POST", marketplace(t.id, path), { as: t.admin, body, headers: { "idempotency-key": key } });
+    // The routes come from the registry: a new one that honours the key is a compile error here
+    // until it says how to call it, after the previous ones changed the offers (A released at
+    // create, cloned to draft B with A expired, B released, B expired).
+    const ids = { a: "", b: "" };
+    const calls: Record<Idempotent, () => Promise<Response>> = {
+      "offers.create": () => post("offers", "replay-create", offerRequest(productId, { release: true })),
+      "offers.clone": () => post(`offers/${ids.a}/clone`, "replay-clone", { name: "Copy", expire_original: true }),
+      "offers.release": () => post(`offers/${ids.b}/release`, "replay-release"),
+      "offers.expire": () => post(`offers/${ids.b}/expire`, "replay-expire"),
+    };
+    const honouring = offersRoutes.filter((r) => "idempotencyKey" in r).map((r) => r.id);
+    assert.deepEqual(Object.keys(calls).sort(), [...honouring].sort());
+    const first = new Map<string, ChangeHandle>();
+    for (const id of honouring) {
+      const handle = await answer<ChangeHandle>(await calls[id as Idempotent](), 202);
+      const change = await h.waitForChange(t, handle.change_set_id);
+      assert.equal(change.status, "succeeded", id);
+      if (id === "offers.create") ids.a = change.offer_id ?? "";
+      if (id === "offers.clone") ids.b = change.offer_id ?? "";
+      first.set(id, handle);
+    }
+    const replayAll = async () => {
+      for (const id of honouring) {
+        const again = await answer<ChangeHandle>(await calls[id as Idempotent](), 202);
+        assert.deepEqual(again, { ...first.get(id), status: "succeeded" }, id);
+      }
+    };
+    // A is expired and B released then expired: a check run before the key's lookup refuses these.
+    await replayAll();
+    // And a replay needs nothing of the seller's account.
+    await fetch(`${seller.control}/faults`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ faults: [{ kind: "error", operations: ["DescribeEntity", "ListEntities"] }] }),
+    });
+    await replayAll();
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v1")).length, honouring.length);
+  });
 });
+
+type Idempotent = Extract<(typeof offersRoutes)[number], { idempotencyKey: object }>["id"];

@@ -29,6 +29,8 @@ export function sandboxSellers(
 ): SellerAccess & {
   connect(tenantId: string, options: ConnectOptions): Promise<ConnectedSeller>;
   disconnect(tenantId: string): void;
+  /** Connects the tenant again to a role it was connected to before (the same seller account). */
+  reconnect(tenantId: string, role: ConnectorRole): void;
   /** Cached seller sessions (tenant × principal) in this process. */
   sessionCount(): number;
   close(): void;
@@ -57,6 +59,9 @@ export function sandboxSellers(
     disconnect(tenantId) {
       connectors.delete(tenantId);
       access.drop(tenantId);
+    },
+    reconnect(tenantId, role) {
+      connectors.set(tenantId, { tenantId, roleArn: role.roleArn, externalId: role.externalId });
     },
     sessionCount: () => sessions.stats().cached,
     close: () => sessions.close(),

@@ -24,7 +24,7 @@ export interface ClaimedChange {
 export const LEASE_SECONDS = 30;
 
 /**
- * Takes up to `limit` change sets that are due and moves their `next_poll_at` LEASE_SECONDS
+ * Takes up to `limit` tracked change sets that are due (not those of a disconnected tenant) and moves their `next_poll_at` LEASE_SECONDS
  * ahead in the same statement (SKIP LOCKED: replicas never take the same row). Whatever happens
  * next, nobody polls them again before then: that is the per-change-set rate bound, independent
  * of how many trackers run or how often they tick. The poller sets the real next time after
@@ -35,7 +35,8 @@ export async function claimDue(deps: OffersDeps, limit: number): Promise<Claimed
     `UPDATE ${qualifiedTable(deps.schema, "offer_change")} AS c
         SET next_poll_at = now() + make_interval(secs => ?)
        FROM (SELECT id FROM ${qualifiedTable(deps.schema, "offer_change")}
-              WHERE status IN ('submitting', 'preparing', 'applying') AND next_poll_at <= now()
+              WHERE status IN ('submitting', 'preparing', 'applying') AND untracked_reason IS NULL
+                AND next_poll_at <= now()
               ORDER BY next_poll_at
               LIMIT ?
               FOR UPDATE SKIP LOCKED) AS due
@@ -50,7 +51,7 @@ export async function claimDue(deps: OffersDeps, limit: number): Promise<Claimed
 export async function msUntilNextDue(deps: OffersDeps): Promise<number | undefined> {
   const [row] = await deps.orm.em.fork().execute<{ ms: number | null }[]>(
     `SELECT extract(epoch FROM min(next_poll_at) - now()) * 1000 AS ms FROM ${qualifiedTable(deps.schema, "offer_change")}
-      WHERE status IN ('submitting', 'preparing', 'applying')`,
+      WHERE status IN ('submitting', 'preparing', 'applying') AND untracked_reason IS NULL`,
   );
   return row?.ms === null || row?.ms === undefined ? undefined : Math.max(0, Number(row.ms));
 }

@@ -3,8 +3,11 @@ import { randomUUID } from "node:crypto";
 import { OfferChangeId } from "@flowstate/contracts/ids";
 import { CreateOfferRequest } from "@flowstate/contracts/rest/offers/offer-requests";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
+import { applyEvent } from "@flowstate/shared/consumer/apply-event";
 import { newId } from "@flowstate/shared/ids/new-id";
+import { newEventId } from "@flowstate/shared/outbox/event-id";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { offersConsumer } from "../consumers/handlers.ts";
 import { createOfferChanges } from "../marketplace/change-sets.ts";
 import { answer, connectedTenant, type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
@@ -114,4 +117,62 @@ describe("the change-set tracker", () => {
     assert.equal(requested?.envelope.request_id, "req_cutoff_000001");
     assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).length, 1);
   });
+
+  it("stops polling a disconnected tenant's change sets, and resumes them when the tenant connects again", async () => {
+    const { t, productId, seller } = await connectedTenant(h);
+    await slow(seller.control, 2500);
+    const handle = await answer<ChangeHandle>(
+      await h.call("POST", marketplace(t.id, "offers"), { as: t.admin, body: offerRequest(productId) }),
+      202,
+    );
+    h.sellers.disconnect(t.id);
+    type Tracked = { untracked_reason: string | null; poll_errors: number; next_poll_at: Date };
+    const tracked = async () =>
+      (
+        await h.db.orm.em
+          .fork()
+          .execute<Tracked[]>(
+            `SELECT untracked_reason, poll_errors, next_poll_at FROM "${h.db.schema}".offer_change WHERE tenant_id = ?`,
+            [t.id],
+          )
+      )[0]!;
+    const until = Date.now() + 10_000;
+    while ((await tracked()).untracked_reason === null && Date.now() < until) await sleep(100);
+    const parked = await tracked();
+    assert.equal(parked.untracked_reason, "disconnected");
+    // Due long ago, it is still left alone: nothing polls a tenant without a connector.
+    await h.db.orm.em
+      .fork()
+      .execute(
+        `UPDATE "${h.db.schema}".offer_change SET next_poll_at = now() - interval '1 hour' WHERE tenant_id = ?`,
+        [t.id],
+      );
+    await sleep(800);
+    assert.equal((await tracked()).poll_errors, parked.poll_errors);
+    // Connected again (the same seller account): ConnectorConnected resumes the tracking.
+    h.sellers.reconnect(t.id, seller.role);
+    const connected = {
+      id: newEventId(),
+      type: "ConnectorConnected",
+      version: 1,
+      source: "flowstate.connector",
+      occurred_at: new Date().toISOString(),
+      tenant_id: t.id,
+      actor: { kind: "user", sub: "usr_0123456789ab" },
+      data: { tenant_id: t.id, account_id: seller.role.accountId },
+    };
+    await applyEvent(
+      h.db.orm,
+      h.db.schema,
+      connected,
+      "ConnectorConnected.v1",
+      offersConsumer.handlers["ConnectorConnected.v1"]!,
+      h.deps,
+    );
+    h.deps.wakeTracker();
+    assert.equal((await h.waitForChange(t, handle.change_set_id)).status, "succeeded");
+    assert.equal((await tracked()).untracked_reason, null);
+  });
 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,3 +1,4 @@
+import { DomainError } from "@flowstate/shared/errors/domain-error";
 import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
@@ -24,7 +25,8 @@ export interface TrackerOptions {
 /**
  * The change-set tracker: every change set in `submitting`, `preparing` or `applying` is polled
  * with DescribeChangeSet when due (claim.ts, backoff.ts) until AWS reports its end
- * (poll-change.ts). Its state is the offer_change table, so starting a tracker after a restart
+ * (poll-change.ts). A tenant found without a connector has its change sets left alone
+ * (`untracked_reason`) until it connects again (consumers/handlers.ts). Its state is the offer_change table, so starting a tracker after a restart
  * simply resumes: nothing is kept in memory but the timer.
  */
 export function startTracker(deps: OffersDeps, options: TrackerOptions = {}): Tracker {
@@ -35,11 +37,10 @@ export function startTracker(deps: OffersDeps, options: TrackerOptions = {}): Tr
   let timer: NodeJS.Timeout | undefined;
   let wakeUp: (() => void) | undefined;
   options.metrics?.gauge("offer_changes_in_flight", "Change sets submitted and not yet ended", async () => {
-    const [row] = await deps.orm.em
-      .fork()
-      .execute<{ n: string }[]>(
-        `SELECT count(*) AS n FROM ${qualifiedTable(deps.schema, "offer_change")} WHERE status IN ('submitting', 'preparing', 'applying')`,
-      );
+    const [row] = await deps.orm.em.fork().execute<{ n: string }[]>(
+      `SELECT count(*) AS n FROM ${qualifiedTable(deps.schema, "offer_change")}
+          WHERE status IN ('submitting', 'preparing', 'applying') AND untracked_reason IS NULL`,
+    );
     return Number(row?.n ?? 0);
   });
 
@@ -48,7 +49,18 @@ export function startTracker(deps: OffersDeps, options: TrackerOptions = {}): Tr
       if (row.status === "submitting") await resubmit(deps, row);
       else await pollChange(deps, row);
     } catch (err) {
-      // Throttling, an outage, a disconnected tenant: try again later, slower each time.
+      if (err instanceof DomainError && err.code === "CONNECTOR_NOT_CONNECTED") {
+        // Nothing can reach the seller's account any more: stop, until ConnectorConnected resumes it.
+        log.info({ change: row.id, tenant_id: row.tenant_id }, "change set untracked: tenant disconnected");
+        await deps.orm.em
+          .fork()
+          .execute(
+            `UPDATE ${qualifiedTable(deps.schema, "offer_change")} SET untracked_reason = 'disconnected' WHERE id = ?`,
+            [row.id],
+          );
+        return;
+      }
+      // Throttling, an outage: try again later, slower each time.
       log.warn({ err, change: row.id, tenant_id: row.tenant_id }, "change set poll failed");
       await deps.orm.em.fork().execute(
         `UPDATE ${qualifiedTable(deps.schema, "offer_change")}

@@ -25,16 +25,15 @@ async function productDimensions(ctx: ServiceContext, productId: string): Promis
 
 /**
  * What can only be checked against the seller's account, before anything is submitted: the
- * product exists and has the dimensions the pricing names (400 with field errors), and the
- * currency is one the seller is paid out in (422 CURRENCY_NOT_ALLOWED with the allowed ones).
- * When the currencies cannot be determined (a legacy role), the currency is not checked: the
- * interface keeps create and clone working (sections 7 and 9), so AWS decides when it applies the
- * change set, and the reason is returned for the answer to say so.
+ * product exists and has the dimensions the pricing names (400 with field errors). The currency
+ * cannot be checked (seller-currencies.ts says why): the interface keeps create and clone working
+ * (sections 7 and 9), so AWS decides when it applies the change set, and the reason is returned
+ * for the answer to say so.
  */
 export async function checkOfferAgainstSeller(
   ctx: ServiceContext,
   offer: CreateOfferRequest,
-): Promise<CurrencyNotChecked | undefined> {
+): Promise<CurrencyNotChecked> {
   const [dimensions, currencies] = await Promise.all([
     productDimensions(ctx, offer.product_id),
     getSellerCurrencies({ ctx }),
@@ -57,17 +56,6 @@ export async function checkOfferAgainstSeller(
     });
   }
   if (issues.length) throw fieldErrors(issues);
-  if (!currencies.determined) {
-    const { reason_code, reason, health } = currencies;
-    return { reason_code, reason, health };
-  }
-  if (!currencies.currencies.includes(offer.pricing.currency)) {
-    throw new DomainError(
-      "unprocessable",
-      "CURRENCY_NOT_ALLOWED",
-      `the seller cannot be paid out in ${offer.pricing.currency}; offers may use ${currencies.currencies.join(", ") || "no currency yet"}`,
-      { extensions: { field: "pricing.currency", allowed_currencies: currencies.currencies } },
-    );
-  }
-  return undefined;
+  const { reason_code, reason, health } = currencies;
+  return { reason_code, reason, health };
 }

@@ -6,7 +6,7 @@ import { createOfferChanges, expireOfferChanges } from "../marketplace/change-se
 import { fieldErrors } from "./call-seller.ts";
 import { checkOfferAgainstSeller } from "./check-offer.ts";
 import { getOffer } from "./get-offer.ts";
-import { submitChange } from "./submit-change.ts";
+import { submitOnce } from "./submit-change.ts";
 
 /** The original's typed fields with the request's overrides on top (`payment_schedule: null` drops it). */
 function merged(original: Offer, o: CloneOfferRequest): Record<string, unknown> {
@@ -39,26 +39,31 @@ export async function cloneOffer(args: {
   idempotencyKey?: string | undefined;
 }): Promise<ChangeHandle> {
   const { ctx, offerId, input, idempotencyKey } = args;
-  const original = await getOffer({ ctx, offerId });
-  if (original.other_terms.length) {
-    throw new DomainError(
-      "unprocessable",
-      "OFFER_NOT_CLONEABLE",
-      `the offer has terms a clone cannot carry over (${original.other_terms.join(", ")}); create the new offer instead`,
-      { extensions: { terms: original.other_terms } },
-    );
-  }
-  if (input.expire_original && original.state !== "released") {
-    throw new DomainError("conflict", "OFFER_NOT_RELEASED", "only a released offer can be expired; it is a draft", {
-      extensions: { field: "expire_original" },
-    });
-  }
-  const parsed = CreateOfferRequest.safeParse(merged(original, input));
-  if (!parsed.success) throw fieldErrors(parsed.error.issues);
-  const currencyNotChecked = await checkOfferAgainstSeller(ctx, parsed.data);
-  const changes = [
-    ...createOfferChanges(parsed.data),
-    ...(input.expire_original ? expireOfferChanges(offerId, ctx.deps.clock().getTime()) : []),
-  ];
-  return submitChange(ctx, { action: "clone", offerId, input, changes, idempotencyKey, currencyNotChecked });
+  return submitOnce(ctx, { action: "clone", offerId, input, idempotencyKey }, async () => {
+    const original = await getOffer({ ctx, offerId });
+    if (original.other_terms.length) {
+      throw new DomainError(
+        "unprocessable",
+        "OFFER_NOT_CLONEABLE",
+        `the offer has terms a clone cannot carry over (${original.other_terms.join(", ")}); create the new offer instead`,
+        { extensions: { terms: original.other_terms } },
+      );
+    }
+    if (input.expire_original && original.state !== "released") {
+      throw new DomainError(
+        "conflict",
+        "OFFER_NOT_RELEASED",
+        `only a released offer can be expired; it is ${original.state === "draft" ? "a draft" : "expired already"}`,
+        { extensions: { field: "expire_original", state: original.state } },
+      );
+    }
+    const parsed = CreateOfferRequest.safeParse(merged(original, input));
+    if (!parsed.success) throw fieldErrors(parsed.error.issues);
+    const currencyNotChecked = await checkOfferAgainstSeller(ctx, parsed.data);
+    const changes = [
+      ...createOfferChanges(parsed.data),
+      ...(input.expire_original ? expireOfferChanges(offerId, ctx.deps.clock().getTime()) : []),
+    ];
+    return { changes, currencyNotChecked };
+  });
 }

@@ -3,7 +3,7 @@ import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
 import type { ServiceContext } from "../context.ts";
 import { createOfferChanges } from "../marketplace/change-sets.ts";
 import { checkOfferAgainstSeller } from "./check-offer.ts";
-import { submitChange } from "./submit-change.ts";
+import { submitOnce } from "./submit-change.ts";
 
 /** A private offer in one change set (released in the same one when `release` is true). */
 export async function createOffer(args: {
@@ -12,12 +12,8 @@ export async function createOffer(args: {
   idempotencyKey?: string | undefined;
 }): Promise<ChangeHandle> {
   const { ctx, input, idempotencyKey } = args;
-  const currencyNotChecked = await checkOfferAgainstSeller(ctx, input);
-  return submitChange(ctx, {
-    action: "create",
-    input,
+  return submitOnce(ctx, { action: "create", input, idempotencyKey }, async () => ({
+    currencyNotChecked: await checkOfferAgainstSeller(ctx, input),
     changes: createOfferChanges(input),
-    idempotencyKey,
-    currencyNotChecked,
-  });
+  }));
 }

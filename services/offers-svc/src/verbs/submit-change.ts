@@ -12,17 +12,24 @@ import type { ServiceContext } from "../context.ts";
 import { CATALOG, callSeller } from "./call-seller.ts";
 import { recordAcknowledged } from "./record-acknowledged.ts";
 
-export interface ChangeRequest {
+/** What a caller asked for: the part an idempotent retry must repeat exactly. */
+export interface ChangeIntent {
   action: OfferAction;
   /** release, expire: the offer changed; clone: the original. */
   offerId?: string | undefined;
-  /** The validated request (defaults applied): what an idempotent retry must repeat exactly. */
+  /** The validated request (defaults applied). */
   input: unknown;
-  changes: Change[];
   idempotencyKey?: string | undefined;
+}
+
+/** What the checks of a verb make of an intent: the change set to submit. */
+export interface PreparedChange {
+  changes: Change[];
   /** create, clone: the currency could not be checked (part of the answer, replays included). */
   currencyNotChecked?: CurrencyNotChecked | undefined;
 }
+
+export type ChangeRequest = ChangeIntent & PreparedChange;
 
 /** What a verb that changes one existing offer and takes nothing else is given (release, expire). */
 export interface OfferChangeArgs {
@@ -32,15 +39,32 @@ export interface OfferChangeArgs {
 }
 
 /**
- * Submits `changes` to one existing offer for such a verb: the offer is the whole request, so an
- * idempotent retry repeats only the action and the offer.
+ * The verbs' one way to submit: a replay of an Idempotency-Key that already has its change set is
+ * answered from the stored row first, and only otherwise are the checks run (`prepare`: reads of
+ * the seller's account, refusals such as "the original is no longer released") and the change
+ * set submitted. Checks first would refuse the replay of a change that did what it was asked (a
+ * clone that expired its original, a release) or fail it while the seller's account is down.
+ */
+export async function submitOnce(
+  ctx: ServiceContext,
+  intent: ChangeIntent,
+  prepare: () => Promise<PreparedChange>,
+): Promise<ChangeHandle> {
+  const replay = await replayOf(ctx, intent);
+  if (replay) return replay;
+  return submitChange(ctx, { ...intent, ...(await prepare()) });
+}
+
+/**
+ * `submitOnce` for a verb on one existing offer: the offer is the whole request, so an idempotent
+ * retry repeats only the action and the offer.
  */
 export function submitOfferChange(
   { ctx, offerId, idempotencyKey }: OfferChangeArgs,
   action: OfferAction,
-  changes: Change[],
+  prepare: () => Promise<Change[]>,
 ): Promise<ChangeHandle> {
-  return submitChange(ctx, { action, offerId, input: {}, changes, idempotencyKey });
+  return submitOnce(ctx, { action, offerId, input: {}, idempotencyKey }, async () => ({ changes: await prepare() }));
 }
 
 export interface StoredRequest {
@@ -58,6 +82,8 @@ type Row = {
 };
 
 const hash = (value: string) => createHash("sha256").update(value).digest("hex");
+const requestHashOf = (req: ChangeIntent) =>
+  hash(JSON.stringify({ action: req.action, offer: req.offerId ?? null, input: req.input }));
 
 const reused = () =>
   new DomainError(
@@ -79,6 +105,27 @@ export const handleOf = (
 });
 
 /**
+ * The first answer to this Idempotency-Key when its change set exists (422 when the key came with
+ * another request); undefined without a key, for a new key, or when AWS has not acknowledged the
+ * key's change set yet (refused, or in flight: submitChange carries on with that row).
+ */
+async function replayOf(ctx: ServiceContext, intent: ChangeIntent): Promise<ChangeHandle | undefined> {
+  if (!intent.idempotencyKey) return undefined;
+  const [row] = await ctx.deps.orm.em
+    .fork()
+    .execute<Pick<Row, "request_hash" | "change_set_id" | "status" | "currency_not_checked">[]>(
+      `SELECT request_hash, change_set_id, status, currency_not_checked FROM ${qualifiedTable(ctx.deps.schema, "offer_change")}
+        WHERE tenant_id = ? AND idempotency_key = ?`,
+      [ctx.tenantId, intent.idempotencyKey],
+    );
+  if (!row) return undefined;
+  if (row.request_hash !== requestHashOf(intent)) throw reused();
+  return row.change_set_id
+    ? handleOf(ctx.tenantId, row.change_set_id, row.status, row.currency_not_checked)
+    : undefined;
+}
+
+/**
  * Submits one change set and starts tracking it, idempotently per Idempotency-Key:
  *
  * 1. the intent is recorded first (`submitting`, with the StartChangeSet input and AWS's
@@ -92,9 +139,9 @@ export const handleOf = (
  * removes it, without a key) and the caller gets the mapped error; the same key then submits again. A crash between 2 and 3 leaves a `submitting` row that the
  * tracker resubmits with the same token once its lease passed (tracker/resubmit.ts).
  */
-export async function submitChange(ctx: ServiceContext, req: ChangeRequest): Promise<ChangeHandle> {
+async function submitChange(ctx: ServiceContext, req: ChangeRequest): Promise<ChangeHandle> {
   const { deps, tenantId } = ctx;
-  const requestHash = hash(JSON.stringify({ action: req.action, offer: req.offerId ?? null, input: req.input }));
+  const requestHash = requestHashOf(req);
   // ClientRequestToken: 1..36 printable characters (StartChangeSet model).
   const token = req.idempotencyKey ? hash(`${tenantId}\n${req.idempotencyKey}`).slice(0, 36) : randomUUID();
   const request: StoredRequest = {

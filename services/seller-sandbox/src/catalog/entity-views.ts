@@ -127,14 +127,16 @@ export function productDetails(p: Product) {
 }
 
 /**
- * Seller DetailsDocument. AWS documents no such shape (NOT CONFIRMED, reference §3); the sandbox
- * answers the account and the currencies it can be paid out in, which the offer form needs.
+ * Seller DetailsDocument. AWS publishes no shape for it (the DescribeEntity model types it as an
+ * opaque document; reference §3): the sandbox answers the seller's identity only, and nothing a
+ * client could mistake for the disbursement preferences, which no documented API returns. Those
+ * stay the account's portal settings (`PUT /_sandbox/accounts/<id>/payout-currencies`), which
+ * decide INCOMPATIBLE_PAYMENT_SETTINGS when a change set applies, as on AWS.
  */
 export function sellerDetails(seller: SellerState) {
   return {
     Id: seller.sellerId,
     AccountId: seller.account,
     Name: seller.sellerName,
-    PayoutCurrencies: seller.payoutCurrencies,
   };
 }

@@ -9,7 +9,7 @@ export interface ResolvedClient {
   clientId: string;
   /** `cli_…`: the registered id, or a digest of the metadata document's URL (for the REST list and revoke). */
   ref: string;
-  kind: "registered" | "metadata_document";
+  kind: "registered" | "metadata_document" | "first_party";
   /** The document's `client_name`, else the registration's, else the client id. */
   name: string;
   /** The metadata document's host, shown so a name cannot impersonate another client's domain. */
@@ -34,10 +34,20 @@ export const clientRefOf = (clientId: string): string =>
     : clientId;
 
 /**
- * Finds a client: an https client id is a Client ID Metadata Document (fetched, validated,
+ * Finds a client: the console's id is the first-party client (clients/first-party.ts); an https client id is a Client ID Metadata Document (fetched, validated,
  * cached); anything else must be a client registered here through RFC 7591.
  */
 export async function resolveClient(ctx: ServiceContext, clientId: string): Promise<ResolvedClient> {
+  const console = ctx.deps.oauth.firstParty;
+  if (clientId === console.clientId)
+    return {
+      clientId,
+      ref: clientId,
+      kind: "first_party",
+      name: console.name,
+      host: null,
+      redirectUris: [console.redirectUri],
+    };
   if (clientId.startsWith("https://")) {
     if (!isMetadataDocumentUrl(clientId)) throw new UnknownClientError("invalid_client_id_url");
     try {

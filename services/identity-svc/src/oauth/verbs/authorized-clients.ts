@@ -19,14 +19,20 @@ type Row = {
   last_used_at: Date;
 };
 
-/** The live grants (families neither revoked nor expired) of the caller, oldest first. */
+/**
+ * The live grants (families neither revoked nor expired) of the caller, oldest first. The console's
+ * own sign-ins are not "clients the user authorized" (they are the product, like a REST sign-in).
+ */
 async function liveGrants(ctx: ServiceContext, sub: string, clientRef?: string): Promise<Row[]> {
   return ctx.em.execute<Row[]>(
     `SELECT g.sid, g.client_ref, g.client_id, g.client_name, g.resource, g.scope, g.tenant_id, g.created_at, g.last_used_at
        FROM ${table(ctx, "oauth_grant")} g JOIN ${table(ctx, "user_session")} s ON s.sid = g.sid
-      WHERE g.sub = ? AND s.revoked_at IS NULL AND s.expires_at > ? ${clientRef ? "AND g.client_ref = ?" : ""}
+      WHERE g.sub = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND g.client_id <> ?
+        ${clientRef ? "AND g.client_ref = ?" : ""}
       ORDER BY g.created_at, g.sid`,
-    clientRef ? [sub, now(ctx), clientRef] : [sub, now(ctx)],
+    clientRef
+      ? [sub, now(ctx), ctx.deps.oauth.firstParty.clientId, clientRef]
+      : [sub, now(ctx), ctx.deps.oauth.firstParty.clientId],
   );
 }
 

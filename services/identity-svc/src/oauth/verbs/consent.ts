@@ -2,6 +2,7 @@ import { TenantId } from "@flowstate/contracts/ids";
 import { inTransaction, now, type ServiceContext, table } from "../../context.ts";
 import { randomSecret, sha256 } from "../../crypto/secret-token.ts";
 import { User } from "../../db/entities.ts";
+import { isFirstParty } from "../clients/first-party.ts";
 import { OAuthCode } from "../db/entities.ts";
 import { grantableScopes, needsTenant } from "../scopes.ts";
 import { expiredInteraction, openInteraction } from "./interactions.ts";
@@ -47,10 +48,13 @@ export async function consent({
         WHERE m.sub = ? AND t.status = 'active' LIMIT 1`,
       [row.sub],
     );
-    const { granted } = grantableScopes(request.scopes, tenants.length > 0);
+    // The console's tokens are for the REST API, which checks the membership of every call's tenant
+    // itself: it is bound to no tenant (the user switches tenants in the console; ADR 0015).
+    const firstParty = isFirstParty(ctx.deps.oauth, request.client_id);
+    const { granted } = grantableScopes(request.scopes, firstParty || tenants.length > 0);
     if (granted.length === 0) throw expiredInteraction(); // the page offered no Allow
     let tenantId: string | null = null;
-    if (needsTenant(granted)) {
+    if (needsTenant(granted) && !firstParty) {
       const asked = TenantId.safeParse(form.tenant_id);
       const member =
         asked.success &&

@@ -69,7 +69,12 @@ export async function startAuthorization({
   if (state !== undefined && state.length > 1000) return fail("invalid_request", "state is too long");
   const scopes = parseScopes(params.scope);
   if (scopes === null) return fail("invalid_scope", "the scope names an unknown scope");
-  const resource = resolveResource(params.resource, ctx.deps.oauth.resources);
+  // The console's tokens are for the REST API and only the console's: no other client can ask for
+  // a token the edge gateway takes as a full user session (its scopes do not apply there).
+  const resource =
+    client.kind === "first_party"
+      ? resolveResource(params.resource, [ctx.deps.oauth.firstParty.resource]) && ctx.deps.oauth.firstParty.audience
+      : resolveResource(params.resource, ctx.deps.oauth.resources);
   if (resource === null) return fail("invalid_target", "the resource is not one this server issues tokens for");
 
   const request: AuthorizationRequest = {

@@ -1,0 +1,48 @@
+import { databaseReady } from "@flowstate/shared/db/open-database";
+import { createServiceApp } from "@flowstate/shared/http/app";
+import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
+import type { ConsoleDeps } from "./deps.ts";
+import type { ConsoleApp } from "./http/env.ts";
+import { pageHeaders } from "./http/page-headers.ts";
+import { mountAccount } from "./routes/account.ts";
+import { mountAccountDelete } from "./routes/account-delete.ts";
+import { mountAuthRoutes } from "./routes/auth-routes.ts";
+import { mountFeatures } from "./routes/features.ts";
+import { mountSignup } from "./routes/signup.ts";
+import { mountStatic } from "./routes/static.ts";
+import { mountTenantHome } from "./routes/tenant-home.ts";
+import { mountTenants } from "./routes/tenants.ts";
+
+/**
+ * The seller console (ADR 0015): server-rendered pages under /app, every one a view of public API
+ * calls made with the signed-in user's token. The platform base gives request ids, the access log,
+ * the probes and the body limit; pages get the CSP and no-store headers.
+ */
+export function createApp(deps: ConsoleDeps, options: { metrics?: MetricsRegistry } = {}): ConsoleApp {
+  const app = createServiceApp({
+    name: "web-console",
+    logger: deps.logger,
+    metrics: options.metrics,
+    bodyLimitBytes: 64 * 1024,
+    readiness: { database: databaseReady(deps.orm) },
+  }) as unknown as ConsoleApp;
+  for (const path of ["/app", "/app/*"]) {
+    app.use(path, async (c, next) => {
+      c.set("deps", deps);
+      await next();
+    });
+    app.use(path, pageHeaders());
+  }
+  for (const mount of [
+    mountStatic,
+    mountAuthRoutes,
+    mountSignup,
+    mountTenants,
+    mountTenantHome,
+    mountFeatures,
+    mountAccount,
+    mountAccountDelete,
+  ])
+    mount(app);
+  return app;
+}

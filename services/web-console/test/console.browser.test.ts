@@ -1,0 +1,307 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { withConnection } from "@flowstate/shared/db/with-connection";
+import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { ensureDatabase, ensurePostgres } from "../../../deploy/local/postgres.ts";
+import { type LaunchedStack, launchStack } from "../../../deploy/local/stack-process.ts";
+import { CHROMIUM, screenshots, seriousViolations, skipReason } from "./browser.ts";
+
+/**
+ * The seller console in a real browser against `npm start`'s stack (every process, moto, the
+ * seller sandbox), driven by accessible names only: a control the test cannot find by its label
+ * is an accessibility bug. Every page visited is checked with axe-core (no serious or critical
+ * violation), screenshotted at 1280 and 390 px, and searched for an export control (interface 4.1
+ * rule 4: there is none).
+ */
+if (skipReason) console.warn(`seller console browser tests skipped: ${skipReason}`);
+
+const database = `flowstate_console_e2e_${randomBytes(4).toString("hex")}`;
+const adminUrl = (process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test").replace(
+  /\/[^/]*$/,
+  `/${database}`,
+);
+
+const sql = <T = Record<string, unknown>>(q: string, params: unknown[] = []) =>
+  withConnection(adminUrl, (em) => em.execute(q, params) as Promise<T[]>);
+
+interface Person {
+  name: string;
+  email: string;
+  password: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+describe.skipIf(skipReason !== null)("the seller console in headless Chromium", () => {
+  let stack: LaunchedStack;
+  let browser: Browser;
+  let gw: string;
+  const checked = new Set<string>();
+
+  /** axe, screenshots and the no-export rule, once per page kind. */
+  async function check(page: Page, name: string) {
+    if (checked.has(name)) return;
+    checked.add(name);
+    const violations = await seriousViolations(page);
+    assert.deepEqual(
+      violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+      [],
+      `axe on ${name}`,
+    );
+    const controls = await page
+      .locator("a, button, input[type=submit], form")
+      .evaluateAll((els) =>
+        els.map((e) => `${e.textContent ?? ""} ${e.getAttribute("href") ?? ""} ${e.getAttribute("action") ?? ""}`),
+      );
+    assert.deepEqual(
+      controls.filter((t) => /export/i.test(t)),
+      [],
+      `${name} offers no data export (interface 4.1 rule 4)`,
+    );
+    await screenshots(page, name);
+  }
+
+  /** A new person: sign-up on the console, then identity-svc's sign-in page, back on the console. */
+  async function signUp(): Promise<Person> {
+    const id = randomBytes(4).toString("hex");
+    const person = {
+      name: `Seller ${id}`,
+      email: `seller-${id}@example.com`,
+      password: recordSecret(`pw-${randomBytes(12).toString("hex")}`),
+    };
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${gw}/app`);
+    await check(page, "landing");
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByRole("heading", { name: "Create your account" }).waitFor();
+    await check(page, "sign-up");
+    await page.getByLabel("Your name").fill(person.name);
+    await page.getByLabel("E-mail address").fill(person.email);
+    await page.getByLabel("Password").fill(person.password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await signIn({ ...person, context, page });
+    return { ...person, context, page };
+  }
+
+  async function signIn(p: Person) {
+    await p.page.getByRole("heading", { name: "Sign in to continue" }).waitFor();
+    assert.match(await p.page.locator("main").innerText(), /Flowstate console/);
+    await p.page.getByLabel("E-mail address").fill(p.email);
+    await p.page.getByLabel("Password").fill(p.password);
+    await p.page.getByRole("button", { name: "Sign in" }).click();
+    await p.page.getByRole("heading", { name: "Your tenants" }).waitFor();
+  }
+
+  async function createTenant(p: Person, name: string): Promise<string> {
+    await p.page.goto(`${gw}/app/tenants`);
+    await p.page.getByLabel("Tenant name").fill(name);
+    await p.page.getByRole("button", { name: "Create tenant" }).click();
+    await p.page.getByRole("heading", { name }).waitFor();
+    return new URL(p.page.url()).pathname.split("/")[3]!;
+  }
+
+  /** The visible text of the page's main landmark, without request ids (they differ per request). */
+  const mainText = async (page: Page) =>
+    (await page.locator("main").innerText()).replace(/req_[A-Za-z0-9_-]+|[0-9a-f-]{36}/g, "<id>");
+
+  beforeAll(async () => {
+    await ensurePostgres(adminUrl);
+    await ensureDatabase(adminUrl);
+    stack = await launchStack(
+      { DATABASE_URL: adminUrl, LOG_LEVEL: "warn", FLOWSTATE_HEALTH_TIMEOUT_SECONDS: "240" },
+      420_000,
+    );
+    const down = Object.entries(stack.services).filter(([, s]) => !s.healthy);
+    assert.deepEqual(
+      down.map(([n]) => n),
+      [],
+      stack.output(),
+    );
+    gw = stack.services["edge-gateway"]!.url;
+    browser = await chromium.launch({ executablePath: CHROMIUM!, headless: true, args: ["--no-sandbox"] });
+  }, 480_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it("has an axe check that finds a serious violation on a page made to have one", async () => {
+    const page = await browser.newPage();
+    await page.setContent("<html><body><main><input id=x><img src=x.png></main></body></html>");
+    const found = (await seriousViolations(page)).map((v) => v.id);
+    assert.ok(found.includes("label") && found.includes("image-alt"), found.join(", "));
+    await page.close();
+  });
+
+  it("npm start prints the console's URL", () => {
+    assert.match(stack.output(), new RegExp(`Console\\s+${gw.replace(/[.:/]/g, "\\$&")}/app`));
+  });
+
+  it("signs up, signs in on identity-svc's page, creates a tenant and turns AWS Marketplace offers on", async () => {
+    const p = await signUp();
+    await check(p.page, "tenants-empty");
+    const tenantId = await createTenant(p, `Acme ${randomBytes(2).toString("hex")}`);
+    assert.match(await p.page.getByRole("status").innerText(), /tenant was created/);
+    await check(p.page, "tenant-home");
+    await p.page.getByRole("link", { name: "Settings → Features" }).click();
+    await p.page.getByRole("heading", { name: "Settings → Features" }).waitFor();
+    await check(p.page, "features");
+    await p.page.getByRole("button", { name: "Turn on AWS Marketplace offers" }).click();
+    assert.match(await p.page.getByRole("status").innerText(), /offers are on/);
+    assert.ok(await p.page.getByRole("button", { name: "Turn off AWS Marketplace offers" }).isVisible());
+    await p.page.getByRole("link", { name: "Account" }).click();
+    await p.page.getByRole("heading", { name: "Account" }).waitFor();
+    await check(p.page, "account");
+    const [flags] = await sql<{ enabled: boolean }>(
+      `SELECT enabled FROM identity.feature_flag WHERE tenant_id = ? AND flag = 'marketplace_offers'`,
+      [tenantId],
+    );
+    assert.equal(flags?.enabled, true);
+    // The cookie: HttpOnly, Secure (browsers keep Secure cookies on http://127.0.0.1), SameSite=Lax.
+    const cookie = (await p.context.cookies(gw)).find((c) => c.name === "__Host-flowstate-console");
+    assert.ok(cookie);
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.secure, true);
+    assert.equal(cookie.sameSite, "Lax");
+    // Tokens are sealed at rest: the row holds neither the access token's header nor the refresh token's prefix.
+    const rows = await sql<{ tokens: Buffer }>("SELECT tokens FROM web_console.console_session");
+    assert.ok(rows.length > 0);
+    for (const r of rows) assert.doesNotMatch(Buffer.from(r.tokens).toString("latin1"), /eyJ|ort_/);
+    await p.context.close();
+  });
+
+  it("refuses a post without the page's CSRF token or from another origin, and creates nothing", async () => {
+    const p = await signUp();
+    const cookie = (await p.context.cookies(gw)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const post = (fields: Record<string, string>, origin = gw) =>
+      fetch(`${gw}/app/tenants`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie, origin, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const html = await (await fetch(`${gw}/app/tenants`, { headers: { cookie } })).text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+    assert.ok(token);
+    assert.equal((await post({ name: "No token" })).status, 403);
+    assert.equal((await post({ name: "Wrong token", _csrf: `${token.slice(0, -2)}xx` })).status, 403);
+    assert.equal((await post({ name: "Cross site", _csrf: token }, "https://evil.example")).status, 403);
+    const list = await (await fetch(`${gw}/app/tenants`, { headers: { cookie } })).text();
+    assert.doesNotMatch(list, /No token|Wrong token|Cross site/);
+    const ok = await post({ name: "With token", _csrf: token });
+    assert.equal(ok.status, 303, "the same post with the token goes through");
+    // The page's headers: a strict CSP (no script at all), never framed.
+    const page = await fetch(`${gw}/app/tenants`, { headers: { cookie } });
+    const csp = page.headers.get("content-security-policy") ?? "";
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.doesNotMatch(csp, /unsafe-inline|script-src/);
+    await p.context.close();
+  });
+
+  it("answers another tenant's id in a URL exactly like a missing one", async () => {
+    const owner = await signUp();
+    const theirs = await createTenant(owner, `Private ${randomBytes(2).toString("hex")}`);
+    const stranger = await signUp();
+    const missing = `tnt_${randomBytes(13).toString("hex").slice(0, 26)}`;
+    const seen: { status: number; text: string }[] = [];
+    for (const id of [theirs, missing]) {
+      const answer = await stranger.page.goto(`${gw}/app/t/${id}/settings/features`);
+      seen.push({ status: answer!.status(), text: await mainText(stranger.page) });
+    }
+    await check(stranger.page, "not-found");
+    assert.equal(seen[0]!.status, 404);
+    assert.deepEqual(seen[0], seen[1]);
+    await owner.context.close();
+    await stranger.context.close();
+  });
+
+  it("deletes an account only for DELETE typed exactly, names owned tenants, re-asks the password after 15 minutes, and refuses the old cookie at once", async () => {
+    const p = await signUp();
+    const owned = await createTenant(p, `Owned ${randomBytes(2).toString("hex")}`);
+    await p.page.goto(`${gw}/app/account`);
+    await p.page.getByRole("link", { name: "Delete account" }).click();
+    await p.page.getByRole("heading", { name: "Delete account" }).waitFor();
+    await check(p.page, "delete-account");
+    for (const typed of ["delete", "Delete ", ""]) {
+      await p.page.getByLabel("Type DELETE to confirm").fill(typed);
+      await p.page.getByRole("button", { name: "Delete account" }).click();
+      assert.match(await p.page.locator("main").innerText(), /Nothing was deleted/, `typed ${JSON.stringify(typed)}`);
+    }
+    await check(p.page, "delete-account-error");
+    const [before] = await sql<{ sub: string; status: string }>(
+      `SELECT sub, status FROM identity.app_user WHERE email = ?`,
+      [p.email],
+    );
+    assert.equal(before?.status, "active");
+
+    // The owner case: nothing deleted, the owned tenant listed with a link.
+    await p.page.getByLabel("Type DELETE to confirm").fill("DELETE");
+    await p.page.getByRole("button", { name: "Delete account" }).click();
+    await p.page.getByRole("heading", { name: /You still own a tenant/ }).waitFor();
+    assert.ok(await p.page.getByRole("link", { name: new RegExp(owned) }).isVisible());
+    await check(p.page, "delete-account-owner");
+    // The fix the page names, through the public API (the console's tenant deletion is not built yet).
+    const signedIn = await fetch(`${gw}/v1/auth/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: p.email, password: p.password }),
+    });
+    const { access_token } = (await signedIn.json()) as { access_token: string };
+    recordSecret(access_token);
+    const softDeleted = await fetch(`${gw}/v1/tenants/${owned}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    assert.equal(softDeleted.status, 204, await softDeleted.text());
+
+    // The sign-in is 16 minutes old (at identity-svc and in the console): the password is asked first.
+    const sixteenMinutesAgo = new Date(Date.now() - 16 * 60_000);
+    await sql(
+      `UPDATE identity.oauth_grant SET auth_time = ? WHERE sub = (SELECT sub FROM identity.app_user WHERE email = ?)`,
+      [sixteenMinutesAgo, p.email],
+    );
+    await sql(
+      `UPDATE web_console.console_session SET signed_in_at = ? WHERE sub = (SELECT sub FROM identity.app_user WHERE email = ?)`,
+      [sixteenMinutesAgo, p.email],
+    );
+    await p.page.goto(`${gw}/app/account/delete`);
+    await check(p.page, "delete-account-reauthenticate");
+    const cookies = await p.context.cookies(gw);
+    await p.page.getByLabel("Type DELETE to confirm").fill("DELETE");
+    await p.page.getByLabel("Your password").fill(p.password);
+    await p.page.getByRole("button", { name: "Delete account" }).click();
+    await p.page.getByRole("heading", { name: "Your account is deleted" }).waitFor();
+    await check(p.page, "account-deleted");
+    const [after] = await sql<{ status: string }>(`SELECT status FROM identity.app_user WHERE sub = ?`, [before!.sub]);
+    assert.equal(after?.status, "deleted");
+
+    // The old session cookie is refused at once: the console sends the browser to sign in.
+    await p.context.addCookies(cookies);
+    await p.page.goto(`${gw}/app/account`);
+    await p.page.getByRole("heading", { name: "Sign in to continue" }).waitFor();
+    await p.context.close();
+  });
+
+  it("signs out: the grant is revoked at identity-svc and the cookie no longer opens a page", async () => {
+    const p = await signUp();
+    const cookies = await p.context.cookies(gw);
+    const sub = (await sql<{ sub: string }>(`SELECT sub FROM identity.app_user WHERE email = ?`, [p.email]))[0]!.sub;
+    await p.page.getByRole("button", { name: "Sign out" }).click();
+    await p.page.getByRole("heading", { name: "Signed out" }).waitFor();
+    await check(p.page, "signed-out");
+    const live = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM identity.user_session s JOIN identity.oauth_grant g ON g.sid = s.sid
+        WHERE g.sub = ? AND s.revoked_at IS NULL`,
+      [sub],
+    );
+    assert.equal(live[0]?.n, 0);
+    await p.context.addCookies(cookies);
+    await p.page.goto(`${gw}/app/tenants`);
+    await p.page.getByRole("heading", { name: "Sign in to continue" }).waitFor();
+    await p.context.close();
+  });
+});
