@@ -6,8 +6,16 @@ import type { ConsoleApp } from "./http/env.ts";
 import { pageHeaders } from "./http/page-headers.ts";
 import { mountAccount } from "./routes/account.ts";
 import { mountAccountDelete } from "./routes/account-delete.ts";
+import { mountAgreements } from "./routes/agreements.ts";
 import { mountAuthRoutes } from "./routes/auth-routes.ts";
+import { mountChange } from "./routes/change.ts";
 import { mountFeatures } from "./routes/features.ts";
+import { mountMarketplaceHealth } from "./routes/marketplace-health.ts";
+import { mountMarketplaceOnboarding } from "./routes/marketplace-onboarding.ts";
+import { mountOfferDetail } from "./routes/offer-detail.ts";
+import { mountOfferNew } from "./routes/offer-new.ts";
+import { mountOffersList } from "./routes/offers-list.ts";
+import { mountProducts } from "./routes/products.ts";
 import { mountSignup } from "./routes/signup.ts";
 import { mountStatic } from "./routes/static.ts";
 import { mountTenantHome } from "./routes/tenant-home.ts";
@@ -42,6 +50,14 @@ export function createApp(deps: ConsoleDeps, options: { metrics?: MetricsRegistr
     mountFeatures,
     mountAccount,
     mountAccountDelete,
+    mountMarketplaceOnboarding,
+    mountMarketplaceHealth,
+    mountProducts,
+    mountOffersList,
+    mountOfferNew,
+    mountOfferDetail,
+    mountChange,
+    mountAgreements,
   ])
     mount(app);
   return app;

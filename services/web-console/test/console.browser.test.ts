@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { CreateStackCommand, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
 import { withConnection } from "@flowstate/shared/db/with-connection";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { motoSellerAccount } from "../../../deploy/connector-role/moto-account.ts";
 import { ensureDatabase, ensurePostgres } from "../../../deploy/local/postgres.ts";
 import { type LaunchedStack, launchStack } from "../../../deploy/local/stack-process.ts";
 import { CHROMIUM, screenshots, seriousViolations, skipReason } from "./browser.ts";
@@ -103,6 +105,70 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     return new URL(p.page.url()).pathname.split("/")[3]!;
   }
 
+  /** A link of the main navigation, by its name. */
+  const nav = (page: Page, name: string) =>
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
+
+  /** Settings → Features: AWS Marketplace offers on. */
+  async function turnOffersOn(p: Person, tenantId: string) {
+    await p.page.goto(`${gw}/app/t/${tenantId}/settings/features`);
+    await p.page.getByRole("button", { name: "Turn on AWS Marketplace offers" }).click();
+    await p.page.getByRole("status").waitFor();
+  }
+
+  /**
+   * Marketplace → Onboarding as a seller walks it: follow the CloudFormation quick-create button
+   * (its template and parameters, deployed into a fresh seller account of the emulator, as the AWS
+   * console would), then type the stack's RoleArn output and connect.
+   */
+  async function connect(p: Person, tenantId: string) {
+    await p.page.goto(`${gw}/app/t/${tenantId}`);
+    await nav(p.page, "Onboarding");
+    await p.page.getByRole("heading", { name: "Marketplace onboarding" }).waitFor();
+    assert.equal(await p.page.locator("#external-id-value").isVisible(), false, "the external ID is hidden at first");
+    await p.page.getByText("Show the external ID").click();
+    const externalId = recordSecret(await p.page.locator("#external-id-value").innerText());
+    assert.match(externalId, /^[0-9a-f-]{36}$/);
+    await check(p.page, "onboarding");
+    const href = await p.page
+      .getByRole("link", { name: "Launch the stack in AWS CloudFormation" })
+      .getAttribute("href");
+    const link = new URLSearchParams(new URL(href!).hash.split("?")[1]);
+    assert.equal(link.get("param_ExternalId"), externalId);
+    const seller = await motoSellerAccount(stack.awsEndpoint);
+    await seller.cloudformation.send(
+      new CreateStackCommand({
+        StackName: link.get("stackName")!,
+        TemplateBody: await (await fetch(link.get("templateURL")!)).text(),
+        Parameters: [
+          { ParameterKey: "FlowstatePrincipalArns", ParameterValue: link.get("param_FlowstatePrincipalArns")! },
+          { ParameterKey: "ExternalId", ParameterValue: externalId },
+        ],
+        Capabilities: ["CAPABILITY_NAMED_IAM"],
+      }),
+    );
+    const { Stacks } = await seller.cloudformation.send(
+      new DescribeStacksCommand({ StackName: link.get("stackName")! }),
+    );
+    const roleArn = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === "RoleArn")?.OutputValue;
+    assert.ok(roleArn, "the stack's RoleArn output");
+    await p.page.getByLabel("Role ARN").fill(roleArn);
+    await p.page.getByLabel("AWS CloudFormation (quick-create)").check();
+    await p.page.getByRole("button", { name: "Connect" }).click();
+    assert.match(await p.page.getByRole("status").innerText(), /Connected: every check passed/);
+    return { roleArn, accountId: seller.accountId };
+  }
+
+  /** Follows a change set's progress page ("Check again" while AWS applies it) until it ends; answers how it ended. */
+  async function changeOutcome(page: Page): Promise<string> {
+    for (let i = 0; i < 10; i++) {
+      const title = await page.getByRole("heading", { level: 1 }).innerText();
+      if (!/in progress/.test(title)) return title.split(": ")[1]!;
+      await page.getByRole("link", { name: "Check again" }).click();
+    }
+    throw new Error("the change set did not end");
+  }
+
   /** The visible text of the page's main landmark, without request ids (they differ per request). */
   const mainText = async (page: Page) =>
     (await page.locator("main").innerText()).replace(/req_[A-Za-z0-9_-]+|[0-9a-f-]{36}/g, "<id>");
@@ -171,6 +237,95 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     assert.ok(rows.length > 0);
     for (const r of rows) assert.doesNotMatch(Buffer.from(r.tokens).toString("latin1"), /eyJ|ort_/);
     await p.context.close();
+  });
+
+  it("the journey: sign-up, a connected tenant, a released private offer and the agreements, by clicking and typing", async () => {
+    const p = await signUp();
+    const tenantId = await createTenant(p, `Journey ${randomBytes(2).toString("hex")}`);
+    await turnOffersOn(p, tenantId);
+    await connect(p, tenantId);
+    await check(p.page, "onboarding-connected");
+    await p.page.getByRole("link", { name: "Check the connection's health" }).click();
+    await p.page.getByRole("heading", { name: "Connection health" }).waitFor();
+    assert.match(await p.page.locator("main").innerText(), /Overall: Healthy/);
+    await check(p.page, "health");
+    await nav(p.page, "Products");
+    await p.page.getByRole("heading", { name: "Products" }).waitFor();
+    await check(p.page, "products");
+
+    await nav(p.page, "Offers");
+    await p.page.getByRole("heading", { name: "Offers" }).waitFor();
+    await check(p.page, "offers-empty");
+    await p.page.getByRole("link", { name: "Create offer" }).click();
+    await p.page.getByRole("heading", { name: "Create a private offer" }).waitFor();
+    // AWS documents no way to read payout currencies: every currency, with the notice saying why.
+    assert.match(await p.page.locator("#currency-notice").innerText(), /could not be determined/);
+    assert.deepEqual(await p.page.getByLabel("Currency").locator("option").allInnerTexts(), [
+      "USD",
+      "EUR",
+      "GBP",
+      "AUD",
+      "JPY",
+    ]);
+    await check(p.page, "offer-form");
+    const publicProduct = (await p.page.getByLabel("Product").locator("option").allInnerTexts()).find((t) =>
+      /\(Public\)/.test(t),
+    )!;
+    await p.page.getByLabel("Product").selectOption({ label: publicProduct });
+    const name = `Acme annual ${randomBytes(2).toString("hex")}`;
+    await p.page.getByLabel("Offer name").fill(name);
+    await p.page.getByLabel("Description").fill("Twelve months of Acme for one buyer");
+    await p.page.getByLabel("Buyer AWS account IDs").fill("444455556666");
+    await p.page.getByLabel("Currency").selectOption("USD");
+    await p.page.getByLabel("Upfront price").fill("0.00");
+    await p.page.getByLabel("Dimension key").fill("BasicService");
+    await p.page.getByLabel("Contract duration").selectOption({ label: "12 months" });
+    await p.page.getByRole("button", { name: "Create offer" }).click();
+    // A refused post keeps what was typed and puts the API's field error above its field.
+    const refused = await p.page.getByRole("alert").innerText();
+    assert.match(refused, /VALIDATION_FAILED · request id req_/);
+    const fieldError = await p.page.locator("#dimension-error").innerText();
+    const dimension = /\(it has ([^),]+)/.exec(fieldError)?.[1];
+    assert.ok(dimension, fieldError);
+    assert.equal(await p.page.getByLabel("Offer name").inputValue(), name);
+    await check(p.page, "offer-form-error");
+    await p.page.getByLabel("Dimension key").fill(dimension);
+    await p.page.getByRole("button", { name: "Create offer" }).click();
+    await check(p.page, "change-progress");
+    assert.equal(await changeOutcome(p.page), "succeeded");
+    await p.page.getByRole("link", { name: "Open the offer" }).click();
+    await p.page.getByRole("heading", { name }).waitFor();
+    await check(p.page, "offer-draft");
+    await p.page.getByRole("button", { name: "Release offer" }).click();
+    assert.equal(await changeOutcome(p.page), "succeeded");
+    await check(p.page, "change-succeeded");
+    await p.page.getByRole("link", { name: "Open the offer" }).click();
+    await p.page.getByRole("heading", { name }).waitFor();
+    assert.match(await p.page.locator("main").innerText(), /State\s+released/);
+    await check(p.page, "offer-released");
+    const offerId = new URL(p.page.url()).pathname.split("/").at(-1)!;
+    await nav(p.page, "Offers");
+    assert.ok(await p.page.getByRole("link", { name }).isVisible(), "the list shows the released offer");
+    await check(p.page, "offers");
+    await nav(p.page, "Agreements");
+    await p.page.getByRole("heading", { name: "Agreements" }).waitFor();
+    assert.ok(await p.page.getByRole("table").isVisible(), "the agreements list");
+    await check(p.page, "agreements");
+
+    // Another tenant's offer id in a URL answers exactly like a missing one.
+    const other = await signUp();
+    const otherTenant = await createTenant(other, `Other ${randomBytes(2).toString("hex")}`);
+    await turnOffersOn(other, otherTenant);
+    await connect(other, otherTenant);
+    const seen: { status: number; text: string }[] = [];
+    for (const id of [offerId, "offer-doesnotexist0000"]) {
+      const answer = await other.page.goto(`${gw}/app/t/${otherTenant}/offers/${id}`);
+      seen.push({ status: answer!.status(), text: await mainText(other.page) });
+    }
+    assert.equal(seen[0]!.status, 404);
+    assert.deepEqual(seen[0], seen[1]);
+    await p.context.close();
+    await other.context.close();
   });
 
   it("refuses a post without the page's CSRF token or from another origin, and creates nothing", async () => {

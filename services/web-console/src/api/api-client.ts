@@ -107,3 +107,14 @@ const unreachable = (requestId: string | undefined): ApiProblem => ({
   fields: {},
   body: {},
 });
+
+/** The answer for an id the console refuses before asking (malformed): the API's own 404, so both pages are one. */
+export const notFoundProblem = (): ApiProblem => ({
+  status: 404,
+  code: "NOT_FOUND",
+  title: "Not found",
+  detail: "",
+  requestId: undefined,
+  fields: {},
+  body: {},
+});

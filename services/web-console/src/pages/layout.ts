@@ -44,6 +44,7 @@ export function layout({ title, signedIn, flash, body }: LayoutInput): Fragment 
       ${
         tenant
           ? html`<li><a href="/app/t/${tenant.id}/offers">Offers</a></li>
+      <li><a href="/app/t/${tenant.id}/products">Products</a></li>
       <li><a href="/app/t/${tenant.id}/agreements">Agreements</a></li>
       <li><a href="/app/t/${tenant.id}/marketplace">Onboarding</a></li>
       <li><a href="/app/t/${tenant.id}/settings/features">Settings</a></li>`

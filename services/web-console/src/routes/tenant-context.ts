@@ -1,5 +1,6 @@
 import { TenantId } from "@flowstate/contracts/ids";
 import type { Tenant } from "@flowstate/contracts/rest/identity/tenants";
+import { notFoundProblem } from "../api/api-client.ts";
 import type { ConsoleContext } from "../http/env.ts";
 import { renderProblem } from "../pages/error-page.ts";
 
@@ -11,10 +12,7 @@ export async function tenantOf(c: ConsoleContext): Promise<{ tenant: Tenant } | 
   const id = c.req.param("tenant") ?? "";
   const answer = TenantId.safeParse(id).success
     ? await c.get("api")<Tenant>({ method: "GET", path: `/v1/tenants/${id}` })
-    : ({
-        ok: false,
-        problem: { status: 404, code: "NOT_FOUND", title: "", detail: "", requestId: undefined, fields: {}, body: {} },
-      } as const);
+    : ({ ok: false, problem: notFoundProblem() } as const);
   if (answer.ok) return { tenant: answer.body };
   return { page: await renderProblem(c, answer.problem, { csrf: c.get("csrf") }) };
 }
