@@ -15,6 +15,9 @@ const CAPABILITIES: Record<string, string> = {
   agreements: "List agreements",
 };
 
+/** What a passing check still cannot tell, where the API says it (`note`, when the contract has one). */
+const noteOf = (x: object) => (x as { note?: { detail?: string } }).note?.detail ?? "";
+
 /**
  * Health: each principal and capability checked now (GET …/health), the migration banner with its
  * fix when the role's policy predates 2026-08-31, and every diagnosis with the fix for the path
@@ -50,7 +53,7 @@ export function mountMarketplaceHealth(app: ConsoleApp): void {
 <thead><tr><th scope="col">Capability</th><th scope="col">Works</th><th scope="col">Note</th></tr></thead>
 <tbody>${h.capabilities.map(
           (x) =>
-            html`<tr><td>${CAPABILITIES[x.capability] ?? x.capability}</td><td>${x.ok ? "Yes" : "No"}</td><td>${x.error ?? ""}${x.note ? x.note.detail : ""}</td></tr>`,
+            html`<tr><td>${CAPABILITIES[x.capability] ?? x.capability}</td><td>${x.ok ? "Yes" : "No"}</td><td>${x.error ?? ""}${noteOf(x)}</td></tr>`,
         )}</tbody>
 </table></div>
 ${h.diagnosis.length ? html`<h2>What to fix</h2>${diagnosisList(h.diagnosis, path)}` : ""}
