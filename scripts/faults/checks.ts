@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand, ListQueuesCommand } from "@aws-sdk/client-sqs";
 import { sentMail } from "@flowstate/privacy-svc/testing/aws-fixtures";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
-import { withConnection } from "./database.ts";
+import { withConnection } from "@flowstate/shared/db/with-connection";
 
 /**
  * What must hold once the system has settled after its faults: nothing lost (every committed

@@ -1,6 +1,6 @@
+import { withConnection } from "@flowstate/shared/db/with-connection";
 import type { Moto } from "../../deploy/local/moto.ts";
 import type { RunningStack } from "../../deploy/local/stack.ts";
-import { withConnection } from "./database.ts";
 
 /**
  * A fault and how the system is brought back from it, without an operator: a killed service is
