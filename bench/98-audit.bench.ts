@@ -76,7 +76,7 @@ function sampleEvents(n: number): DomainEvent[] {
       ),
     () =>
       domainEvent(
-        "OfferChangeFailed.v1",
+        "OfferChangeFailed.v2",
         {
           tenant_id: tenant,
           change_set_id: randomBytes(13).toString("hex").slice(0, 25),

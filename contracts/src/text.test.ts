@@ -59,6 +59,7 @@ describe("the free-text fields of the registry", () => {
     "oauth.register": ["client_name"],
     "offers.create": ["name", "description"],
     "offers.clone": ["name", "description"],
+    "offers.update": ["name", "description"],
   };
 
   it("are the names and descriptions people type and others read (the decision in contracts/src/text.ts)", () => {

@@ -130,6 +130,11 @@ export const problemCodes = {
     status: 409,
     meaning: "Only a released offer can be expired; this one is a draft (`state`). Nothing was submitted.",
   },
+  OFFER_NOT_DRAFT: {
+    status: 409,
+    meaning:
+      "Only a draft offer's details can be changed; this one is released or expired (`state`). Nothing was submitted.",
+  },
   OFFER_ALREADY_RELEASED: {
     status: 409,
     meaning:

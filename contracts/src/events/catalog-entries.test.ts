@@ -122,6 +122,27 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
     },
     reject: { tenant_id, change_set_id: "cs1", action: "release", error_codes: "x", principal: "backend" },
   },
+  "OfferChangeRequested.v2": {
+    accept: { tenant_id, change_set_id: "cs1", action: "update", offer_id: "offer-1", principal: "backend" },
+    reject: { tenant_id, change_set_id: "cs1", action: "publish", principal: "backend" },
+  },
+  "OfferChangeSucceeded.v2": {
+    accept: { tenant_id, change_set_id: "cs1", action: "update", offer_id: "offer-1", principal: "backend" },
+    reject: { tenant_id, change_set_id: "cs1", action: "update", principal: "backend" },
+  },
+  "OfferChangeFailed.v2": {
+    accept: {
+      tenant_id,
+      change_set_id: "cs1",
+      action: "update",
+      offer_id: "offer-1",
+      failure_code: "CLIENT_ERROR",
+      error_codes: ["INVALID_BUYER_ACCOUNTS"],
+      changes: [{ change_type: "ReleaseOffer", error_codes: ["INVALID_BUYER_ACCOUNTS"] }],
+      principal: "mcp-execution",
+    },
+    reject: { tenant_id, change_set_id: "cs1", action: "update", error_codes: "x", principal: "backend" },
+  },
 };
 
 describe("event catalog entries", () => {

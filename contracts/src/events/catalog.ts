@@ -4,8 +4,42 @@ import { EventEnvelope } from "./envelope.ts";
 import { PartnerEventMetadata } from "./partner.ts";
 
 const OfferAction = z.enum(["create", "clone", "release", "expire"]);
+const OfferActionV2 = z.enum([...OfferAction.options, "update"]);
 /** The Flowstate principal that reached the seller's AWS account (REST → backend, MCP → mcp-execution). */
 const MarketplacePrincipal = z.enum(["backend", "mcp-execution"]);
+
+// offers-svc (v1 had no producer before offers-svc; its fields were settled before the first release).
+// Who asked is the envelope's actor (the same on all three: the tracker reports the outcome of their request).
+const OfferChangeRequestedV1 = z.object({
+  tenant_id: TenantId,
+  change_set_id: z.string(),
+  action: OfferAction,
+  /** release, expire: the offer changed; clone: the original. Absent for create. */
+  offer_id: z.string().optional(),
+  principal: MarketplacePrincipal,
+});
+const OfferChangeSucceededV1 = z.object({
+  tenant_id: TenantId,
+  change_set_id: z.string(),
+  action: OfferAction,
+  /** The offer created (create, clone) or changed (release, expire). */
+  offer_id: z.string(),
+  /** Same as offer_id (kept from the first draft of this event). */
+  entity_id: z.string().optional(),
+  source_offer_id: z.string().optional(),
+  principal: MarketplacePrincipal,
+});
+const OfferChangeFailedV1 = z.object({
+  tenant_id: TenantId,
+  change_set_id: z.string(),
+  action: OfferAction,
+  offer_id: z.string().optional(),
+  failure_code: z.enum(["CLIENT_ERROR", "SERVER_FAULT", "CANCELLED"]),
+  /** AWS's error codes of every failed change, in order. */
+  error_codes: z.array(z.string()),
+  changes: z.array(z.object({ change_type: z.string(), error_codes: z.array(z.string()) })),
+  principal: MarketplacePrincipal,
+});
 
 /**
  * The versioned catalog of domain events. A key is `<Type>.v<version>`; adding a version means
@@ -72,38 +106,14 @@ export const eventCatalog = {
   // connector-svc
   "ConnectorConnected.v1": z.object({ tenant_id: TenantId, account_id: z.string().regex(/^\d{12}$/) }),
   "ConnectorDisconnected.v1": z.object({ tenant_id: TenantId }),
-  // offers-svc (v1 had no producer before offers-svc; its fields were settled before the first release).
-  // Who asked is the envelope's actor (the same on all three: the tracker reports the outcome of their request).
-  "OfferChangeRequested.v1": z.object({
-    tenant_id: TenantId,
-    change_set_id: z.string(),
-    action: OfferAction,
-    /** release, expire: the offer changed; clone: the original. Absent for create. */
-    offer_id: z.string().optional(),
-    principal: MarketplacePrincipal,
-  }),
-  "OfferChangeSucceeded.v1": z.object({
-    tenant_id: TenantId,
-    change_set_id: z.string(),
-    action: OfferAction,
-    /** The offer created (create, clone) or changed (release, expire). */
-    offer_id: z.string(),
-    /** Same as offer_id (kept from the first draft of this event). */
-    entity_id: z.string().optional(),
-    source_offer_id: z.string().optional(),
-    principal: MarketplacePrincipal,
-  }),
-  "OfferChangeFailed.v1": z.object({
-    tenant_id: TenantId,
-    change_set_id: z.string(),
-    action: OfferAction,
-    offer_id: z.string().optional(),
-    failure_code: z.enum(["CLIENT_ERROR", "SERVER_FAULT", "CANCELLED"]),
-    /** AWS's error codes of every failed change, in order. */
-    error_codes: z.array(z.string()),
-    changes: z.array(z.object({ change_type: z.string(), error_codes: z.array(z.string()) })),
-    principal: MarketplacePrincipal,
-  }),
+  // offers-svc (the schemas above the catalog)
+  "OfferChangeRequested.v1": OfferChangeRequestedV1,
+  "OfferChangeSucceeded.v1": OfferChangeSucceededV1,
+  "OfferChangeFailed.v1": OfferChangeFailedV1,
+  // v2: the action may be `update` (a draft's details changed); otherwise as v1. offers-svc emits v2.
+  "OfferChangeRequested.v2": OfferChangeRequestedV1.extend({ action: OfferActionV2 }),
+  "OfferChangeSucceeded.v2": OfferChangeSucceededV1.extend({ action: OfferActionV2 }),
+  "OfferChangeFailed.v2": OfferChangeFailedV1.extend({ action: OfferActionV2 }),
   // mcp-gateway: one per tool call, published without a database (best effort, see its README)
   /**
    * An MCP tool call and how it ended: `ok`, `error` (a refusal or failure of the tool's route, with

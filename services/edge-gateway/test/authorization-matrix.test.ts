@@ -63,6 +63,8 @@ interface OfferTargets {
   changeSetId: string;
   release: Partial<Record<Caller, string>>;
   expire: Partial<Record<Caller, string>>;
+  /** Drafts to change (offers.update), one per caller that may. */
+  update: Partial<Record<Caller, string>>;
   readable: string;
 }
 
@@ -164,6 +166,14 @@ const cases: Record<string, Case> = {
     if (allowed) await ensureConnected(w);
     return { path: `${M(w)}/offers/${w.offers!.readable}/clone`, body: { buyer_accounts: ["777788889999"] } };
   },
+  "offers.update": async (w, caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}/offers/${w.offers!.update[caller] ?? w.offers!.readable}`, body: { name: "Renamed" } };
+  },
+  "offers.history": async (w, _caller, allowed) => {
+    if (allowed) await ensureConnected(w);
+    return { path: `${M(w)}/offers/${w.offers!.readable}/changes` };
+  },
   "offers.release": async (w, caller, allowed) => {
     if (allowed) await ensureConnected(w);
     return { path: `${M(w)}/offers/${w.offers!.release[caller] ?? w.offers!.readable}/release` };
@@ -201,24 +211,29 @@ async function offerTargets(e2e: E2E, tenantId: string, token: string, seller: S
   };
   const productId = account.products.find((p) => p.visibility === "Public")!.id;
   const M = `/v1/tenants/${tenantId}/integrations/marketplace`;
-  const created = await e2e.call("POST", `${M}/offers`, { token, body: offerBody(productId) });
-  assert.equal(created.status, 202, created.text);
-  const changeSetId = created.json.change_set_id as string;
-  let change = created.json;
-  for (let i = 0; i < 200 && !["succeeded", "failed"].includes(change.status); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    change = (await e2e.call("GET", `${M}/changes/${changeSetId}`, { token })).json;
-  }
-  assert.equal(change.status, "succeeded", JSON.stringify(change));
+  // Drafts made here: only a draft can be released or changed (a released one is refused at once).
+  const draft = async () => {
+    const created = await e2e.call("POST", `${M}/offers`, { token, body: offerBody(productId) });
+    assert.equal(created.status, 202, created.text);
+    let change = created.json;
+    for (let i = 0; i < 200 && !["succeeded", "failed"].includes(change.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      change = (await e2e.call("GET", `${M}/changes/${created.json.change_set_id}`, { token })).json;
+    }
+    assert.equal(change.status, "succeeded", JSON.stringify(change));
+    return change as { change_set_id: string; offer_id: string };
+  };
+  const [change, forKey, ...toUpdate] = await Promise.all([1, 2, 3, 4, 5].map(draft));
   const find = (f: (o: Seeded) => boolean) => account.offers.find(f)!.id;
-  const [publicA, publicB] = account.offers.filter((o) => !o.private).map((o) => o.id);
+  const [publicA] = account.offers.filter((o) => !o.private).map((o) => o.id);
   const privateReleased = find((o) => o.private && o.state === "Released" && !o.expired);
   return {
     productId,
-    changeSetId,
+    changeSetId: change!.change_set_id,
     readable: privateReleased,
-    release: { admin: find((o) => o.state === "Draft"), owner: change.offer_id, "write API key": publicA },
-    expire: { admin: privateReleased, owner: find((o) => o.expired), "write API key": publicB },
+    release: { admin: find((o) => o.state === "Draft"), owner: change!.offer_id, "write API key": forKey!.offer_id },
+    expire: { admin: privateReleased, owner: find((o) => o.expired), "write API key": publicA },
+    update: { admin: toUpdate[0]!.offer_id, owner: toUpdate[1]!.offer_id, "write API key": toUpdate[2]!.offer_id },
   };
 }
 

@@ -35,6 +35,8 @@ const ARGS: Record<string, Record<string, unknown>> = {
   get_offer_change_status: { change_set_id: "abc123" },
   get_private_offer: { offer_id: "offer-abc123" },
   release_private_offer: { offer_id: "offer-abc123" },
+  update_private_offer: { offer_id: "offer-abc123", name: "Renamed" },
+  get_offer_history: { offer_id: "offer-abc123" },
 };
 
 /** Calls `tool` as `caller` through the official client; returns the result and how many pipeline calls it made. */

@@ -8,9 +8,11 @@ import { buildServer, INSTRUCTIONS } from "./server.ts";
  * What `tools/list` may weigh, compact JSON, for a person (every tool). The SDK's own listing was
  * 44,981 bytes (about 13k tokens), twice the ~5k-token guidance for a whole tool list; the published
  * one measured 22,072 when this budget was set (README, "Tool list size"). A new tool or a longer
- * description must fit in it or take the bytes from somewhere else.
+ * description must fit in it or take the bytes from somewhere else. Raised once, for the two tools of
+ * drafts (update_private_offer, get_offer_history: 3.3 kB, 1.1 kB of their descriptions cut back):
+ * 25,393 bytes measured, about 6.2k tokens.
  */
-const TOOL_LIST_BUDGET = 23_000;
+const TOOL_LIST_BUDGET = 25_500;
 const INSTRUCTIONS_BUDGET = 800;
 
 /** The official client on an in-process server of a signed-in person in a tenant (no pipeline: nothing is sent). */
@@ -47,7 +49,7 @@ describe("the published tool list", () => {
   it("stays within its budget, with the instructions", async () => {
     const c = await client();
     const { tools } = await c.listTools();
-    assert.equal(tools.length, 18);
+    assert.equal(tools.length, 20);
     const size = JSON.stringify(tools).length;
     assert.ok(size <= TOOL_LIST_BUDGET, `tools/list is ${size} bytes, over its budget of ${TOOL_LIST_BUDGET}`);
     assert.equal(c.getInstructions(), INSTRUCTIONS);

@@ -99,6 +99,8 @@ async function argumentsFor(t: Awaited<ReturnType<typeof sellerTenant>>, owner: 
     list_private_offers: { limit: 1 },
     list_purchase_agreements: { limit: 1 },
     release_private_offer: { offer_id: released },
+    update_private_offer: { offer_id: released, name: "Renamed" },
+    get_offer_history: { offer_id: released },
   };
   return (name: string) => args[name] ?? {};
 }

@@ -7,8 +7,10 @@ import { mountOffersClone } from "./routes/offers-clone.ts";
 import { mountOffersCreate } from "./routes/offers-create.ts";
 import { mountOffersExpire } from "./routes/offers-expire.ts";
 import { mountOffersGet } from "./routes/offers-get.ts";
+import { mountOffersHistory } from "./routes/offers-history.ts";
 import { mountOffersList } from "./routes/offers-list.ts";
 import { mountOffersRelease } from "./routes/offers-release.ts";
+import { mountOffersUpdate } from "./routes/offers-update.ts";
 import { mountSellerCurrenciesGet } from "./routes/seller-currencies-get.ts";
 
 /**
@@ -29,6 +31,8 @@ export function createApp(deps: OffersDeps, options: AppOptions = {}): OffersApp
       mountOffersCreate,
       mountOffersGet,
       mountOffersClone,
+      mountOffersUpdate,
+      mountOffersHistory,
       mountOffersRelease,
       mountOffersExpire,
       mountOffersChangesGet,

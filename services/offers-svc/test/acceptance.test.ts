@@ -255,7 +255,7 @@ describe("offers-svc acceptance through the gateway", () => {
       ids.push((await expect(t, "POST", "offers", 202, offerRequest(productId, { name }))).json.change_set_id);
     await offers.restart();
     for (const id of ids) assert.equal((await settled(t, id)).status, "succeeded");
-    const events = await outbox(t.tenantId, "OfferChangeSucceeded.v1");
+    const events = await outbox(t.tenantId, "OfferChangeSucceeded.v2");
     assert.deepEqual(events.map((e) => e.envelope.data["change_set_id"]).sort(), [...ids].sort());
   });
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { pageCursor, pageQuery } from "../page.ts";
 import { ChangeSetStatus } from "./offers.ts";
 
-/** What a change set was submitted for; every mutation route is one action. */
-export const OfferAction = z.enum(["create", "clone", "release", "expire"]);
+/** What a change set was submitted for; every mutation route is one action (update: a draft's details). */
+export const OfferAction = z.enum(["create", "clone", "release", "expire", "update"]);
 export type OfferAction = z.infer<typeof OfferAction>;
 
 /**
@@ -33,3 +34,14 @@ export const OfferChange = z.object({
   ),
 });
 export type OfferChange = z.infer<typeof OfferChange>;
+
+/**
+ * GET .../offers/{offer_id}/changes: the offer's history as Flowstate submitted it, newest first:
+ * the change set that created it (create, clone), its updates, release and expiry, and the clones
+ * made from it (their `source_offer_id` is this offer). Changes made outside Flowstate (AWS's
+ * portal) are not in it.
+ */
+export const OfferHistoryQuery = z.strictObject(pageQuery(pageCursor(200)));
+export type OfferHistoryQuery = z.infer<typeof OfferHistoryQuery>;
+export const OfferHistory = z.object({ changes: z.array(OfferChange), next_cursor: z.string().nullable() });
+export type OfferHistory = z.infer<typeof OfferHistory>;

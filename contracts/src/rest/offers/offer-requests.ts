@@ -70,3 +70,24 @@ export const CloneOfferRequest = z.strictObject({
   release: z.boolean().default(false),
 });
 export type CloneOfferRequest = z.infer<typeof CloneOfferRequest>;
+
+/**
+ * PATCH .../offers/{offer_id}: a draft's details changed in one change set (an Update* change per
+ * field given: UpdateInformation, UpdateTargeting, UpdatePricingTerms, UpdatePaymentScheduleTerms,
+ * UpdateLegalTerms, UpdateValidityTerms, UpdateAvailability). At least one field. The create rules
+ * apply to the fields given, read with the draft's other fields (a schedule needs contract
+ * pricing, dates today or later); a new pricing re-sends the draft's schedule in its currency.
+ */
+export const UpdateOfferRequest = z
+  .strictObject({
+    name: f.name.optional(),
+    description: f.description.optional(),
+    buyer_accounts: f.buyer_accounts.optional(),
+    pricing: f.pricing.optional(),
+    payment_schedule: f.payment_schedule.optional(),
+    legal_terms: f.legal_terms.optional(),
+    validity: f.validity.optional(),
+    availability_end_date: f.availability_end_date.optional(),
+  })
+  .refine((o) => Object.values(o).some((v) => v !== undefined), { message: "give at least one field to change" });
+export type UpdateOfferRequest = z.infer<typeof UpdateOfferRequest>;

@@ -1,10 +1,10 @@
 import { CONNECTOR_PROBLEMS, MARKETPLACE, marketplaceAccessOf } from "../access.ts";
 import { defineRoute, type RouteSpec } from "../route.ts";
 import { AgreementList, ListAgreementsQuery } from "./agreements.ts";
-import { OfferChange } from "./changes.ts";
+import { OfferChange, OfferHistory, OfferHistoryQuery } from "./changes.ts";
 import { ChangePath, MarketplacePath, OfferPath } from "./common.ts";
 import { SellerCurrencies } from "./currencies.ts";
-import { CloneOfferRequest, CreateOfferRequest } from "./offer-requests.ts";
+import { CloneOfferRequest, CreateOfferRequest, UpdateOfferRequest } from "./offer-requests.ts";
 import { ChangeHandle, ListOffersQuery, Offer, OfferList } from "./offers.ts";
 
 /**
@@ -65,6 +65,32 @@ export const offersRoutes = [
     body: CloneOfferRequest,
     problems: [...change, "OFFER_NOT_CLONEABLE", "OFFER_NOT_RELEASED"],
     responses: { 202: ChangeHandle },
+  }),
+  defineRoute({
+    id: "offers.update",
+    method: "PATCH",
+    path: `${MARKETPLACE}/offers/{offer_id}`,
+    ...write,
+    summary:
+      "Change a draft offer's details (information, buyers, pricing, schedule, legal terms, dates) in one change set",
+    idempotencyKey: {
+      withoutKey: "Without a key, a retried update submits the same changes again in another change set.",
+    },
+    params: OfferPath,
+    body: UpdateOfferRequest,
+    problems: [...change, "OFFER_NOT_DRAFT"],
+    responses: { 202: ChangeHandle },
+  }),
+  defineRoute({
+    id: "offers.history",
+    method: "GET",
+    path: `${MARKETPLACE}/offers/{offer_id}/changes`,
+    ...read,
+    summary: "The offer's history: the change sets Flowstate submitted for it, newest first",
+    params: OfferPath,
+    query: OfferHistoryQuery,
+    problems: ["INVALID_CURSOR"],
+    responses: { 200: OfferHistory },
   }),
   defineRoute({
     id: "offers.release",

@@ -112,6 +112,27 @@ export const summaryAllowList = {
     error_codes: kinds.codes,
     principal: own("OfferChangeFailed.v1", "principal"),
   },
+  "OfferChangeRequested.v2": {
+    change_set_id: kinds.changeSetId,
+    action: own("OfferChangeRequested.v2", "action"),
+    offer_id: kinds.offerId,
+    principal: own("OfferChangeRequested.v2", "principal"),
+  },
+  "OfferChangeSucceeded.v2": {
+    change_set_id: kinds.changeSetId,
+    action: own("OfferChangeSucceeded.v2", "action"),
+    offer_id: kinds.offerId,
+    source_offer_id: kinds.offerId,
+    principal: own("OfferChangeSucceeded.v2", "principal"),
+  },
+  "OfferChangeFailed.v2": {
+    change_set_id: kinds.changeSetId,
+    action: own("OfferChangeFailed.v2", "action"),
+    offer_id: kinds.offerId,
+    failure_code: own("OfferChangeFailed.v2", "failure_code"),
+    error_codes: kinds.codes,
+    principal: own("OfferChangeFailed.v2", "principal"),
+  },
   "McpToolCalled.v1": {
     tool: kinds.toolName,
     outcome: own("McpToolCalled.v1", "outcome"),

@@ -7,7 +7,7 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getOfferChangeStatus = defineTool({
   name: "get_offer_change_status",
   description:
-    "Reads an offer change that create, clone, release or expire_private_offer submitted, as Flowstate last saw it in " +
+    "Reads an offer change that create, clone, update, release or expire_private_offer submitted, as Flowstate last saw it in " +
     "AWS: poll every few seconds until succeeded (offer_id: the offer), failed (the changes' errors say why) or " +
     "cancelled. failure_code SERVER_FAULT: submit again.",
   route: routeIn(offersRoutes, "offers.changes.get"),

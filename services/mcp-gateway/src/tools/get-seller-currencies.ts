@@ -6,10 +6,8 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getSellerCurrencies = defineTool({
   name: "get_seller_currencies",
   description:
-    "Says whether the currencies the seller is paid out in can be determined: they cannot (determined: false), " +
-    "because AWS documents no way to read them (NOT_DOCUMENTED_BY_AWS) or the connector role predates 2026-08-31 " +
-    "(CONNECTOR_POLICY_OUTDATED: check_marketplace_connector_health names the fix). AWS checks an offer's currency " +
-    "when it applies the change set.",
+    "Why the seller's payout currencies cannot be determined: AWS documents no way to read them, or the connector " +
+    "role predates 2026-08-31 (check_marketplace_connector_health names the fix). AWS checks an offer's currency.",
   route: routeIn(offersRoutes, "seller.currencies.get"),
   scope: "marketplace:read",
   person: false,

@@ -10,6 +10,7 @@ import { getMarketplaceConnectorStatus } from "./get-marketplace-connector-statu
 import { getMarketplaceOnboarding } from "./get-marketplace-onboarding.ts";
 import { getMyExportStatus } from "./get-my-export-status.ts";
 import { getOfferChangeStatus } from "./get-offer-change-status.ts";
+import { getOfferHistory } from "./get-offer-history.ts";
 import { getPrivateOffer } from "./get-private-offer.ts";
 import { getSellerCurrencies } from "./get-seller-currencies.ts";
 import { listMarketplaceProducts } from "./list-marketplace-products.ts";
@@ -17,6 +18,7 @@ import { listPrivateOffers } from "./list-private-offers.ts";
 import { listPurchaseAgreements } from "./list-purchase-agreements.ts";
 import { releasePrivateOffer } from "./release-private-offer.ts";
 import type { ToolSpec } from "./tool.ts";
+import { updatePrivateOffer } from "./update-private-offer.ts";
 
 /**
  * Every tool, in name order (tools/list answers in this order; the snapshot test pins it): one per
@@ -36,11 +38,13 @@ export const tools: readonly ToolSpec[] = (
     getMarketplaceOnboarding,
     getMyExportStatus,
     getOfferChangeStatus,
+    getOfferHistory,
     getPrivateOffer,
     getSellerCurrencies,
     listMarketplaceProducts,
     listPrivateOffers,
     listPurchaseAgreements,
     releasePrivateOffer,
+    updatePrivateOffer,
   ] as ToolSpec[]
 ).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

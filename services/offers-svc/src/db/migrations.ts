@@ -76,4 +76,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX offer_change_tenant ON offer_change (tenant_id);
     `,
   },
+  {
+    name: "0004_offer_change_update",
+    up: `
+      -- update: a draft's details changed (PATCH offers/{offer_id}); offer_id is the draft.
+      ALTER TABLE offer_change DROP CONSTRAINT offer_change_action_check;
+      ALTER TABLE offer_change ADD CONSTRAINT offer_change_action_check
+        CHECK (action IN ('create', 'clone', 'release', 'expire', 'update'));
+      -- An offer's history (verbs/get-offer-history.ts).
+      CREATE INDEX offer_change_offer ON offer_change (tenant_id, offer_id, submitted_at DESC);
+      CREATE INDEX offer_change_result_offer ON offer_change (tenant_id, result_offer_id, submitted_at DESC);
+    `,
+  },
 ];

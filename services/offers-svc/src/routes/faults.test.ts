@@ -60,6 +60,6 @@ describe("offers-svc when the seller's account throttles or fails", () => {
       202,
     );
     assert.equal((await h.waitForChange(t, handle.change_set_id, 30_000)).status, "succeeded");
-    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).length, 1);
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v2")).length, 1);
   });
 });

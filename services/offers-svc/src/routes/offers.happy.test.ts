@@ -117,7 +117,7 @@ describe("a private offer's life through offers-svc", () => {
     assert.ok(listed.offers.every((o) => o.state === "expired"));
 
     const events = await outboxEvents(h, t.id);
-    const succeeded = events.filter((e) => e.event_key === "OfferChangeSucceeded.v1").map((e) => e.envelope);
+    const succeeded = events.filter((e) => e.event_key === "OfferChangeSucceeded.v2").map((e) => e.envelope);
     assert.deepEqual(
       succeeded.map((e) => [e.data["action"], e.data["offer_id"]]),
       [
@@ -131,7 +131,7 @@ describe("a private offer's life through offers-svc", () => {
       assert.deepEqual(e.actor, { kind: "user", sub: t.admin.sub });
       assert.equal(e.data["principal"], "backend");
     }
-    assert.equal(events.filter((e) => e.event_key === "OfferChangeRequested.v1").length, 4);
+    assert.equal(events.filter((e) => e.event_key === "OfferChangeRequested.v2").length, 4);
   });
 
   it("reports a release without buyers as failed, with AWS's code and a readable message", async () => {
@@ -156,7 +156,7 @@ describe("a private offer's life through offers-svc", () => {
       JSON.stringify(errors),
     );
     assert.match(errors.find((e) => e.code === "INVALID_BUYER_ACCOUNTS")?.message ?? "", /buyer AWS account/);
-    const [event] = await outboxEvents(h, t.id, "OfferChangeFailed.v1");
+    const [event] = await outboxEvents(h, t.id, "OfferChangeFailed.v2");
     assert.equal(event?.envelope.data["action"], "release");
     assert.deepEqual(event?.envelope.data["error_codes"], ["INVALID_BUYER_ACCOUNTS"]);
   });

@@ -36,8 +36,8 @@ describe("Idempotency-Key on offer mutations", () => {
     );
     assert.deepEqual(third, { ...first, status: "succeeded" });
     assert.equal(await offersNamed(seller.control, "Sent twice"), 1);
-    assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v1")).length, 1);
-    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).length, 1);
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v2")).length, 1);
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v2")).length, 1);
   });
 
   it("makes one offer when eight identical creates with one key arrive at once", async () => {
@@ -52,8 +52,8 @@ describe("Idempotency-Key on offer mutations", () => {
     assert.equal(new Set(answers.map((a) => a.change_set_id)).size, 1);
     assert.equal((await h.waitForChange(t, answers[0]?.change_set_id ?? "")).status, "succeeded");
     assert.equal(await offersNamed(seller.control, "Sent at once"), 1);
-    assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v1")).length, 1);
-    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).length, 1);
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v2")).length, 1);
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v2")).length, 1);
   });
 
   it("keeps keys per tenant, and without a key every request is its own change set", async () => {
@@ -82,15 +82,16 @@ describe("Idempotency-Key on offer mutations", () => {
 
   it("answers a replay with the first answer on every route that honours the key, also once the offer moved on and while the seller's account fails", async () => {
     const { t, productId, seller } = await connectedTenant(h);
-    const post = (path: string, key: string, body?: unknown) =>
-      h.call("POST", marketplace(t.id, path), { as: t.admin, body, headers: { "idempotency-key": key } });
+    const post = (path: string, key: string, body?: unknown, method = "POST") =>
+      h.call(method, marketplace(t.id, path), { as: t.admin, body, headers: { "idempotency-key": key } });
     // The routes come from the registry: a new one that honours the key is a compile error here
     // until it says how to call it, after the previous ones changed the offers (A released at
-    // create, cloned to draft B with A expired, B released, B expired).
+    // create, cloned to draft B with A expired, B renamed, released, expired).
     const ids = { a: "", b: "" };
     const calls: Record<Idempotent, () => Promise<Response>> = {
       "offers.create": () => post("offers", "replay-create", offerRequest(productId, { release: true })),
       "offers.clone": () => post(`offers/${ids.a}/clone`, "replay-clone", { name: "Copy", expire_original: true }),
+      "offers.update": () => post(`offers/${ids.b}`, "replay-update", { name: "Copy, renamed" }, "PATCH"),
       "offers.release": () => post(`offers/${ids.b}/release`, "replay-release"),
       "offers.expire": () => post(`offers/${ids.b}/expire`, "replay-expire"),
     };
@@ -120,7 +121,7 @@ describe("Idempotency-Key on offer mutations", () => {
       body: JSON.stringify({ faults: [{ kind: "error", operations: ["DescribeEntity", "ListEntities"] }] }),
     });
     await replayAll();
-    assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v1")).length, honouring.length);
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v2")).length, honouring.length);
   });
 });
 

@@ -61,7 +61,7 @@ describe("offers-svc's own checks behind the gateway", () => {
       202,
     );
     await h.waitForChange(t, byWriteKey.change_set_id);
-    const [requested] = await outboxEvents(h, t.id, "OfferChangeRequested.v1");
+    const [requested] = await outboxEvents(h, t.id, "OfferChangeRequested.v2");
     assert.deepEqual(requested?.envelope.actor, {
       kind: "api_key",
       key_id: "key_write0123456789",

@@ -1,4 +1,5 @@
 import type { EventActor } from "@flowstate/contracts/events/envelope";
+import type { OfferAction } from "@flowstate/contracts/rest/offers/changes";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
 import type { StoredRequest } from "../verbs/submit-change.ts";
@@ -6,7 +7,7 @@ import type { StoredRequest } from "../verbs/submit-change.ts";
 export interface ClaimedChange {
   id: string;
   tenant_id: string;
-  action: "create" | "clone" | "release" | "expire";
+  action: OfferAction;
   offer_id: string | null;
   change_set_id: string | null;
   status: "submitting" | "preparing" | "applying";

@@ -78,7 +78,7 @@ export async function pollChange(deps: OffersDeps, row: ClaimedChange): Promise<
       emitEvent(
         "offers-svc",
         em,
-        "OfferChangeSucceeded.v1",
+        "OfferChangeSucceeded.v2",
         {
           ...common,
           offer_id: offerId,
@@ -92,7 +92,7 @@ export async function pollChange(deps: OffersDeps, row: ClaimedChange): Promise<
       emitEvent(
         "offers-svc",
         em,
-        "OfferChangeFailed.v1",
+        "OfferChangeFailed.v2",
         {
           ...common,
           ...(resultOfferId ? { offer_id: resultOfferId } : {}),

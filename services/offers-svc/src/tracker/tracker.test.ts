@@ -56,7 +56,7 @@ describe("the change-set tracker", () => {
     await new Promise((r) => setTimeout(r, 3500));
     await h.restartTracker();
     for (const handle of handles) assert.equal((await h.waitForChange(t, handle.change_set_id)).status, "succeeded");
-    const succeeded = (await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).map(
+    const succeeded = (await outboxEvents(h, t.id, "OfferChangeSucceeded.v2")).map(
       (e) => e.envelope.data["change_set_id"],
     );
     assert.deepEqual(succeeded.sort(), handles.map((x) => x.change_set_id).sort());
@@ -84,7 +84,7 @@ describe("the change-set tracker", () => {
       assert.ok(r.polls >= 2, `${r.change_set_id} was polled ${r.polls} times`);
       assert.ok(r.polls <= Math.floor(lifeSeconds / 2), `${r.polls} polls in ${lifeSeconds} s`);
     }
-    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).length, 2);
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v2")).length, 2);
   });
 
   it("resubmits a change set whose submission was cut off (same token), then tracks it", async () => {
@@ -113,9 +113,9 @@ describe("the change-set tracker", () => {
     assert.ok(done, "the cut-off change set never succeeded");
     const account = (await (await fetch(seller.control)).json()) as { offers: { name?: string }[] };
     assert.equal(account.offers.filter((o) => o.name === "Cut off").length, 1);
-    const [requested] = await outboxEvents(h, t.id, "OfferChangeRequested.v1");
+    const [requested] = await outboxEvents(h, t.id, "OfferChangeRequested.v2");
     assert.equal(requested?.envelope.request_id, "req_cutoff_000001");
-    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v1")).length, 1);
+    assert.equal((await outboxEvents(h, t.id, "OfferChangeSucceeded.v2")).length, 1);
   });
 
   it("stops polling a disconnected tenant's change sets, and resumes them when the tenant connects again", async () => {

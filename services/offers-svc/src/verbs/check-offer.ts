@@ -32,7 +32,7 @@ async function productDimensions(ctx: ServiceContext, productId: string): Promis
  */
 export async function checkOfferAgainstSeller(
   ctx: ServiceContext,
-  offer: CreateOfferRequest,
+  offer: Pick<CreateOfferRequest, "product_id" | "pricing">,
 ): Promise<CurrencyNotChecked> {
   const [dimensions, currencies] = await Promise.all([
     productDimensions(ctx, offer.product_id),

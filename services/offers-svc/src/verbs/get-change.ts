@@ -3,7 +3,7 @@ import { notFound } from "@flowstate/shared/errors/domain-error";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { ServiceContext } from "../context.ts";
 
-type Row = {
+export type ChangeRow = {
   change_set_id: string;
   action: OfferChange["action"];
   status: OfferChange["status"];
@@ -14,6 +14,10 @@ type Row = {
   failure_code: OfferChange["failure_code"] | null;
   changes: OfferChange["changes"] | null;
 };
+
+/** The columns a change view is made of (`changeView`). */
+export const CHANGE_COLUMNS =
+  "change_set_id, action, status, offer_id, result_offer_id, submitted_at, completed_at, failure_code, changes";
 
 /**
  * A change set as the tracker last saw it (never a call to AWS: the tracker alone polls, at most
@@ -26,13 +30,17 @@ export async function getChange({
   ctx: ServiceContext;
   changeSetId: string;
 }): Promise<OfferChange> {
-  const [row] = await ctx.deps.orm.em.fork().execute<Row[]>(
-    `SELECT change_set_id, action, status, offer_id, result_offer_id, submitted_at, completed_at, failure_code, changes
-       FROM ${qualifiedTable(ctx.deps.schema, "offer_change")}
+  const [row] = await ctx.deps.orm.em.fork().execute<ChangeRow[]>(
+    `SELECT ${CHANGE_COLUMNS} FROM ${qualifiedTable(ctx.deps.schema, "offer_change")}
       WHERE tenant_id = ? AND change_set_id = ?`,
     [ctx.tenantId, changeSetId],
   );
   if (!row) throw notFound("change set");
+  return changeView(row);
+}
+
+/** A tracked change set as the API shows it. */
+export function changeView(row: ChangeRow): OfferChange {
   const offerId = row.action === "clone" || row.action === "create" ? row.result_offer_id : row.offer_id;
   return {
     change_set_id: row.change_set_id,

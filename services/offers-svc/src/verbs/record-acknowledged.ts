@@ -1,11 +1,12 @@
 import type { EventActor } from "@flowstate/contracts/events/envelope";
+import type { OfferAction } from "@flowstate/contracts/rest/offers/changes";
 import { emitEvent } from "@flowstate/shared/seam/emit-event";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
 
 type Acknowledged = {
   tenant_id: string;
-  action: "create" | "clone" | "release" | "expire";
+  action: OfferAction;
   offer_id: string | null;
   actor: EventActor;
   request_id: string | null;
@@ -40,7 +41,7 @@ export async function recordAcknowledged(deps: OffersDeps, id: string, changeSet
     emitEvent(
       "offers-svc",
       em,
-      "OfferChangeRequested.v1",
+      "OfferChangeRequested.v2",
       {
         tenant_id: row.tenant_id,
         change_set_id: changeSetId,
