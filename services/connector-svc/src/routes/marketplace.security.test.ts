@@ -29,6 +29,29 @@ describe("marketplace routes: isolation and the feature flag", () => {
   const tenantRoutes = connectorRoutes.filter((r) => r.auth === "tenant");
   const pathOf = (template: string, tenantId: string) => template.replace("{id}", tenantId);
 
+  it("generates every external ID itself, distinct across tenants, UUIDv4 in IAM's pattern, and refuses one a client supplies (§7 check 27)", async () => {
+    const ids = [a.externalId, b.externalId];
+    for (let i = 0; i < 8; i++) {
+      const { tenantId, owner } = await stack.tenant();
+      const status = await stack.call("GET", `/v1/tenants/${tenantId}/integrations/marketplace`, {
+        token: owner.token,
+      });
+      assert.equal(status.status, 200, status.text);
+      ids.push(status.json.external_id);
+      const supplied = await stack.call("POST", `/v1/tenants/${tenantId}/integrations/marketplace`, {
+        token: owner.token,
+        body: { role_arn: a.roleArn, external_id: a.externalId },
+      });
+      assert.equal(supplied.status, 400, supplied.text);
+      assert.equal(supplied.json.code, "VALIDATION_FAILED");
+    }
+    assert.equal(new Set(ids).size, ids.length, "no two tenants share an external ID");
+    for (const id of ids) {
+      assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      assert.match(id, /^[\w+=,.@:/-]{2,1224}$/);
+    }
+  });
+
   it("answers B's token on every route of A exactly as for a missing tenant, and reaches no service", async () => {
     for (const route of tenantRoutes) {
       const seen = stack.reached.length;
