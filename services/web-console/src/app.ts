@@ -6,12 +6,17 @@ import type { ConsoleApp } from "./http/env.ts";
 import { pageHeaders } from "./http/page-headers.ts";
 import { mountAccount } from "./routes/account.ts";
 import { mountAccountDelete } from "./routes/account-delete.ts";
+import { mountAccountMcp } from "./routes/account-mcp.ts";
 import { mountAgreements } from "./routes/agreements.ts";
+import { mountApiKeys } from "./routes/api-keys.ts";
+import { mountAudit } from "./routes/audit.ts";
 import { mountAuthRoutes } from "./routes/auth-routes.ts";
 import { mountChange } from "./routes/change.ts";
 import { mountFeatures } from "./routes/features.ts";
+import { mountInvitations } from "./routes/invitations.ts";
 import { mountMarketplaceHealth } from "./routes/marketplace-health.ts";
 import { mountMarketplaceOnboarding } from "./routes/marketplace-onboarding.ts";
+import { mountMembers } from "./routes/members.ts";
 import { mountOfferDetail } from "./routes/offer-detail.ts";
 import { mountOfferNew } from "./routes/offer-new.ts";
 import { mountOffersList } from "./routes/offers-list.ts";
@@ -58,6 +63,11 @@ export function createApp(deps: ConsoleDeps, options: { metrics?: MetricsRegistr
     mountOfferDetail,
     mountChange,
     mountAgreements,
+    mountMembers,
+    mountInvitations,
+    mountApiKeys,
+    mountAudit,
+    mountAccountMcp,
   ])
     mount(app);
   return app;

@@ -18,6 +18,9 @@ export const ConsoleConfig = serviceConfigSchema({
     /** The edge gateway as this process reaches it (npm start and compose set it). */
     EDGE_GATEWAY_URL: url,
     JWT_ISSUER: accessTokenEnv.JWT_ISSUER,
+    /** The MCP server's public URL, for the account page's connect snippet (npm start sets MCP_GATEWAY_URL). */
+    MCP_PUBLIC_URL: url.optional(),
+    MCP_GATEWAY_URL: url.optional(),
     /** Secrets Manager id of the 256-bit key sealing session tokens (the bootstrap creates it). */
     SESSION_KEY_SECRET_ID: z.string().min(1).optional(),
     /** A console session ends this long after its sign-in, whatever its refreshes (identity's grant may live longer). */
@@ -33,5 +36,6 @@ export const ConsoleConfig = serviceConfigSchema({
 }).transform((env) => ({
   ...env,
   SESSION_KEY_SECRET_ID: env.SESSION_KEY_SECRET_ID ?? sessionKeySecretId(env),
+  MCP_PUBLIC_URL: env.MCP_PUBLIC_URL ?? env.MCP_GATEWAY_URL ?? env.JWT_ISSUER,
 }));
 export type ConsoleConfig = z.output<typeof ConsoleConfig>;

@@ -13,6 +13,8 @@ export function buildDeps(o: {
   sessionKey: string;
   gatewayUrl: string;
   publicOrigin: string;
+  /** The MCP server's public origin (MCP_PUBLIC_URL, else MCP_GATEWAY_URL as npm start sets it). */
+  mcpUrl: string;
   sessionTtlHours: number;
   apiTimeoutMs?: number;
   clock?: () => Date;
@@ -24,6 +26,7 @@ export function buildDeps(o: {
     sealer: createSealer(Buffer.from(o.sessionKey, "base64url")),
     api: apiClient({ baseUrl: o.gatewayUrl, timeoutMs: o.apiTimeoutMs ?? 10_000, logger: o.logger }),
     publicOrigin: new URL(o.publicOrigin).origin,
+    mcpUrl: o.mcpUrl.replace(/\/$/, ""),
     sessionTtlMs: o.sessionTtlHours * 3600_000,
     clock: o.clock ?? (() => new Date()),
   };

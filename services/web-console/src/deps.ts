@@ -14,6 +14,8 @@ export interface ConsoleDeps {
   api: ApiClient;
   /** The origin browsers see (the gateway's; the OAuth issuer): redirect URIs and the sign-in page are under it. */
   publicOrigin: string;
+  /** The MCP server's public origin (the account page's connect snippet names `<mcpUrl>/mcp`). */
+  mcpUrl: string;
   sessionTtlMs: number;
   clock: () => Date;
 }

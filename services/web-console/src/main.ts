@@ -21,6 +21,7 @@ const deps = buildDeps({
   sessionKey,
   gatewayUrl: config.EDGE_GATEWAY_URL,
   publicOrigin: config.JWT_ISSUER,
+  mcpUrl: config.MCP_PUBLIC_URL,
   sessionTtlHours: config.SESSION_TTL_HOURS,
   apiTimeoutMs: config.API_TIMEOUT_MS,
 });

@@ -327,6 +327,62 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     await other.context.close();
   });
 
+  it("members and invitations, API keys (the secret shown once), the audit log, activity and MCP clients", async () => {
+    const owner = await signUp();
+    const tenantId = await createTenant(owner, `Team ${randomBytes(2).toString("hex")}`);
+    const invitee = await signUp();
+    await owner.page.goto(`${gw}/app/t/${tenantId}`);
+    await owner.page.getByRole("link", { name: "Members" }).click();
+    await owner.page.getByRole("heading", { name: "Members" }).waitFor();
+    await owner.page.getByLabel("E-mail address").fill(invitee.email);
+    await owner.page.getByLabel("Role", { exact: true }).selectOption("member");
+    await owner.page.getByRole("button", { name: "Send invitation" }).click();
+    assert.match(await owner.page.getByRole("status").innerText(), /Invitation sent/);
+    await check(owner.page, "members");
+
+    await invitee.page.goto(`${gw}/app/account`);
+    await invitee.page.getByRole("link", { name: "Invitations" }).click();
+    await invitee.page.getByRole("heading", { name: "Invitations" }).waitFor();
+    await check(invitee.page, "invitations");
+    await invitee.page.getByRole("button", { name: /^Accept the invitation to Team/ }).click();
+    assert.match(await invitee.page.getByRole("status").innerText(), /accepted/);
+
+    await owner.page.goto(`${gw}/app/t/${tenantId}/members`);
+    await owner.page.getByLabel(`Role of ${invitee.name}`).selectOption("admin");
+    await owner.page.getByRole("button", { name: `Change role of ${invitee.name}` }).click();
+    assert.match(await owner.page.getByRole("status").innerText(), /role was changed/);
+    assert.match(await owner.page.getByRole("row", { name: new RegExp(invitee.name) }).innerText(), /admin/);
+
+    await owner.page.goto(`${gw}/app/t/${tenantId}/api-keys`);
+    await owner.page.getByLabel("Key name").fill("ci");
+    await owner.page.getByLabel("Scope").selectOption("read");
+    await owner.page.getByRole("button", { name: "Create key" }).click();
+    const secret = recordSecret(await owner.page.locator("#new-key-secret").innerText());
+    assert.ok(secret.length > 20);
+    assert.doesNotMatch(owner.page.url(), new RegExp(secret), "the secret is never in a URL");
+    await check(owner.page, "api-key-created");
+    await owner.page.goto(`${gw}/app/t/${tenantId}/api-keys`);
+    assert.doesNotMatch(await owner.page.locator("main").innerText(), new RegExp(secret), "shown once");
+    await check(owner.page, "api-keys");
+    await owner.page.getByRole("button", { name: "Revoke ci" }).click();
+    assert.match(await owner.page.getByRole("status").innerText(), /revoked/);
+
+    await owner.page.goto(`${gw}/app/t/${tenantId}`);
+    await owner.page.getByRole("link", { name: "Audit log" }).click();
+    await owner.page.getByRole("heading", { name: "Audit log" }).waitFor();
+    await check(owner.page, "audit-log");
+    await invitee.page.goto(`${gw}/app/account/activity`);
+    await invitee.page.getByRole("heading", { name: "Activity about me" }).waitFor();
+    await check(invitee.page, "activity");
+    await owner.page.goto(`${gw}/app/account`);
+    await owner.page.getByRole("link", { name: "MCP clients" }).click();
+    await owner.page.getByRole("heading", { name: "MCP clients" }).waitFor();
+    assert.match(await owner.page.locator("main").innerText(), new RegExp(`${stack.services["mcp-gateway"]!.url}/mcp`));
+    await check(owner.page, "mcp-clients");
+    await owner.context.close();
+    await invitee.context.close();
+  });
+
   it("refuses a post without the page's CSRF token or from another origin, and creates nothing", async () => {
     const p = await signUp();
     const cookie = (await p.context.cookies(gw)).map((c) => `${c.name}=${c.value}`).join("; ");

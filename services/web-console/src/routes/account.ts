@@ -22,6 +22,11 @@ export function mountAccount(app: ConsoleApp): void {
   <dt>E-mail address</dt><dd>${me.body.email}</dd>
   <dt>Member since</dt><dd>${me.body.created_at.slice(0, 10)}</dd>
 </dl>
+<ul class="cards">
+  <li><a href="/app/invitations">Invitations</a>: tenants that invited you, ownership transfers</li>
+  <li><a href="/app/account/mcp">MCP clients</a>: connect one, see and revoke what you authorized</li>
+  <li><a href="/app/account/activity">Activity about me</a>: what was done to your account</li>
+</ul>
 <section class="danger-zone" aria-labelledby="danger-zone">
   <h2 id="danger-zone">Danger zone</h2>
   <p>Deleting your account erases your personal data and signs you out everywhere. It cannot be undone.</p>

@@ -39,7 +39,7 @@ export function mountAgreements(app: ConsoleApp): void {
         title: "Agreements",
         signedIn: tenantView(c, tenant),
         body: agreements.length
-          ? html`<div class="table-wrap"><table>
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
 <caption>Purchase agreements from your offers</caption>
 <thead><tr><th scope="col">Agreement</th><th scope="col">Status</th><th scope="col">Offer</th><th scope="col">Buyer</th><th scope="col">Accepted</th><th scope="col">Ends</th></tr></thead>
 <tbody>${agreements.map(

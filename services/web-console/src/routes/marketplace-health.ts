@@ -43,12 +43,12 @@ export function mountMarketplaceHealth(app: ConsoleApp): void {
             : ""
         }
 <p>Overall: <strong>${h.healthy ? "Healthy" : "Needs attention"}</strong> · checked ${h.checked_at.slice(0, 19).replace("T", " ")} UTC · <a href="${pagePath(tenant.id, "/marketplace/health")}">Check again</a></p>
-<div class="table-wrap"><table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
 <caption>Principals</caption>
 <thead><tr><th scope="col">Principal</th><th scope="col">Can assume the role</th><th scope="col">AWS error</th></tr></thead>
 <tbody>${h.principals.map((p) => html`<tr><td>${p.principal}</td><td>${p.can_assume ? "Yes" : "No"}</td><td>${p.error ?? ""}</td></tr>`)}</tbody>
 </table></div>
-<div class="table-wrap"><table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
 <caption>Capabilities</caption>
 <thead><tr><th scope="col">Capability</th><th scope="col">Works</th><th scope="col">Note</th></tr></thead>
 <tbody>${h.capabilities.map(

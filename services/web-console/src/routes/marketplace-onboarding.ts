@@ -84,7 +84,7 @@ function notConnected(c: ConsoleContext, tenant: Tenant, bundle: OnboardingBundl
 <p>The role's trust policy must require it. Keep it to yourself: it is what stops another Flowstate customer from using your role.</p>
 <details class="secret"><summary>Show the external ID</summary><p><code id="external-id-value">${bundle.external_id}</code></p></details>
 <h2 id="principals">Flowstate's principals</h2>
-<div class="table-wrap"><table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
 <caption>The roles your trust policy lists</caption>
 <thead><tr><th scope="col">Principal</th><th scope="col">ARN</th><th scope="col">Used by</th></tr></thead>
 <tbody>${bundle.principals.map((p) => html`<tr><td>${p.name}</td><td><code>${p.arn}</code></td><td>${p.used_by}</td></tr>`)}</tbody>

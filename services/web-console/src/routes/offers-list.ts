@@ -37,7 +37,7 @@ export function mountOffersList(app: ConsoleApp): void {
 </form>
 ${
   offers.length
-    ? html`<div class="table-wrap"><table>
+    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
 <caption>Private offers${state ? ` (${state})` : ""}</caption>
 <thead><tr><th scope="col">Offer</th><th scope="col">State</th><th scope="col">Buyers</th><th scope="col">Available until</th></tr></thead>
 <tbody>${offers.map(

@@ -23,7 +23,7 @@ export function mountProducts(app: ConsoleApp): void {
         title: "Products",
         signedIn: tenantView(c, tenant),
         body: products.length
-          ? html`<div class="table-wrap"><table>
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
 <caption>SaaS products of the connected seller account</caption>
 <thead><tr><th scope="col">Product</th><th scope="col">Id</th><th scope="col">Visibility</th><th scope="col">Changed</th></tr></thead>
 <tbody>${products.map(

@@ -23,7 +23,7 @@ async function tenantsPage(c: ConsoleContext, problem?: ApiProblem, name = "") {
       flash: flashOf(c, { deleted: "The tenant was deleted." }),
       body: html`${
         tenants.length
-          ? html`<div class="table-wrap"><table>
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
 <caption>Choose the tenant to act in</caption>
 <thead><tr><th scope="col">Tenant</th><th scope="col">Your role</th><th scope="col">Id</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`

@@ -29,6 +29,7 @@ export async function startConsole(o: {
     sessionKey: randomBytes(32).toString("base64url"),
     gatewayUrl: o.gatewayUrl,
     publicOrigin: o.publicOrigin,
+    mcpUrl: o.publicOrigin,
     sessionTtlHours: 12,
     ...(o.clock ? { clock: o.clock } : {}),
   });
