@@ -98,6 +98,17 @@ describe("mcp-gateway offers tools", () => {
     assert.deepEqual(created, (await rest("GET", `${t.base}/changes/${created.change_set_id}`, t.owner)).json);
     const offerId = created.offer_id!;
     assert.equal((await same("get_private_offer", { offer_id: offerId }, `offers/${offerId}`)).state, "draft");
+    // The draft changed before release (update_private_offer: PATCH offers/{offer_id}).
+    const updated = await settled(
+      client,
+      ok(await call(client, "update_private_offer", { offer_id: offerId, name: "Renamed over MCP" }))
+        .change_set_id as string,
+    );
+    assert.equal(updated.status, "succeeded", JSON.stringify(updated));
+    assert.equal(
+      (await same("get_private_offer", { offer_id: offerId }, `offers/${offerId}`)).name,
+      "Renamed over MCP",
+    );
 
     const clone = ok(
       await call(client, "clone_private_offer", {
@@ -125,6 +136,12 @@ describe("mcp-gateway offers tools", () => {
     assert.equal(expired.status, "succeeded", JSON.stringify(expired));
     assert.equal((await same("get_private_offer", { offer_id: offerId }, `offers/${offerId}`)).state, "expired");
     assert.deepEqual(expired, (await rest("GET", `${t.base}/changes/${expired.change_set_id}`, t.owner)).json);
+    // The offer's history, as REST answers it: every change above, newest first.
+    const history = await same("get_offer_history", { offer_id: offerId }, `offers/${offerId}/changes`);
+    assert.deepEqual(
+      (history.changes as { action: string }[]).map((c) => c.action),
+      ["expire", "release", "clone", "update", "create"],
+    );
 
     // Every change the tools submitted went to the seller's account as the mcp-execution principal.
     const principals = await stack.offers.db.orm.em

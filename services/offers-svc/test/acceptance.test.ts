@@ -201,6 +201,43 @@ describe("offers-svc acceptance through the gateway", () => {
     assert.equal(status.json.role_arn, t.roleArn, "no reconnect: the same role");
   });
 
+  it("changes a draft before release and shows it in the offer's history; refuses a released offer's change at once", async () => {
+    const t = await stack.connectedTenant();
+    const productId = await publicProduct(t);
+    const created = await settled(
+      t,
+      (await expect(t, "POST", "offers", 202, offerRequest(productId))).json.change_set_id,
+    );
+    const offerId = created.offer_id!;
+    const update = (
+      await expect(t, "PATCH", `offers/${offerId}`, 202, { name: "Acme, renewed", validity: { duration: "P24M" } })
+    ).json;
+    const updated = await settled(t, update.change_set_id);
+    assert.equal(updated.status, "succeeded");
+    assert.deepEqual(
+      updated.changes.map((c) => c.change_type),
+      ["UpdateInformation", "UpdateValidityTerms"],
+    );
+    const offer = (await expect(t, "GET", `offers/${offerId}`, 200)).json;
+    assert.deepEqual([offer.name, offer.validity], ["Acme, renewed", { duration: "P24M" }]);
+    await settled(t, (await expect(t, "POST", `offers/${offerId}/release`, 202)).json.change_set_id);
+    assert.equal(
+      (await expect(t, "PATCH", `offers/${offerId}`, 409, { name: "Too late" })).json.code,
+      "OFFER_NOT_DRAFT",
+    );
+    assert.equal((await expect(t, "POST", `offers/${offerId}/release`, 409)).json.code, "OFFER_ALREADY_RELEASED");
+    const history = (await expect(t, "GET", `offers/${offerId}/changes`, 200)).json;
+    assert.deepEqual(
+      history.changes.map((c: { action: string }) => c.action),
+      ["release", "update", "create"],
+    );
+    const events = await outbox(t.tenantId, "OfferChangeSucceeded.v2");
+    assert.deepEqual(
+      events.map((e) => e.envelope.data["action"]),
+      ["create", "update", "release"],
+    );
+  });
+
   it("answers a principal the seller's role refuses with the same CONNECTOR_ACCESS_DENIED problem from connector-svc and offers-svc", async () => {
     const t = await stack.connectedTenant({ trusted: ["backend"] });
     // What mcp-gateway sends each service for an MCP caller (channel mcp: the mcp-execution principal).
