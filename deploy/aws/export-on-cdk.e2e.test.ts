@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -76,34 +77,14 @@ describe("the system on what the CDK's messaging and storage stacks created", ()
   });
 
   it("runs a user's export to a downloaded archive", async () => {
-    const edge = stack.services["edge-gateway"]!.url;
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const res = await fetch(`${edge}${path}`, {
-        method,
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body ? { "content-type": "application/json" } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return { status: res.status, text, json: text ? JSON.parse(text) : {} };
-    };
-    const email = `cdk-${Date.now()}@export.example.com`;
-    const password = "correct horse battery staple";
-    const up = await call("POST", "/v1/auth/signup", undefined, { email, password, name: "Cdk Exporter" });
-    assert.equal(up.status, 201, up.text);
-    const signin = await call("POST", "/v1/auth/signin", undefined, { email, password });
-    assert.equal(signin.status, 200, signin.text);
-    const token = signin.json.access_token as string;
-
-    const requested = await call("POST", "/v1/users/me/export", token);
-    assert.equal(requested.status, 202, requested.text);
+    const gateway = gatewayCaller(stack.services["edge-gateway"]!.url);
+    const { token } = await gateway.signUp();
+    const requested = await gateway.expect("POST", "/v1/users/me/export", 202, { token });
     const jobId = requested.json.job_id as string;
     let last = { status: 0, text: "" };
     await waitFor(
       async () => {
-        const res = await call("GET", `/v1/users/me/export/${jobId}`, token);
+        const res = await gateway.call("GET", `/v1/users/me/export/${jobId}`, { token });
         last = res;
         return res.status === 200 && res.json.status === "ready";
       },

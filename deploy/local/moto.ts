@@ -19,7 +19,18 @@ export interface Moto {
  * that has moto (`python3`), or as the plain `moto_server` command where that Python has no moto.
  */
 export async function startMoto(options: { plain?: boolean; fastEvents?: boolean } = {}): Promise<Moto> {
-  const port = await freePort();
+  // The free port is found before moto binds it: on a busy machine another process (another test's
+  // moto, a service) can take it in between. Three tries, each on a new port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startMotoOnce(await freePort(), options);
+    } catch (err) {
+      if (attempt >= 3 || !/Address already in use/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startMotoOnce(port: number, options: { plain?: boolean; fastEvents?: boolean }): Promise<Moto> {
   const args = ["-H", "127.0.0.1", "-p", String(port)];
   // `plain`: moto_server as installed, the baseline of bench/15-moto.bench.ts.
   const found = findMoto();
