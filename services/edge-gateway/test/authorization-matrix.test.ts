@@ -170,7 +170,7 @@ const cases: Record<string, Case> = {
     if (allowed) await ensureConnected(w);
     return { path: `${M(w)}/offers/${w.offers!.update[caller] ?? w.offers!.readable}`, body: { name: "Renamed" } };
   },
-  "offers.history": async (w, _caller, allowed) => {
+  "offers.changes.list": async (w, _caller, allowed) => {
     if (allowed) await ensureConnected(w);
     return { path: `${M(w)}/offers/${w.offers!.readable}/changes` };
   },

@@ -3,11 +3,11 @@ import type { OffersDeps } from "./deps.ts";
 import type { OffersApp, OffersEnv } from "./http/env.ts";
 import { mountAgreementsList } from "./routes/agreements-list.ts";
 import { mountOffersChangesGet } from "./routes/offers-changes-get.ts";
+import { mountOffersChangesList } from "./routes/offers-changes-list.ts";
 import { mountOffersClone } from "./routes/offers-clone.ts";
 import { mountOffersCreate } from "./routes/offers-create.ts";
 import { mountOffersExpire } from "./routes/offers-expire.ts";
 import { mountOffersGet } from "./routes/offers-get.ts";
-import { mountOffersHistory } from "./routes/offers-history.ts";
 import { mountOffersList } from "./routes/offers-list.ts";
 import { mountOffersRelease } from "./routes/offers-release.ts";
 import { mountOffersUpdate } from "./routes/offers-update.ts";
@@ -32,7 +32,7 @@ export function createApp(deps: OffersDeps, options: AppOptions = {}): OffersApp
       mountOffersGet,
       mountOffersClone,
       mountOffersUpdate,
-      mountOffersHistory,
+      mountOffersChangesList,
       mountOffersRelease,
       mountOffersExpire,
       mountOffersChangesGet,

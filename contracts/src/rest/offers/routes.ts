@@ -82,7 +82,7 @@ export const offersRoutes = [
     responses: { 202: ChangeHandle },
   }),
   defineRoute({
-    id: "offers.history",
+    id: "offers.changes.list",
     method: "GET",
     path: `${MARKETPLACE}/offers/{offer_id}/changes`,
     ...read,

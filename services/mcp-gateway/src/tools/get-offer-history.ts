@@ -9,7 +9,7 @@ import { defineTool, tenantPath } from "./tool.ts";
 export const getOfferHistory = defineTool({
   name: "get_offer_history",
   description: "The changes submitted for an offer (creation, updates, release, expiry, clones), newest first.",
-  route: routeIn(offersRoutes, "offers.history"),
+  route: routeIn(offersRoutes, "offers.changes.list"),
   scope: "marketplace:read",
   person: false,
   input: {

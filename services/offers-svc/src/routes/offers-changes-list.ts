@@ -5,9 +5,9 @@ import type { OffersApp } from "../http/env.ts";
 import { begin } from "../http/route-helpers.ts";
 import { getOfferHistory } from "../verbs/get-offer-history.ts";
 
-const route = routeIn(offersRoutes, "offers.history");
+const route = routeIn(offersRoutes, "offers.changes.list");
 
-export function mountOffersHistory(app: OffersApp): void {
+export function mountOffersChangesList(app: OffersApp): void {
   mountRoute(app, route, async ({ params, query }, c) => ({
     status: 200 as const,
     body: await getOfferHistory({ ctx: begin(c, params), offerId: params.offer_id, query }),
