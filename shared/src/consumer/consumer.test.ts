@@ -134,6 +134,55 @@ describe.concurrent("createConsumer", () => {
     assert.equal(c.stats().duplicates, 5);
   });
 
+  it("ends as one processing run when the consumer dies between its commit and the SQS delete, for each of 100 events (§7 check 18)", async () => {
+    // Receives counted by SQS include the dying consumer's own redeliveries: a high maxReceiveCount
+    // keeps them on the queue rather than in the DLQ, which is not what this test is about.
+    const q = await queue(100, 2);
+    const key = uniqueKey("killed");
+    const events = Array.from({ length: 100 }, (_, i) => probeEvent(key, i));
+    await sendBodies(
+      sqs,
+      q.queueUrl,
+      events.map((e) => JSON.stringify(e)),
+    );
+    // Each life of the consumer dies at its first delete, after the batch's commits: its client's
+    // DeleteMessageBatch never leaves, and nothing after it does either (the process is gone).
+    const life = () => {
+      const state = { dead: false };
+      const client = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("sqs");
+      client.middlewareStack.add(
+        (next, context) => async (args) => {
+          if (context.commandName === "DeleteMessageBatchCommand") state.dead = true;
+          if (state.dead) throw new Error("the process died after its commit, before the delete");
+          return next(args);
+        },
+        { step: "initialize", name: "dieAtDelete" },
+      );
+      // Received messages stay invisible 30 s, as a dead process's would until their timeout, so the
+      // next life receives others.
+      const c = consumer(q, { "PlatformProbe.v1": insertEffect }, { sqs: client, visibilityTimeoutSeconds: 30 });
+      return { state, consumer: c };
+    };
+    let lives = 0;
+    while ((await effects(key)).length < 100) {
+      assert.ok(++lives <= 150, `${lives} lives and ${(await effects(key)).length} effects`);
+      const { state, consumer: c } = life();
+      await waitFor(() => state.dead || undefined, 30_000, "the life's first delete");
+      await c.stop({ deadlineMs: 100 });
+    }
+    assert.equal((await effects(key)).length, 100, "every effect committed once, none twice");
+    // The restarted consumer gets every message again after the visibility timeout.
+    const second = consumer(q, { "PlatformProbe.v1": insertEffect });
+    await waitFor(() => second.stats().deleted >= 100 || undefined, 90_000, "every redelivery deleted");
+    assert.deepEqual(
+      await effects(key),
+      events.map((_, i) => i),
+      "each effect exactly once",
+    );
+    assert.equal(second.stats().processed, 0, "every redelivery was a duplicate");
+    assert.equal(second.stats().duplicates, 100);
+  });
+
   it("moves a poison message to the DLQ after exactly maxReceiveCount receives without holding back the messages behind it", async () => {
     const q = await queue(3, 1);
     const key = uniqueKey("poison");
