@@ -174,11 +174,16 @@ describe("the synthesized stacks", () => {
     const alarms = resources(built.observability, "AWS::CloudWatch::Alarm").map(
       (a) => a.Properties!.AlarmDescription as string,
     );
-    for (const q of def.queues)
+    for (const q of def.queues) {
       assert.ok(
-        alarms.some((a) => a.includes(q.dlqName)),
-        q.dlqName,
+        alarms.some((a) => a.startsWith(`A message is in ${q.dlqName}`)),
+        `${q.dlqName}: depth alarm`,
       );
+      assert.ok(
+        alarms.some((a) => a.startsWith(`A message has waited in ${q.dlqName}`)),
+        `${q.dlqName}: age alarm (§7 check 20)`,
+      );
+    }
     assert.equal(alarms.filter((a) => a.includes("5xx")).length, 2);
     assert.equal(alarms.filter((a) => a.includes("p99")).length, 2);
     assert.ok(alarms.some((a) => a.includes("outbox")) && alarms.some((a) => a.includes("export failed")));

@@ -30,6 +30,9 @@ export interface ObservabilityStackProps extends StackProps {
  * failures) into one SNS topic, and one dashboard. Log groups are the compute stack's (one per
  * service, 90 days); the metrics from logs are filters on them. Everything here is in eu-central-1.
  */
+/** A dead letter older than this raises its own alarm: two days, of the DLQ's fourteen. */
+export const DLQ_AGE_ALARM_SECONDS = 2 * 24 * 3600;
+
 export class ObservabilityStack extends Stack {
   readonly topic: sns.Topic;
   readonly alarms: cloudwatch.Alarm[] = [];
@@ -60,6 +63,20 @@ export class ObservabilityStack extends Stack {
       });
       dlqWidgets.push(depth);
       this.alarm(`Dlq-${q.service}`, depth, 0, `A message is in ${q.dlqName}: runbook docs/runbooks/redrive-a-dlq.md`);
+      // Depth says a message arrived; age says one is being left there (the DLQ keeps it 14 days, then it is gone).
+      const age = new cloudwatch.Metric({
+        namespace: "AWS/SQS",
+        metricName: "ApproximateAgeOfOldestMessage",
+        dimensionsMap: { QueueName: q.dlqName },
+        statistic: "Maximum",
+        period: Duration.minutes(5),
+      });
+      this.alarm(
+        `DlqAge-${q.service}`,
+        age,
+        DLQ_AGE_ALARM_SECONDS,
+        `A message has waited in ${q.dlqName} over 2 days (kept 14): runbook docs/runbooks/redrive-a-dlq.md`,
+      );
     }
 
     const doorWidgets: cloudwatch.IWidget[] = [];
