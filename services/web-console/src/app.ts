@@ -7,6 +7,7 @@ import { pageHeaders } from "./http/page-headers.ts";
 import { mountAccount } from "./routes/account.ts";
 import { mountAccountDelete } from "./routes/account-delete.ts";
 import { mountAccountMcp } from "./routes/account-mcp.ts";
+import { mountAccountPreferences } from "./routes/account-preferences.ts";
 import { mountAgreements } from "./routes/agreements.ts";
 import { mountApiKeys } from "./routes/api-keys.ts";
 import { mountAudit } from "./routes/audit.ts";
@@ -20,6 +21,7 @@ import { mountMembers } from "./routes/members.ts";
 import { mountOfferDetail } from "./routes/offer-detail.ts";
 import { mountOfferNew } from "./routes/offer-new.ts";
 import { mountOffersList } from "./routes/offers-list.ts";
+import { mountPartner } from "./routes/partner.ts";
 import { mountProducts } from "./routes/products.ts";
 import { mountSignup } from "./routes/signup.ts";
 import { mountStatic } from "./routes/static.ts";
@@ -68,6 +70,8 @@ export function createApp(deps: ConsoleDeps, options: { metrics?: MetricsRegistr
     mountApiKeys,
     mountAudit,
     mountAccountMcp,
+    mountAccountPreferences,
+    mountPartner,
   ])
     mount(app);
   return app;

@@ -68,9 +68,15 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     assert.ok(weight.html + weight.css < 100_000, `${name} weighs ${weight.html + weight.css} bytes`);
     weights.set(name, weight.html + weight.css);
     const controls = await page
+      // Every control (its name and where it goes), and where every form posts; text around them may
+      // mention an export (the notification about one that is ready), offering one may not.
       .locator("a, button, input[type=submit], form")
       .evaluateAll((els) =>
-        els.map((e) => `${e.textContent ?? ""} ${e.getAttribute("href") ?? ""} ${e.getAttribute("action") ?? ""}`),
+        els.map((e) =>
+          e.tagName === "FORM"
+            ? (e.getAttribute("action") ?? "")
+            : `${e.textContent ?? ""} ${e.getAttribute("href") ?? ""} ${e.getAttribute("formaction") ?? ""}`,
+        ),
       );
     assert.deepEqual(
       controls.filter((t) => /export/i.test(t)),
@@ -325,6 +331,9 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     await nav(p.page, "Offers");
     assert.ok(await p.page.getByRole("link", { name }).isVisible(), "the list shows the released offer");
     await check(p.page, "offers");
+    await p.page.goto(`${gw}/app/t/${tenantId}/partner`);
+    await p.page.getByRole("heading", { name: "Partner" }).waitFor();
+    await check(p.page, "partner");
     await nav(p.page, "Agreements");
     await p.page.getByRole("heading", { name: "Agreements" }).waitFor();
     assert.ok(await p.page.getByRole("table").isVisible(), "the agreements list");
@@ -407,6 +416,16 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     await invitee.page.goto(`${gw}/app/account/activity`);
     await invitee.page.getByRole("heading", { name: "Activity about me" }).waitFor();
     await check(invitee.page, "activity");
+    await owner.page.goto(`${gw}/app/account`);
+    await owner.page.getByRole("link", { name: "Profile and notifications" }).click();
+    await owner.page.getByLabel("Your name").fill(`${owner.name} Renamed`);
+    await owner.page.getByRole("button", { name: "Save name" }).click();
+    assert.match(await owner.page.getByRole("status").innerText(), /name was saved/);
+    await owner.page.getByLabel("Occasional product news").setChecked(true);
+    await owner.page.getByRole("button", { name: "Save notification choices" }).click();
+    assert.match(await owner.page.getByRole("status").innerText(), /notification choices were saved/);
+    assert.equal(await owner.page.getByLabel("Occasional product news").isChecked(), true);
+    await check(owner.page, "preferences");
     await owner.page.goto(`${gw}/app/account`);
     await owner.page.getByRole("link", { name: "MCP clients" }).click();
     await owner.page.getByRole("heading", { name: "MCP clients" }).waitFor();

@@ -23,6 +23,7 @@ export function mountAccount(app: ConsoleApp): void {
   <dt>Member since</dt><dd>${me.body.created_at.slice(0, 10)}</dd>
 </dl>
 <ul class="cards">
+  <li><a href="/app/account/preferences">Profile and notifications</a>: your name, which e-mails you get</li>
   <li><a href="/app/invitations">Invitations</a>: tenants that invited you, ownership transfers</li>
   <li><a href="/app/account/mcp">MCP clients</a>: connect one, see and revoke what you authorized</li>
   <li><a href="/app/account/activity">Activity about me</a>: what was done to your account</li>

@@ -26,6 +26,7 @@ ${
   <li><a href="/app/t/${tenant.id}/marketplace">Marketplace onboarding</a>: connect your AWS seller account</li>
   <li><a href="/app/t/${tenant.id}/offers">Offers</a>: private offers and their changes</li>
   <li><a href="/app/t/${tenant.id}/agreements">Agreements</a>: what buyers accepted</li>
+  <li><a href="/app/t/${tenant.id}/partner">Partner</a>: opportunities and engagements from Partner Central</li>
 </ul>`
     : html`<p>AWS Marketplace offers are off for this tenant. Turn them on in <a href="/app/t/${tenant.id}/settings/features">Settings → Features</a>.</p>`
 }`,
