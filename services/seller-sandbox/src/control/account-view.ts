@@ -27,5 +27,6 @@ export function accountView(seller: SellerState) {
     })),
     agreements: seller.agreements.map((a) => ({ id: a.id, offerId: a.offerId, status: a.status })),
     changeSets: [...seller.changeSets.values()].map((c) => ({ id: c.id, status: c.status })),
+    calls: Object.fromEntries(seller.calls),
   };
 }

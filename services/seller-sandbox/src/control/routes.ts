@@ -1,9 +1,19 @@
 import { Hono } from "hono";
 import type { z } from "zod";
 import type { SandboxDeps } from "../context.ts";
+import { acceptOffer } from "./accept-offer.ts";
 import { controlAccess } from "./access.ts";
 import { accountView } from "./account-view.ts";
-import { AccountId, ClockInput, FaultsInput, FlushInput, PayoutCurrenciesInput, TimingInput } from "./schemas.ts";
+import {
+  AcceptOfferInput,
+  AccountId,
+  AgreementStatusInput,
+  ClockInput,
+  FaultsInput,
+  FlushInput,
+  PayoutCurrenciesInput,
+  TimingInput,
+} from "./schemas.ts";
 
 type Ctx = { req: { param(name: string): string | undefined; json(): Promise<unknown> } };
 
@@ -22,7 +32,8 @@ async function body<S extends z.ZodType>(c: Ctx, schema: S): Promise<z.output<S>
 /**
  * The control plane for tests and the local stack, under `/_sandbox/` (no SDK operation has such a
  * path): inspect and reset a seller account, switch faults on and off, move its clock, change
- * its payout currencies and change-set pace, and flush the cached IAM policies. Loopback callers
+ * its payout currencies and change-set pace, have a buyer accept an offer or AWS change an
+ * agreement's status, and flush the cached IAM policies. Loopback callers
  * only, or a caller with the control token (access.ts).
  */
 export function controlRoutes(deps: SandboxDeps): Hono {
@@ -83,6 +94,21 @@ export function controlRoutes(deps: SandboxDeps): Hono {
     const seller = deps.sellers.get(c.get("account"));
     seller.changeSetStepMs = input.changeSetStepMs;
     return c.json(accountView(seller));
+  });
+  account.post("/agreements", async (c) => {
+    const input = await body(c, AcceptOfferInput);
+    if (input instanceof Response) return input;
+    const made = acceptOffer(deps.sellers.get(c.get("account")), input);
+    if (typeof made === "string") return c.json({ message: made }, 409);
+    return c.json({ id: made.id, offerId: made.offerId, status: made.status }, 201);
+  });
+  account.put("/agreements/:agreement", async (c) => {
+    const input = await body(c, AgreementStatusInput);
+    if (input instanceof Response) return input;
+    const agreement = deps.sellers.get(c.get("account")).agreements.find((a) => a.id === c.req.param("agreement"));
+    if (!agreement) return c.json({ message: "no such agreement" }, 404);
+    agreement.status = input.status;
+    return c.json({ id: agreement.id, offerId: agreement.offerId, status: agreement.status });
   });
   app.route("/accounts/:account", account);
   return app;

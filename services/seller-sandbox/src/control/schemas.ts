@@ -26,3 +26,25 @@ export const PayoutCurrenciesInput = z.object({
 export const TimingInput = z.object({ changeSetStepMs: z.number().int().min(0).max(600_000) });
 
 export const FlushInput = z.object({ roleArn: z.string().optional() });
+
+/** A buyer accepts a released offer: the sandbox makes the purchase agreement AWS would (ACTIVE, one year). */
+export const AcceptOfferInput = z.strictObject({
+  offerId: z.string().regex(/^offer-[a-z0-9]{13}$/),
+  /** The buyer; the offer's first targeted buyer, or a fixed public buyer, when omitted. */
+  acceptorAccountId: AccountId.optional(),
+});
+
+/** What AWS may do to an agreement later: cancel, expire, terminate, renew, replace... */
+export const AgreementStatusInput = z.strictObject({
+  status: z.enum([
+    "ACTIVE",
+    "ARCHIVED",
+    "CANCELLED",
+    "EXPIRED",
+    "RENEWED",
+    "REPLACED",
+    "ROLLED_BACK",
+    "SUPERSEDED",
+    "TERMINATED",
+  ]),
+});

@@ -28,6 +28,7 @@ export function seedSeller(
     agreements: seedAgreements(account, offers, now),
     changeSets: new Map(),
     locks: new Map(),
+    calls: new Map(),
     timers: new Set(),
   };
 }

@@ -136,5 +136,7 @@ export interface SellerState {
   clockOffsetMs: number;
   changeSetStepMs: number;
   faults: Fault[];
+  /** Calls per operation (`SearchAgreements`, `AssumeRole`, ...) since the account was seeded, for rate tests. */
+  calls: Map<string, number>;
   timers: Set<ReturnType<typeof setTimeout>>;
 }
