@@ -97,6 +97,28 @@ describe("a database that cannot be reached", () => {
     }
   });
 
+  it("answers 503 when the connection was cut between two statements of a transaction", async () => {
+    const orm = await openDatabase({ url: db.url, schema: db.schema, entities: [], migrations: [], migrate: false });
+    try {
+      const failed = await orm.em
+        .fork()
+        .transactional(async (em) => {
+          const [row] = await em.execute<{ pid: number }[]>("SELECT pg_backend_pid() AS pid");
+          await db.orm.em.fork().execute("SELECT pg_terminate_backend(?)", [row!.pid]);
+          await new Promise((r) => setTimeout(r, 200)); // the FATAL notice reaches the client
+          await em.execute("SELECT 1");
+        })
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      assert.ok(isDatabaseUnavailable(failed), String(failed));
+      assert.equal(mapError(failed).problem.status, 503);
+    } finally {
+      await orm.close();
+    }
+  });
+
   it("is not said of a statement's own error", async () => {
     const failed = await db.orm.em
       .fork()

@@ -92,7 +92,10 @@ export const databaseReady = (orm: Database) => async (): Promise<void> => {
 /** SQLSTATEs of a connection lost or refused (class 08) or a server shutting down or restarting (57P0x). */
 const CONNECTION_STATES = new Set(["08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03"]);
 const CONNECTION_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"]);
-const CONNECTION_MESSAGES = /timeout exceeded when trying to connect|connection terminated|terminating connection/i;
+// pg's own words: the pool's acquire timeout, a socket closed under a query, the server ending the
+// session, and a statement sent on a connection that was cut between two statements of a transaction.
+const CONNECTION_MESSAGES =
+  /timeout exceeded when trying to connect|connection terminated|terminating connection|connection error and is not queryable/i;
 
 /**
  * True when a statement failed because the database could not be reached, not because of the
