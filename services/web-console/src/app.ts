@@ -26,6 +26,7 @@ import { mountProducts } from "./routes/products.ts";
 import { mountSignup } from "./routes/signup.ts";
 import { mountStatic } from "./routes/static.ts";
 import { mountTenantHome } from "./routes/tenant-home.ts";
+import { mountTenantOwnership } from "./routes/tenant-ownership.ts";
 import { mountTenants } from "./routes/tenants.ts";
 
 /**
@@ -72,6 +73,7 @@ export function createApp(deps: ConsoleDeps, options: { metrics?: MetricsRegistr
     mountAccountMcp,
     mountAccountPreferences,
     mountPartner,
+    mountTenantOwnership,
   ])
     mount(app);
   return app;

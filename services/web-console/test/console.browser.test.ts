@@ -395,6 +395,16 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     assert.match(await owner.page.getByRole("status").innerText(), /role was changed/);
     assert.match(await owner.page.getByRole("row", { name: new RegExp(invitee.name) }).innerText(), /admin/);
 
+    // Ownership transfer: asked by the owner, accepted by the member in Invitations.
+    await owner.page.goto(`${gw}/app/t/${tenantId}/ownership`);
+    await owner.page.getByLabel("New owner").selectOption({ label: `${invitee.name} (admin)` });
+    await owner.page.getByRole("button", { name: "Ask to take over" }).click();
+    assert.match(await owner.page.getByRole("status").innerText(), /Transfer asked/);
+    await invitee.page.goto(`${gw}/app/invitations`);
+    await invitee.page.getByRole("button", { name: /^Accept the invitation to Team/ }).click();
+    await invitee.page.goto(`${gw}/app/t/${tenantId}`);
+    assert.match(await invitee.page.locator("main").innerText(), /Your role: owner/);
+
     await owner.page.goto(`${gw}/app/t/${tenantId}/api-keys`);
     await owner.page.getByLabel("Key name").fill("ci");
     await owner.page.getByLabel("Scope").selectOption("read");
@@ -483,7 +493,8 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
 
   it("deletes an account only for DELETE typed exactly, names owned tenants, re-asks the password after 15 minutes, and refuses the old cookie at once", async () => {
     const p = await signUp();
-    const owned = await createTenant(p, `Owned ${randomBytes(2).toString("hex")}`);
+    const ownedName = `Owned ${randomBytes(2).toString("hex")}`;
+    const owned = await createTenant(p, ownedName);
     await p.page.goto(`${gw}/app/account`);
     await p.page.getByRole("link", { name: "Delete account" }).click();
     await p.page.getByRole("heading", { name: "Delete account" }).waitFor();
@@ -506,19 +517,16 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     await p.page.getByRole("heading", { name: /You still own a tenant/ }).waitFor();
     assert.ok(await p.page.getByRole("link", { name: new RegExp(owned) }).isVisible());
     await check(p.page, "delete-account-owner");
-    // The fix the page names, through the public API (the console's tenant deletion is not built yet).
-    const signedIn = await fetch(`${gw}/v1/auth/signin`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: p.email, password: p.password }),
-    });
-    const { access_token } = (await signedIn.json()) as { access_token: string };
-    recordSecret(access_token);
-    const softDeleted = await fetch(`${gw}/v1/tenants/${owned}`, {
-      method: "DELETE",
-      headers: { authorization: `Bearer ${access_token}` },
-    });
-    assert.equal(softDeleted.status, 204, await softDeleted.text());
+    // The fix the page links to: the tenant's ownership page, its name typed to delete it.
+    await p.page.getByRole("link", { name: new RegExp(owned) }).click();
+    await p.page.getByRole("heading", { name: "Ownership", exact: true }).waitFor();
+    await check(p.page, "ownership");
+    await p.page.getByLabel("Tenant name").fill("not its name");
+    await p.page.getByRole("button", { name: "Delete tenant" }).click();
+    assert.match(await p.page.locator("main").innerText(), /Nothing was deleted/);
+    await p.page.getByLabel("Tenant name").fill(ownedName);
+    await p.page.getByRole("button", { name: "Delete tenant" }).click();
+    assert.match(await p.page.getByRole("status").innerText(), /tenant was deleted/);
 
     // The sign-in is 16 minutes old (at identity-svc and in the console): the password is asked first.
     const sixteenMinutesAgo = new Date(Date.now() - 16 * 60_000);

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { renderError } from "../pages/error-page.ts";
 import { CSRF_FIELD } from "../pages/layout.ts";
+import { tokensEqual } from "../session/seal.ts";
 import { ANONYMOUS_COOKIE, setCookie } from "./cookies.ts";
 import type { ConsoleEnv } from "./env.ts";
 
@@ -23,7 +24,7 @@ export const requireCsrf = (): MiddlewareHandler<ConsoleEnv> => async (c, next) 
   const form = await c.req.parseBody();
   const given = typeof form[CSRF_FIELD] === "string" ? form[CSRF_FIELD] : "";
   const expected = c.get("csrf");
-  if (!sameOrigin || !expected || given !== expected)
+  if (!sameOrigin || !expected || !tokensEqual(given, expected))
     return renderError(
       c,
       403,

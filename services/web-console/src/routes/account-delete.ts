@@ -34,7 +34,7 @@ function page(c: ConsoleContext, state: FormState, status: 200 | 400 | 409 = 200
           ? html`<div class="problem" role="alert" aria-labelledby="owner-title">
   <h2 id="owner-title">You still own ${owned.length === 1 ? "a tenant" : `${owned.length} tenants`}</h2>
   <p>Nothing was deleted. Transfer the ownership of each tenant to another member, or delete the tenant, then come back.</p>
-  <ul>${owned.map((id) => html`<li><a href="/app/t/${id}">Tenant <code>${id}</code></a></li>`)}</ul>
+  <ul>${owned.map((id) => html`<li><a href="/app/t/${id}/ownership">Transfer or delete tenant <code>${id}</code></a></li>`)}</ul>
 </div>`
           : problemBox(state.problem)
       }

@@ -19,7 +19,7 @@ export function mountTenantHome(app: ConsoleApp): void {
         signedIn: tenantView(c, tenant),
         flash: flashOf(c, { created: "The tenant was created. You are its owner." }),
         body: html`<p>Your role: <strong>${tenant.role}</strong>.</p>
-<p class="actions"><a href="/app/t/${tenant.id}/members">Members</a> <a href="/app/t/${tenant.id}/api-keys">API keys</a> <a href="/app/t/${tenant.id}/audit">Audit log</a></p>
+<p class="actions"><a href="/app/t/${tenant.id}/members">Members</a> <a href="/app/t/${tenant.id}/api-keys">API keys</a> <a href="/app/t/${tenant.id}/audit">Audit log</a> <a href="/app/t/${tenant.id}/ownership">Ownership</a></p>
 ${
   offersOn
     ? html`<ul class="cards">
