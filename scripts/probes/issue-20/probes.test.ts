@@ -25,7 +25,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
 }
 
 test("issue 20's probes pass against npm start", { timeout: 420_000 }, async () => {
-  const stack = await launchStack();
+  // Every service boots at once; on a loaded machine (a whole suite beside it) that can take more
+  // than the default minute per health check.
+  const stack = await launchStack({ FLOWSTATE_HEALTH_TIMEOUT_SECONDS: "240" }, 360_000);
   try {
     const url = (name: string) => {
       const service = stack.services[name];
