@@ -5,6 +5,7 @@ import { withConnection } from "@flowstate/shared/db/with-connection";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { templateBody } from "../../../deploy/connector-role/deploy.ts";
 import { motoSellerAccount } from "../../../deploy/connector-role/moto-account.ts";
 import { ensureDatabase, ensurePostgres } from "../../../deploy/local/postgres.ts";
 import { type LaunchedStack, launchStack } from "../../../deploy/local/stack-process.ts";
@@ -142,14 +143,19 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
    * (its template and parameters, deployed into a fresh seller account of the emulator, as the AWS
    * console would), then type the stack's RoleArn output and connect.
    */
-  async function connect(p: Person, tenantId: string) {
+  async function connect(p: Person, tenantId: string, version: "current" | "legacy" = "current") {
     await p.page.goto(`${gw}/app/t/${tenantId}`);
     await nav(p.page, "Onboarding");
     await p.page.getByRole("heading", { name: "Marketplace onboarding" }).waitFor();
     assert.equal(await p.page.locator("#external-id-value").isVisible(), false, "the external ID is hidden at first");
+    const before = await p.page.locator("main").innerText();
     await p.page.getByText("Show the external ID").click();
     const externalId = recordSecret(await p.page.locator("#external-id-value").innerText());
     assert.match(externalId, /^[0-9a-f-]{36}$/);
+    assert.ok(
+      !before.includes(externalId),
+      "nowhere on the page until revealed (snippet and steps say <your external ID>)",
+    );
     await check(p.page, "onboarding");
     const href = await p.page
       .getByRole("link", { name: "Launch the stack in AWS CloudFormation" })
@@ -160,7 +166,9 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     await seller.cloudformation.send(
       new CreateStackCommand({
         StackName: link.get("stackName")!,
-        TemplateBody: await (await fetch(link.get("templateURL")!)).text(),
+        // `legacy`: the template of stacks deployed before 2026-08-31 (no SearchAgreements, no Seller).
+        TemplateBody:
+          version === "legacy" ? templateBody("legacy") : await (await fetch(link.get("templateURL")!)).text(),
         Parameters: [
           { ParameterKey: "FlowstatePrincipalArns", ParameterValue: link.get("param_FlowstatePrincipalArns")! },
           { ParameterKey: "ExternalId", ParameterValue: externalId },
@@ -443,6 +451,37 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     await check(owner.page, "mcp-clients");
     await owner.context.close();
     await invitee.context.close();
+  });
+
+  it("explains a failed connect step by step, and a legacy role on Health and Agreements", async () => {
+    const p = await signUp();
+    const tenantId = await createTenant(p, `Legacy ${randomBytes(2).toString("hex")}`);
+    await turnOffersOn(p, tenantId);
+    await p.page.goto(`${gw}/app/t/${tenantId}/marketplace`);
+    await p.page.getByLabel("Role ARN").fill("arn:aws:iam::210987654321:role/MarketplaceConnector");
+    await p.page.getByRole("radio", { name: "Terraform" }).check();
+    await p.page.getByRole("button", { name: "Connect" }).click();
+    const failure = await p.page.getByRole("alert").innerText();
+    assert.match(failure, /The role could not be connected/);
+    assert.match(failure, /Failed: Flowstate's principal assumes your role/);
+    assert.match(failure, /Not run: The role reads your AWS Marketplace catalog/);
+    assert.match(failure, /Fix, Terraform:/, "the fix for the path the seller used");
+    assert.equal(
+      await p.page.getByLabel("Role ARN").inputValue(),
+      "arn:aws:iam::210987654321:role/MarketplaceConnector",
+    );
+    await check(p.page, "connect-failed");
+
+    await connect(p, tenantId, "legacy");
+    await p.page.goto(`${gw}/app/t/${tenantId}/marketplace/health`);
+    assert.match(await p.page.getByRole("note").innerText(), /Update your connector role/);
+    await check(p.page, "health-migration");
+    await nav(p.page, "Agreements");
+    const note = await p.page.getByRole("note").innerText();
+    assert.match(note, /Agreements cannot be listed/);
+    assert.ok(await p.page.getByRole("link", { name: "Check the connection's health" }).isVisible());
+    await check(p.page, "agreements-legacy");
+    await p.context.close();
   });
 
   it("refuses a post without the page's CSRF token or from another origin, and creates nothing", async () => {

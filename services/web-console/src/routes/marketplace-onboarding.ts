@@ -44,6 +44,13 @@ function stepsOf(failure: ConnectFailure) {
   })}</ol>`;
 }
 
+/**
+ * The external ID stays behind its disclosure: the Terraform snippet and the console steps name it
+ * by a placeholder (the quick-create link must carry it: it is AWS's console URL, as the interface
+ * specifies the stack's parameters).
+ */
+const hideExternalId = (text: string, externalId: string) => text.replaceAll(externalId, "<your external ID>");
+
 function connectForm(c: ConsoleContext, tenantId: string, failure?: ConnectFailure) {
   const path = failure?.path ?? "cloudformation";
   return html`<form method="post" action="${pagePath(tenantId, "/marketplace/connect")}" class="stack">
@@ -95,9 +102,9 @@ function notConnected(c: ConsoleContext, tenant: Tenant, bundle: OnboardingBundl
 <p><a class="button" href="${bundle.cloudformation.quick_create_url}" rel="noopener noreferrer">Launch the stack in AWS CloudFormation</a></p>
 <h3>Terraform</h3>
 <p>Module <code>${bundle.terraform.module_source}</code> version <code>${bundle.terraform.module_version}</code>; run <code>terraform init</code> and <code>terraform apply</code> with credentials for the seller account in us-east-1.</p>
-<pre tabindex="0" aria-label="Terraform configuration"><code>${bundle.terraform.snippet}</code></pre>
+<pre tabindex="0" aria-label="Terraform configuration"><code>${hideExternalId(bundle.terraform.snippet, bundle.external_id)}</code></pre>
 <h3>The AWS console, by hand</h3>
-<ol>${bundle.console.steps.map((s) => html`<li>${s}</li>`)}</ol>
+<ol>${bundle.console.steps.map((s) => html`<li>${hideExternalId(s, bundle.external_id)}</li>`)}</ol>
 <h2 id="connect">Connect</h2>
 ${connectForm(c, tenant.id, failure)}`,
   });
