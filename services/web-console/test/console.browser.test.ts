@@ -484,6 +484,44 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     await p.context.close();
   });
 
+  it("refreshes an expiring token once under concurrent requests: the grant survives, every page answers", async () => {
+    const p = await signUp();
+    const cookie = (await p.context.cookies(gw)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const sub = (await sql<{ sub: string }>(`SELECT sub FROM identity.app_user WHERE email = ?`, [p.email]))[0]!.sub;
+    const [before] = await sql<{ tokens: Buffer }>("SELECT tokens FROM web_console.console_session WHERE sub = ?", [
+      sub,
+    ]);
+    // The access token is about to expire: the next requests must refresh it, and only one may
+    // spend the refresh token (identity-svc revokes the whole family when a spent one comes back).
+    await sql("UPDATE web_console.console_session SET access_expires_at = now() WHERE sub = ?", [sub]);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => fetch(`${gw}/app/tenants`, { headers: { cookie }, redirect: "manual" })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 200, 200, 200],
+    );
+    const [after] = await sql<{ tokens: Buffer; access_expires_at: Date }>(
+      "SELECT tokens, access_expires_at FROM web_console.console_session WHERE sub = ?",
+      [sub],
+    );
+    assert.notDeepEqual(Buffer.from(after!.tokens), Buffer.from(before!.tokens), "new tokens sealed");
+    assert.ok(new Date(after!.access_expires_at).getTime() > Date.now() + 60_000);
+    const spent = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM identity.oauth_refresh_token r JOIN identity.oauth_grant g ON g.sid = r.sid
+        WHERE g.sub = ? AND r.spent_at IS NOT NULL`,
+      [sub],
+    );
+    assert.equal(spent[0]?.n, 1, "one refresh for six concurrent requests");
+    const live = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM identity.user_session s JOIN identity.oauth_grant g ON g.sid = s.sid
+        WHERE g.sub = ? AND s.revoked_at IS NULL`,
+      [sub],
+    );
+    assert.equal(live[0]?.n, 1, "the grant was not revoked");
+    await p.context.close();
+  });
+
   it("refuses a post without the page's CSRF token or from another origin, and creates nothing", async () => {
     const p = await signUp();
     const cookie = (await p.context.cookies(gw)).map((c) => `${c.name}=${c.value}`).join("; ");
