@@ -1,18 +1,22 @@
 import { createServer } from "node:net";
 
-/** Asks the kernel for a free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
+/**
+ * Where chosen ports come from: below Linux's ephemeral range (32768–60999), which the kernel also
+ * hands out as the local port of every outgoing connection. A port the kernel picked from that
+ * range could be taken by an outgoing connection (or another test's stack) between this check and
+ * the service binding it; on a loaded machine running many stacks that happened (a service died
+ * with EADDRINUSE while another process answered its health check). Here only another chooser can
+ * take it, and the space is randomised.
+ */
+const CHOSEN_PORTS = { from: 20_000, to: 32_000 } as const;
+
+/** A free loopback port (bound for a moment to check), at random from CHOSEN_PORTS. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = CHOSEN_PORTS.from + Math.floor(Math.random() * (CHOSEN_PORTS.to - CHOSEN_PORTS.from));
+    if (await portIsFree("127.0.0.1", port)) return port;
+  }
+  throw new Error(`no free port between ${CHOSEN_PORTS.from} and ${CHOSEN_PORTS.to} after 50 tries`);
 }
 
 /** True when nothing listens on host:port yet (checked by binding it for a moment). */

@@ -1,24 +1,12 @@
-import { createServer } from "node:net";
 import type { CimdOptions } from "@flowstate/identity-svc/oauth/cimd/fetcher";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
+import { freePort } from "../../../../deploy/local/ports.ts";
 import { type RunningGateway, startGateway } from "../gateway-harness.ts";
 import { startMcpResourceServer } from "./mcp-resource-server.ts";
 
-/** A free loopback port, chosen before the server that takes it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
+export { freePort };
 
 export interface OAuthStack {
   identity: Harness;
