@@ -248,7 +248,18 @@ describe.skipIf(skipReason !== null)("the seller console in headless Chromium", 
     await p.page.getByRole("link", { name: "Settings → Features" }).click();
     await p.page.getByRole("heading", { name: "Settings → Features" }).waitFor();
     await check(p.page, "features");
-    await p.page.getByRole("button", { name: "Turn on AWS Marketplace offers" }).click();
+    // Keyboard only: the first Tab reaches the skip link, which moves focus to the content; the
+    // switch is reached by Tab and pressed with Enter.
+    await p.page.keyboard.press("Tab");
+    assert.equal(await p.page.evaluate(() => document.activeElement?.textContent), "Skip to content");
+    await p.page.keyboard.press("Enter");
+    assert.equal(await p.page.evaluate(() => document.activeElement?.id), "main");
+    for (let i = 0; i < 10; i++) {
+      await p.page.keyboard.press("Tab");
+      if ((await p.page.evaluate(() => document.activeElement?.textContent)) === "Turn on AWS Marketplace offers")
+        break;
+    }
+    await p.page.keyboard.press("Enter");
     assert.match(await p.page.getByRole("status").innerText(), /offers are on/);
     assert.ok(await p.page.getByRole("button", { name: "Turn off AWS Marketplace offers" }).isVisible());
     await p.page.getByRole("link", { name: "Account" }).click();
