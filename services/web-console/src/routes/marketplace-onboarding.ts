@@ -34,7 +34,7 @@ interface ConnectFailure {
 function stepsOf(failure: ConnectFailure) {
   const failed = failure.problem.body.step;
   const at = STEPS.findIndex(([id]) => id === failed);
-  return html`<ol class="steps">${STEPS.map(([id, label], i) => {
+  return html`<ol class="steps">${STEPS.map(([, label], i) => {
     const state = at < 0 ? "not run" : i < at ? "passed" : i === at ? "failed" : "not run";
     return html`<li class="step-${state.replace(" ", "-")}"><strong>${state === "passed" ? "Passed" : state === "failed" ? "Failed" : "Not run"}:</strong> ${label}${
       state === "failed" && typeof failure.problem.body.upstream_error === "string"
