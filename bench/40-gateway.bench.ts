@@ -20,9 +20,10 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
-import { bodyless, IDENTITY_HEADER, MAX_SKEW_MS, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER, MAX_SKEW_MS } from "@flowstate/shared/auth/identity-assertion";
+import { gatewaySign, Keyring, PairSecret } from "@flowstate/shared/auth/keyring";
+import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
 import { decodeJwt } from "jose";
-import { stackNames } from "../deploy/local/definition.ts";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
 import { benchBackends, cpuMs, post, psqlLines, readCpuSafe, startService, waitHealthy } from "./lib/processes.ts";
@@ -93,17 +94,25 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     const tenant = await post(`${gatewayUrl}/v1/tenants`, { name: "Bench" }, token);
     const path = `/v1/tenants/${tenant.id}`;
     const claims = decodeJwt(token!);
-    const secret = (
-      await aws
-        .data("secretsmanager")
-        .send(new GetSecretValueCommand({ SecretId: stackNames({ prefix, stage }).internalAuthSecretId }))
-    ).SecretString!;
+    // The door's key for identity-svc, as the bootstrap stored it (ADR 0014).
+    const pairId = "gateway--identity-svc";
+    const pair = PairSecret.parse(
+      JSON.parse(
+        (
+          await aws
+            .data("secretsmanager")
+            .send(new GetSecretValueCommand({ SecretId: keyPairSecretName(prefix, stage, pairId) }))
+        ).SecretString!,
+      ),
+    );
+    const doorKeys = new Keyring("edge-gateway", new Map([[pairId, pair]]));
     // The service alone: what the gateway would send, signed just before each run. An assertion is
     // valid MAX_SKEW_MS (5 s) either side of its timestamp; dating it half a window ahead covers a
     // 4 s run plus the load generator's start-up.
     const direct = () => ({
-      [IDENTITY_HEADER]: signAssertion(
-        secret,
+      [IDENTITY_HEADER]: gatewaySign(
+        doorKeys,
+        "identity-svc",
         bodyless("GET", path),
         {
           identity: { kind: "user", sub: claims.sub!, sid: claims.sid as string },

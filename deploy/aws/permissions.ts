@@ -65,12 +65,14 @@ export function taskGrants(s: DeploySettings, names: DeploymentNames, service: F
     grants.push({ sid: "PublishDomainEvents", actions: ["events:PutEvents"], resources: [a.bus(def.busName)] });
   }
   if (clients.has("secretsmanager")) {
-    // The shared secrets, and those whose one reader is this service (the console's sealing key).
-    grants.push({
-      sid: "ReadInternalAuthKey",
-      actions: ["secretsmanager:GetSecretValue"],
-      resources: def.secrets.filter((x) => (x.reader ?? service) === service).map((x) => a.secret(x.name)),
-    });
+    // Secrets of one service's own (identity-svc's throttle key, the console's sealing key): their readers only.
+    const ownSecrets = def.secrets.filter((x) => x.readers.includes(service));
+    if (ownSecrets.length)
+      grants.push({
+        sid: "ReadOwnSecrets",
+        actions: ["secretsmanager:GetSecretValue"],
+        resources: ownSecrets.map((x) => a.secret(x.name)),
+      });
     // Keys per caller (ADR 0014): exactly the pairs this service signs or verifies; never the master.
     const pairs = new Set(keyPairsOf(service).map((p) => p.id));
     const own = def.keyPairs.filter((p) => pairs.has(p.pairId)).map((p) => a.secret(p.name));

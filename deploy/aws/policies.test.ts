@@ -64,7 +64,7 @@ describe("least privilege over the synthesized IAM policies", () => {
         for (const action of list(s.Action)) assert.doesNotMatch(action, /^\*$|:\*$/, `${service}: ${action}`);
   });
 
-  it("gives each task role only its own queue, its own bucket and the shared or its own secrets", () => {
+  it("gives each task role only its own queue, its own bucket and its own secrets (no shared one)", () => {
     const def = names.definition;
     for (const service of deployedServices) {
       const resources = statementsOf(service).flatMap((s) => list(s.Resource));
@@ -79,7 +79,7 @@ describe("least privilege over the synthesized IAM policies", () => {
         }
         if (r.includes(":secretsmanager:")) {
           const allowed = [
-            ...def.secrets.map((x) => x.name),
+            ...def.secrets.filter((x) => x.readers.includes(service)).map((x) => x.name),
             ...(service === "identity-svc" ? [names.signingKeysSecretId] : []),
             ...def.keyPairs.filter((p) => keyPairsOf(service).some((k) => k.id === p.pairId)).map((p) => p.name),
           ];
@@ -105,6 +105,19 @@ describe("least privilege over the synthesized IAM policies", () => {
       partnerKeys.map((r) => r.replace(/^.*\/keys\//, "").replace(/-\?{6}$/, "")),
       ["partner-inbound--connector-svc"],
     );
+  });
+
+  it("lets identity-svc alone read its sign-in throttle key, and no role read a shared assertion key", () => {
+    const throttle = names.definition.secrets.find((x) => x.readers.includes("identity-svc"))!.name;
+    for (const service of deployedServices) {
+      const resources = statementsOf(service).flatMap((s) => list(s.Resource));
+      assert.equal(
+        resources.some((r) => r.includes(`:secret:${throttle}-`)),
+        service === "identity-svc",
+        service,
+      );
+      assert.ok(!resources.some((r) => r.includes("internal-auth-key")), service);
+    }
   });
 
   it("privacy-svc cannot read the audit archive; audit-svc cannot delete from it", () => {

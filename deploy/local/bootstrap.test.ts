@@ -35,7 +35,7 @@ describe("the local stack bootstrap", () => {
     const first = await bootstrap(options);
     assert.ok(first.changes.length > 0);
     outputs = first.outputs;
-    const secretId = `${prefix}/dev/internal-auth-key`;
+    const secretId = `${prefix}/dev/identity/sign-in-throttle-key`;
     secretBefore = (await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: secretId })))
       .SecretString;
     secondRun = (await bootstrap(options)).changes;
@@ -45,8 +45,12 @@ describe("the local stack bootstrap", () => {
     assert.deepEqual(secondRun, []);
   });
 
-  test("the internal auth key is a random 256-bit secret that a second run does not overwrite", async () => {
-    const secretId = `${prefix}/dev/internal-auth-key`;
+  test("identity-svc's throttle key is a random 256-bit secret that a second run does not overwrite; there is no shared key", async () => {
+    const secretId = `${prefix}/dev/identity/sign-in-throttle-key`;
+    await assert.rejects(
+      aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: `${prefix}/dev/internal-auth-key` })),
+      { name: "ResourceNotFoundException" },
+    );
     const now = await aws.data("secretsmanager").send(new GetSecretValueCommand({ SecretId: secretId }));
     assert.equal(Buffer.from(now.SecretString!, "base64url").length, 32);
     assert.equal(now.SecretString, secretBefore);

@@ -1,7 +1,7 @@
 import { keyPairs } from "@flowstate/contracts/internal/key-pairs";
 import type { AwsClientName, FlowstateServiceName } from "@flowstate/contracts/services/catalog";
 import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
-import { queueNames, sessionKeySecretId, withDerivedDefaults } from "@flowstate/shared/config/base";
+import { derivedNames, queueNames, sessionKeySecretId, withDerivedDefaults } from "@flowstate/shared/config/base";
 import { type ConsumerDefinition, consumers } from "./consumers.ts";
 
 export type { ConsumerDefinition } from "./consumers.ts";
@@ -68,8 +68,11 @@ export interface BucketDefinition {
 export interface SecretDefinition {
   name: string;
   description: string;
-  /** The one service that may read it (deploy/aws grants it to that task role only); absent: every service. */
-  reader?: FlowstateServiceName;
+}
+
+/** A random secret of one service's own (no other process may read it: the task roles grant `readers` only). */
+export interface OwnedSecretDefinition extends SecretDefinition {
+  readers: readonly FlowstateServiceName[];
 }
 
 /** One caller → callee key (ADR 0014): its secret holds `{current, previous?}`, derived from the master. */
@@ -84,7 +87,7 @@ export interface StackDefinition {
   queues: QueueDefinition[];
   buckets: BucketDefinition[];
   /** Secrets every service may read (today the one shared assertion key, until nothing reads it). */
-  secrets: SecretDefinition[];
+  secrets: OwnedSecretDefinition[];
   /**
    * The master the pair keys are derived from: read by the bootstrap and `npm run keys:rotate`
    * only, never by a service (no task role may read it).
@@ -134,7 +137,7 @@ export function stackNames(s: Pick<StackSettings, "prefix" | "stage">) {
     busName: env.EVENT_BUS_NAME,
     keyAlias: `alias/${s.prefix}-${s.stage}-data`,
     queues: (service: string) => queueNames(env, service),
-    internalAuthSecretId: env.INTERNAL_AUTH_SECRET_ID,
+    signInThrottleSecretId: derivedNames(env).signInThrottleSecretId,
   };
 }
 
@@ -178,13 +181,18 @@ export function defineStack(
       },
       { role: "snapshots", name: bucketName(s, "snapshots"), versioned: true },
     ],
-    // identity-svc creates and rotates its own signing keys; only shared secrets live here.
+    // identity-svc creates and rotates its own signing keys; the assertion keys are the pairs below
+    // (there is no shared key, ADR 0014). What remains: random secrets of one service each.
     secrets: [
-      { name: names.internalAuthSecretId, description: "HMAC key of the gateway-to-service identity assertion" },
+      {
+        name: names.signInThrottleSecretId,
+        description: "identity-svc's key of the sign-in throttle rows (HMAC of the address, never the address)",
+        readers: ["identity-svc"],
+      },
       {
         name: sessionKeySecretId({ SERVICE_PREFIX: s.prefix, STAGE: s.stage }),
         description: "Key sealing the seller console's session tokens at rest (web-console, ADR 0015)",
-        reader: "web-console",
+        readers: ["web-console"],
       },
     ],
     keyMaster: {

@@ -14,7 +14,7 @@ export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
   "edge-gateway": ["IDENTITY_URL", "CONNECTOR_URL", "OFFERS_URL", "WEB_CONSOLE_URL"],
   // The console's calls go to the public API through the gateway, as a browser's would (ADR 0015).
   "web-console": ["EDGE_GATEWAY_URL", "JWT_ISSUER"],
-  "identity-svc": ["SIGNING_KEYS_SECRET_ID"],
+  "identity-svc": ["SIGNING_KEYS_SECRET_ID", "SIGN_IN_THROTTLE_SECRET_ID"],
   // IDENTITY_URL (connector-svc, offers-svc, privacy-svc): writes re-check the caller's credential there (ADR 0012).
   "offers-svc": [
     "IDENTITY_URL",
@@ -74,8 +74,8 @@ export function stackEnvironment(outputs: StackOutputs, prefix: string, stage: s
   const names = derivedNames({ SERVICE_PREFIX: prefix, STAGE: stage });
   return {
     EVENT_BUS_NAME: outputs.busName,
-    INTERNAL_AUTH_SECRET_ID: names.internalAuthSecretId,
     SIGNING_KEYS_SECRET_ID: names.signingKeysSecretId,
+    SIGN_IN_THROTTLE_SECRET_ID: names.signInThrottleSecretId,
     DATA_KMS_KEY_ID: outputs.keyAlias,
     EXPORTS_BUCKET: outputs.buckets.exports,
     AUDIT_ARCHIVE_BUCKET: outputs.buckets.auditArchive,

@@ -132,7 +132,7 @@ export function residencyManifest(
         name: x.name,
         region: DATA_REGION,
         stores: true,
-        usedBy: ["gateways, services"],
+        usedBy: [...x.readers],
       }),
     ),
     { kind: "mail-sender", name: stack.mailFrom, region: DATA_REGION, stores: false, usedBy: ["SES v2"] },

@@ -12,6 +12,12 @@ import { z } from "zod";
 export const DoorInstanceId = z.string().regex(/^(edge-gateway|mcp-gateway)-[0-9a-z]{8,32}$/);
 export type DoorInstanceId = z.infer<typeof DoorInstanceId>;
 
+/** The door an instance id names (`mcp-gateway-0a1b2c3d` → `mcp-gateway`); undefined for anything else. */
+export const doorOfInstance = (instanceId: string): "edge-gateway" | "mcp-gateway" | undefined =>
+  DoorInstanceId.safeParse(instanceId).success
+    ? (instanceId.slice(0, instanceId.lastIndexOf("-")) as "edge-gateway" | "mcp-gateway")
+    : undefined;
+
 /** PUT /internal/v1/doors/{instance}: register or renew, saying where pushes are accepted. */
 export const DoorLeaseRequest = z.strictObject({
   /** The door's internal listener (METRICS_HOST:METRICS_PORT); pushes go to `<push_url>/internal/v1/invalidations`. */
@@ -34,3 +40,9 @@ export const DoorPath = z.object({ instance: DoorInstanceId });
 
 /** Where a door accepts identity-svc's pushes (POST, body InvalidationList, answer 204 once applied). */
 export const INVALIDATIONS_PUSH_PATH = "/internal/v1/invalidations";
+
+/**
+ * The one process that pushes invalidations to the doors: it signs each push with its pair
+ * `identity-svc--<door>` (contracts/src/internal/key-pairs.ts), and a door accepts no other signer.
+ */
+export const INVALIDATIONS_PUSHER = "identity-svc" as const;

@@ -1,5 +1,6 @@
 import { routes } from "../rest/routes.ts";
 import { type FlowstateServiceName, serviceCatalog } from "../services/catalog.ts";
+import { INVALIDATIONS_PUSHER } from "./doors.ts";
 import { internalRoutes } from "./routes.ts";
 
 /**
@@ -26,9 +27,11 @@ const doors = (Object.keys(serviceCatalog) as FlowstateServiceName[]).filter((n)
 
 /**
  * Every key of the deployment, derived from the registries and never listed by hand: one
- * `gateway--<service>` for each service that owns a non-public route a door forwards, and one
- * `<caller>--<service>` for each caller an internal route allows. A pair not here has no key, so
- * a call the registries do not allow cannot even be signed (the verifier answers 403).
+ * `gateway--<service>` for each service that owns a non-public route a door forwards, one
+ * `<caller>--<service>` for each caller an internal route allows, and one `identity-svc--<door>`
+ * for each door of the catalog (identity-svc's invalidation push to the door's internal listener,
+ * doors.ts). A pair not here has no key, so a call the registries do not allow cannot even be
+ * signed (the verifier answers 403).
  */
 export const keyPairs: readonly KeyPair[] = (() => {
   const seen = new Map<string, KeyPair>();
@@ -36,6 +39,7 @@ export const keyPairs: readonly KeyPair[] = (() => {
     seen.set(keyPairId(signer, verifier), { id: keyPairId(signer, verifier), signer, verifier });
   for (const r of routes) if (r.auth !== "public") add(GATEWAY_SIGNER, r.service as FlowstateServiceName);
   for (const r of internalRoutes) for (const caller of r.callers) add(caller, r.service as FlowstateServiceName);
+  for (const door of doors) add(INVALIDATIONS_PUSHER, door);
   return [...seen.values()].sort((a, b) => a.id.localeCompare(b.id));
 })();
 

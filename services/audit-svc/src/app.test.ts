@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { expectRouteContract } from "@flowstate/shared/testing/route-contract";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type AuditHarness, startAuditHarness } from "./testing/harness.ts";
 
@@ -30,12 +31,13 @@ describe("the audit-svc app", () => {
     const asService = await h.call("GET", "/v1/users/me/audit-events", {
       as: { kind: "service", service: "privacy-svc" },
     });
-    assert.equal(asService.status, 401);
+    // No service calls audit-svc: privacy-svc holds no key with it, so it may not call at all (ADR 0014).
+    assert.equal(asService.status, 403);
     const forged = await h.app.request("/v1/users/me/audit-events", {
       headers: { [IDENTITY_HEADER]: "v3.0.e30.forged" },
     });
     assert.equal(forged.status, 401);
-    const forOther = signAssertion(h.secret, bodyless("GET", "/v1/users/me/audit-events?limit=1"), {
+    const forOther = signedAs(h.secret, "audit-svc", bodyless("GET", "/v1/users/me/audit-events?limit=1"), {
       identity: user,
       channel: "rest",
     });

@@ -10,10 +10,8 @@ export interface AuditDeps {
   /** The ORM's schema, for hand-written SQL. */
   schema: string;
   logger: Logger;
-  /** HMAC key of the identity assertions the gateways sign. */
-  internalAuthSecret: string;
   /** Keys per caller (ADR 0014): the seam verifies the doors' v4 headers with `gateway--<service>`. */
-  callerKeys?: Keyring | undefined;
+  callerKeys: Keyring;
   s3: S3Client;
   archive: {
     /** The Object Lock (COMPLIANCE) bucket the archive writes to. */

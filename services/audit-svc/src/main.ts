@@ -1,5 +1,4 @@
 import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
-import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
@@ -13,7 +12,7 @@ import { databaseLogins, openAuditDatabase } from "./db/open-audit-database.ts";
 import { buildDeps } from "./deps-factory.ts";
 
 /**
- * Boot: configuration, the assertion key, the database (migrated as the schema's owner, then
+ * Boot: configuration, the database (migrated as the schema's owner, then
  * connected as the insert-only role: README "Database roles"), the app, the consumer of
  * `<prefix>-<stage>-audit-svc`, the archiver (src/archive/: batches to the Object Lock bucket, then
  * live retention), then listen. Shutdown drains HTTP first, then the consumer, then the archiver
@@ -22,7 +21,6 @@ import { buildDeps } from "./deps-factory.ts";
 const config = parseConfig(AuditConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("audit-svc", config);
 
-const assertionKey = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
 const logins = await databaseLogins(config);
 const orm = await openAuditDatabase({
   ...logins,
@@ -49,7 +47,7 @@ const keys = await startKeyring({
   service: "audit-svc",
   logger,
 });
-const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey, callerKeys: keys.keyring });
+const deps = buildDeps({ config, orm, logger, aws, callerKeys: keys.keyring });
 registerArchiveMetrics(metrics, deps);
 const app = createApp(deps, { metrics });
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>

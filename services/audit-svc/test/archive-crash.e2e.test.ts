@@ -24,7 +24,6 @@ const main = join(import.meta.dirname, "..", "src", "main.ts");
 let h: AuditHarness;
 let bucket: string;
 let proxy: Awaited<ReturnType<typeof startKillingProxy>>;
-let secretId: string;
 /** A deployment of its own: audit-svc reads its key pairs under `<prefix>/dev/keys/` (ADR 0014). */
 const prefix = `tcrash${randomBytes(4).toString("hex")}`;
 const children: ChildProcess[] = [];
@@ -32,10 +31,6 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   h = await startAuditHarness({ prefix: "archive_crash" });
   bucket = await createLockedArchiveBucket(h.aws);
-  secretId = `t-audit-crash-${randomBytes(4).toString("hex")}/internal-auth-key`;
-  await h.aws
-    .data("secretsmanager")
-    .send(new CreateSecretCommand({ Name: secretId, SecretString: randomBytes(32).toString("base64url") }));
   // The pairs audit-svc holds, as the bootstrap derives them from a master (deploy/local/apply/key-pairs.ts).
   const master = randomBytes(32).toString("base64url");
   for (const pair of keyPairsOf("audit-svc"))
@@ -65,7 +60,6 @@ async function startAuditSvc(): Promise<ChildProcess> {
       DATABASE_URL: h.urls.service,
       DATABASE_SCHEMA: h.schema,
       AWS_ENDPOINT_URL: proxy.endpoint,
-      INTERNAL_AUTH_SECRET_ID: secretId,
       AUDIT_ARCHIVE_BUCKET: bucket,
       AUDIT_ARCHIVE_BATCH_MAX_ROWS: "3",
       AUDIT_ARCHIVE_INTERVAL_SECONDS: "1",

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { CreateSecretCommand } from "@aws-sdk/client-secrets-manager";
 import { nodeBinary } from "@flowstate/shared/testing/node-binary";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { freePort } from "../../../deploy/local/ports.ts";
@@ -12,13 +11,8 @@ import { type AuditHarness, startAuditHarness } from "../src/testing/harness.ts"
 const main = join(import.meta.dirname, "..", "src", "main.ts");
 
 let h: AuditHarness;
-let secretId: string;
 beforeAll(async () => {
   h = await startAuditHarness({ prefix: "retention_floor" });
-  secretId = `t-audit-floor-${randomBytes(4).toString("hex")}/internal-auth-key`;
-  await h.aws
-    .data("secretsmanager")
-    .send(new CreateSecretCommand({ Name: secretId, SecretString: randomBytes(32).toString("base64url") }));
 });
 afterAll(() => h?.close());
 
@@ -32,7 +26,6 @@ async function boot(days: number): Promise<{ code: number | null; stderr: string
       STAGE: "dev",
       DATABASE_URL: h.urls.service,
       DATABASE_SCHEMA: h.schema,
-      INTERNAL_AUTH_SECRET_ID: secretId,
       AUDIT_ARCHIVE_BUCKET: "unused-bucket",
       AUDIT_RETENTION_DAYS: String(days),
       CONSUME_EVENTS: "false",

@@ -17,8 +17,7 @@ export interface BuildDepsOptions {
   orm: Database;
   logger: Logger;
   aws: AwsClients;
-  internalAuthSecret: string;
-  callerKeys?: Keyring | undefined;
+  callerKeys: Keyring;
   /** remoteCredentials to identity-svc (main.ts); tests without identity-svc pass credentialsAsSigned. */
   credentials: CredentialCheck;
   kmsKeyId: string;

@@ -31,10 +31,8 @@ export interface ConnectorDeps {
   logger: Logger;
   /** The connector table, with its prepared status read on `orm`'s pool. */
   rows: ConnectorRows;
-  /** HMAC key of the gateways' identity assertions (INTERNAL_AUTH_SECRET_ID). */
-  internalAuthSecret: string;
   /** Keys per caller (ADR 0014): the seam checks v4 headers against them (partner-inbound signs with its pair). */
-  callerKeys?: Keyring | undefined;
+  callerKeys: Keyring;
   /** How a write re-checks the caller's session or API key (identity-svc's credential check; ADR 0012). */
   credentials: CredentialCheck;
   vault: ExternalIdVault;

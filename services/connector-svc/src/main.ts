@@ -1,7 +1,6 @@
 import { serviceSigner } from "@flowstate/shared/auth/keyring";
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
 import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
-import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
@@ -15,14 +14,13 @@ import { migrations } from "./db/migrations.ts";
 import { buildDeps, principalCredentialsOf, settingsOf } from "./deps-factory.ts";
 
 /**
- * Boot: configuration, the assertion key, the database (migrations under a lock), the app, the
+ * Boot: configuration, its keys per caller, the database (migrations under a lock), the app, the
  * outbox relay and the TenantSoftDeleted consumer, then listen. Shutdown drains HTTP first, then
  * stops the consumer and the relay, then forgets every seller session.
  */
 const config = parseConfig(ConnectorConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("connector-svc", config);
 
-const assertionKey = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
 // Keys per caller (ADR 0014): partner-inbound's calls are verified with its own pair's key.
 const keys = await startKeyring({
   secrets: aws.data("secretsmanager"),
@@ -36,7 +34,6 @@ const deps = buildDeps({
   orm,
   logger,
   aws,
-  internalAuthSecret: assertionKey,
   callerKeys: keys.keyring,
   credentials: remoteCredentials({
     identityUrl: config.IDENTITY_URL,

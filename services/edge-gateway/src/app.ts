@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Channel, Invalidation } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes as registry } from "@flowstate/contracts/rest/routes";
-import { doorSigner, sharedKeyDoorSigner } from "@flowstate/shared/auth/gateway-signer";
+import { doorSigner } from "@flowstate/shared/auth/gateway-signer";
 import { JwksKeys } from "@flowstate/shared/auth/jwks-keys";
 import { type Keyring, serviceSigner } from "@flowstate/shared/auth/keyring";
 import { createServiceApp, type ServiceApp } from "@flowstate/shared/http/app";
@@ -39,7 +39,6 @@ export type GatewaySettings = Omit<
   | "AWS_ENDPOINT_URL"
   | "MARKETPLACE_ENDPOINT_URL"
   | "EVENT_BUS_NAME"
-  | "INTERNAL_AUTH_SECRET_ID"
   | "CONSUME_EVENTS"
   | "METRICS_HOST"
   | "METRICS_PORT"
@@ -50,10 +49,11 @@ export type GatewaySettings = Omit<
 export interface GatewayDeps {
   config: GatewaySettings;
   logger: Logger;
-  /** HMAC key for `flowstate-identity` (Secrets Manager INTERNAL_AUTH_SECRET_ID, read at boot). */
-  internalSecret: string;
-  /** The door's keys per caller (ADR 0014): `gateway--<service>` signs what it forwards to each service. */
-  callerKeys?: Keyring | undefined;
+  /**
+   * The door's keys per caller (ADR 0014): `gateway--<service>` signs what it forwards to each
+   * service, `<door>--identity-svc` its own lookups.
+   */
+  callerKeys: Keyring;
   /** The public route registry; tests may pass a subset or extra routes. */
   routes?: readonly RouteSpec[];
   /** The registry the gateway counts into; main.ts serves it on the internal port (METRICS_PORT). */
@@ -109,7 +109,7 @@ const RETENTION_SLACK_MS = 5_000;
  * dropped by invalidations.
  *
  * @example
- * const gateway = createApp({ config, logger, internalSecret });
+ * const gateway = createApp({ config, logger, callerKeys: keys.keyring });
  * await serve(gateway, { host, port, logger, onShutdown: [() => gateway.close()] });
  */
 export function createApp(deps: GatewayDeps): Gateway {
@@ -142,8 +142,7 @@ export function createApp(deps: GatewayDeps): Gateway {
   );
   const identity = identityClient({
     upstream: upstreams.get("identity-svc")!,
-    secret: deps.internalSecret,
-    ...(deps.callerKeys ? { sign: serviceSigner(deps.callerKeys, "identity-svc") } : {}),
+    sign: serviceSigner(deps.callerKeys, "identity-svc"),
     newRequestId,
   });
   const keys = new JwksKeys({
@@ -237,8 +236,7 @@ export function createApp(deps: GatewayDeps): Gateway {
     tokens,
     state,
     limits,
-    // Keys per caller when main.ts loaded them (ADR 0014); the shared key for tests not given any.
-    sign: deps.callerKeys ? doorSigner(deps.callerKeys) : sharedKeyDoorSigner(deps.internalSecret),
+    sign: doorSigner(deps.callerKeys),
     channel: deps.channel ?? "rest",
     hooks,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -1,5 +1,4 @@
 import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
-import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { serveMetrics } from "@flowstate/shared/http/metrics-server";
@@ -11,7 +10,7 @@ import { doorInstance } from "./lease/door-instance.ts";
 import { mountInvalidationPush } from "./lease/push-route.ts";
 
 /**
- * Boot: configuration, the assertion key from Secrets Manager, the app, the AccessRevoked consumer,
+ * Boot: configuration, its keys per caller from Secrets Manager, the app, the AccessRevoked consumer,
  * /metrics and the invalidation push on the internal port, the door lease (ADR 0011: caches are
  * trusted only while it is valid), then listen on the public one. The JWKS is fetched once up front;
  * if identity-svc is not up yet the gateway still starts and fetches it on the first token
@@ -20,7 +19,6 @@ import { mountInvalidationPush } from "./lease/push-route.ts";
 const config = parseConfig(GatewayConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("edge-gateway", config);
 
-const secret = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
 // Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
 const keys = await startKeyring({
   secrets: aws.data("secretsmanager"),
@@ -32,7 +30,6 @@ const keys = await startKeyring({
 const gateway = createApp({
   config,
   logger,
-  internalSecret: secret,
   callerKeys: keys.keyring,
   metrics,
   lease: doorInstance("edge-gateway", config),
@@ -58,7 +55,7 @@ const internal = await serveMetrics(metrics, {
   host: config.METRICS_HOST,
   port: config.METRICS_PORT,
   logger,
-  routes: (app) => mountInvalidationPush(app, { secret, invalidate: gateway.invalidate }),
+  routes: (app) => mountInvalidationPush(app, { keyring: keys.keyring, invalidate: gateway.invalidate }),
 });
 await gateway.lease?.start();
 await boot.serve(

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
 import { INVALIDATIONS_PUSH_PATH } from "@flowstate/contracts/internal/doors";
-import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { encodePayload, IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
+import { signKeyedPayload } from "@flowstate/shared/auth/keyed-assertion";
+import { serviceSigner, testKeyring } from "@flowstate/shared/auth/keyring";
 import { createMetrics } from "@flowstate/shared/http/metrics";
 import { serveMetrics } from "@flowstate/shared/http/metrics-server";
 import { serve } from "@flowstate/shared/http/serve";
@@ -50,17 +52,18 @@ async function leasedDoor(start = true): Promise<LeasedDoor> {
   const pushPort = await freePort();
   const instanceId = `edge-gateway-${randomBytes(8).toString("hex")}`;
   const pushUrl = `http://127.0.0.1:${pushPort}`;
+  const keyring = testKeyring("edge-gateway", e2e.identity.secret);
   const gateway = createApp({
     config: testSettings(e2e.identityUrl, { JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE, ...unlimitedRates }),
     logger,
-    internalSecret: e2e.identity.secret,
+    callerKeys: keyring,
     lease: { instanceId, pushUrl, renewMs: 200 },
   });
   const internal = await serveMetrics(createMetrics(), {
     host: "127.0.0.1",
     port: pushPort,
     logger,
-    routes: (app) => mountInvalidationPush(app, { secret: e2e.identity.secret, invalidate: gateway.invalidate }),
+    routes: (app) => mountInvalidationPush(app, { keyring, invalidate: gateway.invalidate }),
   });
   const server = await serve(gateway, {
     host: "127.0.0.1",
@@ -162,7 +165,7 @@ describe("door leases (ADR 0011)", () => {
     assert.equal(await leaseRow(instanceId), 0, "evicted");
   });
 
-  it("refuses a push not signed by identity-svc (401) and acks a genuine one (204)", async () => {
+  it("refuses a push not signed with identity-svc's key for this door (401, 403) and acks a genuine one (204)", async () => {
     const door = await leasedDoor();
     const user = await e2e.signUp();
     assert.equal(await me(door, user.token), 200);
@@ -174,27 +177,33 @@ describe("door leases (ADR 0011)", () => {
         body,
       });
     assert.equal((await push({})).status, 401);
-    const asGateway = signAssertion(
-      e2e.identity.secret,
-      { method: "POST", target: INVALIDATIONS_PUSH_PATH, bodySha256: sha256Base64url(body) },
-      { identity: { kind: "service", service: "edge-gateway" } },
-    );
-    assert.equal((await push({ [IDENTITY_HEADER]: asGateway })).status, 401);
-    const asIdentity = signAssertion(
-      e2e.identity.secret,
-      { method: "POST", target: INVALIDATIONS_PUSH_PATH, bodySha256: sha256Base64url(body) },
-      { identity: { kind: "service", service: "identity-svc" } },
-    );
+    const binding = { method: "POST", target: INVALIDATIONS_PUSH_PATH, bodySha256: sha256Base64url(body) };
+    const identityKeys = testKeyring("identity-svc", e2e.identity.secret);
+    // The door's own key (it holds no pair with itself): refused as a signer that may not push.
+    const asGateway = serviceSigner(testKeyring("edge-gateway", e2e.identity.secret), "identity-svc")(binding);
+    assert.equal((await push({ [IDENTITY_HEADER]: asGateway })).status, 403);
+    // identity-svc's push key for the other door: not this door's key, so not genuine here.
+    const otherDoor = identityKeys.pair("identity-svc--mcp-gateway")!.current.key;
+    const identity = encodePayload({ identity: { kind: "service", service: "identity-svc" } });
+    const misdirected = signKeyedPayload(otherDoor, "identity-svc", binding, identity);
+    assert.equal((await push({ [IDENTITY_HEADER]: misdirected })).status, 401);
+    const asIdentity = serviceSigner(identityKeys, "edge-gateway")(binding);
     assert.equal((await push({ [IDENTITY_HEADER]: asIdentity })).status, 204);
   });
 
-  it("refuses a lease to anything but a door, and deregisters at shutdown", async () => {
+  it("refuses a lease to anything but the door the instance belongs to, and deregisters at shutdown", async () => {
     const instanceId = `edge-gateway-${randomBytes(8).toString("hex")}`;
     const asPrivacy = await e2e.identity.call("PUT", `/internal/v1/doors/${instanceId}`, {
       as: { kind: "service", service: "privacy-svc" },
       body: { push_url: "http://127.0.0.1:1" },
     });
     assert.equal(asPrivacy.status, 403);
+    // identity-svc pushes to an instance with the key of the door its id names: a door leases its own only.
+    const otherDoors = await e2e.identity.call("PUT", `/internal/v1/doors/${instanceId}`, {
+      as: { kind: "service", service: "mcp-gateway" },
+      body: { push_url: "http://127.0.0.1:1" },
+    });
+    assert.equal(otherDoors.status, 403);
     const door = await leasedDoor();
     assert.equal(await leaseRow(door.instanceId), 1);
     await door.gateway.lease!.stop();

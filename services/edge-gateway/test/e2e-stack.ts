@@ -159,7 +159,6 @@ export async function startE2E(
     identityUrl: identityServer.url,
     secret: identity.secret,
     // Every service of the stack holds its `gateway--<service>` pair (ADR 0014): the door signs with it.
-    callerKeys: true,
     ...(routes ? { routes } : {}),
     settings: {
       JWT_ISSUER: ISSUER,

@@ -46,20 +46,14 @@ export async function startGateway(options: {
   settings?: Partial<GatewaySettings>;
   /** A port chosen in advance (the OAuth tests need the gateway's URL as the issuer before it starts); default any. */
   port?: number;
-  /**
-   * Sign what it forwards with keys per caller derived from `secret` (ADR 0014), as main.ts does
-   * with its pairs: for stacks whose services hold keys too (e2e-stack). Default: the shared key,
-   * which the echo upstreams of the other tests verify.
-   */
-  callerKeys?: boolean;
 }): Promise<RunningGateway> {
   const secret = options.secret ?? randomBytes(32).toString("base64url");
   const logger = createLogger({ service: "edge-gateway" });
   const gateway = createApp({
     config: testSettings(options.identityUrl, options.settings),
     logger,
-    internalSecret: secret,
-    ...(options.callerKeys ? { callerKeys: testKeyring("edge-gateway", secret) } : {}),
+    // Keys per caller derived from `secret` (ADR 0014), as every harness of one stack derives them.
+    callerKeys: testKeyring("edge-gateway", secret),
     ...(options.routes ? { routes: options.routes } : {}),
   });
   const server = await serve(gateway, {

@@ -3,8 +3,9 @@ import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/inter
 import type { RouteSpec, ServiceName } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
-import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Account, type E2E, startE2E } from "./e2e-stack.ts";
 
@@ -79,7 +80,7 @@ function capture(
   if (!url) throw new Error(`${service} is not in this stack`);
   const binding = { method, target: path, bodySha256: sha256Base64url(options.body ?? "") };
   const headers: Record<string, string> = {
-    [IDENTITY_HEADER]: signAssertion(e2e.identity.secret, binding, { identity, channel: "rest", tenant }),
+    [IDENTITY_HEADER]: signedAs(e2e.identity.secret, service, binding, { identity, channel: "rest", tenant }),
   };
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.traceparent !== undefined) headers.traceparent = options.traceparent;

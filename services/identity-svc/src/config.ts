@@ -15,6 +15,8 @@ export const IdentityConfig = serviceConfigSchema({
     /** PostgreSQL connections of this process (the pool queues the rest). */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     SIGNING_KEYS_SECRET_ID: z.string().min(1).optional(),
+    /** The secret the sign-in throttle rows' address keys derive from; default `<prefix>/<stage>/identity/sign-in-throttle-key`. */
+    SIGN_IN_THROTTLE_SECRET_ID: z.string().min(1).optional(),
     /**
      * The issuer of every token and of the OAuth authorization server's metadata: the edge
      * gateway's public origin (https in production; npm start sets the local gateway's URL), since
@@ -55,6 +57,7 @@ export const IdentityConfig = serviceConfigSchema({
 }).transform((env) => ({
   ...env,
   SIGNING_KEYS_SECRET_ID: env.SIGNING_KEYS_SECRET_ID ?? derivedNames(env).signingKeysSecretId,
+  SIGN_IN_THROTTLE_SECRET_ID: env.SIGN_IN_THROTTLE_SECRET_ID ?? derivedNames(env).signInThrottleSecretId,
   OAUTH_RESOURCES: list(
     env.OAUTH_RESOURCES ?? (env.MCP_GATEWAY_URL ? `${env.MCP_GATEWAY_URL.replace(/\/$/, "")}/mcp` : ""),
   ),

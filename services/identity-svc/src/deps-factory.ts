@@ -18,8 +18,10 @@ import { DEFAULT_SIGN_IN_THROTTLE, type SignInThrottleSettings } from "./verbs/l
 export interface BuildDepsOptions {
   orm: Database;
   logger: Logger;
-  internalAuthSecret: string;
-  callerKeys?: CallerKeys | undefined;
+  /** Keys per caller (ADR 0014, `startKeyring`). */
+  callerKeys: CallerKeys;
+  /** identity-svc's own secret (SIGN_IN_THROTTLE_SECRET_ID): no other process holds it. */
+  signInThrottleSecret: string;
   keyStore: KeyStore;
   issuer: string;
   audience: string;
@@ -50,8 +52,7 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
     schema,
     tenantReads: tenantReads(o.orm, schema),
     logger: o.logger,
-    internalAuthSecret: o.internalAuthSecret,
-    ...(o.callerKeys ? { callerKeys: o.callerKeys } : {}),
+    callerKeys: o.callerKeys,
     keyStore: o.keyStore,
     keyring: await createKeyring(o.keyStore),
     accessToken: { issuer: o.issuer, audience: o.audience, ttlSeconds: o.accessTokenTtlSeconds },
@@ -63,10 +64,11 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
     sessionTtlMs: o.sessionTtlDays * 24 * 3600_000,
     password: { params, dummyHash: await createDummyHash(params) },
     signInThrottle: { ...DEFAULT_SIGN_IN_THROTTLE, ...o.signInThrottle },
-    // A key of its own for another purpose (HKDF, RFC 5869): nothing about the assertion key can be
-    // learned from it, and no new secret has to be provisioned for throttle rows that live a day.
+    // A secret no other process holds (a key shared with callers would let any of them find an
+    // address's row by its HMAC), narrowed to this one use (HKDF, RFC 5869). A new secret only
+    // restarts the counts: the rows live a day.
     signInThrottleKey: Buffer.from(
-      hkdfSync("sha256", o.internalAuthSecret, "", "flowstate identity-svc sign-in throttle keys", 32),
+      hkdfSync("sha256", o.signInThrottleSecret, "", "flowstate identity-svc sign-in throttle keys", 32),
     ),
     clock: o.clock ?? (() => new Date()),
     oauth: {
@@ -86,7 +88,7 @@ export async function buildDeps(o: BuildDepsOptions): Promise<IdentityDeps> {
     doors: {
       leases,
       settings: doorSettings,
-      push: invalidationPusher({ leases, secret: o.internalAuthSecret, settings: doorSettings }),
+      push: invalidationPusher({ leases, keyring: o.callerKeys, settings: doorSettings }),
     },
   };
 }

@@ -20,10 +20,11 @@ export interface IdentityDeps {
   /** The tenant read path's prepared statements and coalescing reader (db/tenant-reads.ts). */
   tenantReads: TenantReads;
   logger: Logger;
-  /** HMAC key of the gateway's identity assertions (INTERNAL_AUTH_SECRET_ID). */
-  internalAuthSecret: string;
-  /** Keys per caller (ADR 0014), for the callers that sign v4; not the token-signing `keyring` below. */
-  callerKeys?: CallerKeys | undefined;
+  /**
+   * Keys per caller (ADR 0014): what it verifies (the doors, the services' credential checks) and
+   * signs (its invalidation pushes to the doors); not the token-signing `keyring` below.
+   */
+  callerKeys: CallerKeys;
   keyring: Keyring;
   keyStore: KeyStore;
   accessToken: AccessTokenConfig;
@@ -33,7 +34,7 @@ export interface IdentityDeps {
   password: { params: Argon2Params; dummyHash: string };
   /** Sign-in backoff per address and per device token (verbs/sign-in-throttle.ts). */
   signInThrottle: SignInThrottleSettings;
-  /** HMAC key of the throttle rows' address keys (derived from internalAuthSecret). */
+  /** HMAC key of the throttle rows' address keys (derived from identity-svc's own SIGN_IN_THROTTLE_SECRET_ID). */
   signInThrottleKey: Buffer;
   clock: () => Date;
   /** The OAuth 2.1 authorization server for MCP clients (src/oauth). */

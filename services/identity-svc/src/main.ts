@@ -14,7 +14,7 @@ import { startKeyMaintenance } from "./tokens/key-maintenance.ts";
 import { secretsManagerKeyStore } from "./tokens/key-store.ts";
 
 /**
- * Boot: configuration, the assertion key, the database (migrations under a lock), the signing keys
+ * Boot: configuration, its keys per caller and sign-in throttle secret, the database (migrations under a lock), the signing keys
  * (created in Secrets Manager on first boot), the app, the outbox relay, the key maintenance
  * and housekeeping timers, then listen. Shutdown drains HTTP first, then stops the timers and the relay.
  */
@@ -22,7 +22,7 @@ const config = parseConfig(IdentityConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("identity-svc", config);
 const secrets = aws.data("secretsmanager");
 
-const assertionKey = await readSecretString(secrets, config.INTERNAL_AUTH_SECRET_ID);
+const signInThrottleSecret = await readSecretString(secrets, config.SIGN_IN_THROTTLE_SECRET_ID);
 // Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
 const callerKeys = await startKeyring({
   secrets,
@@ -35,7 +35,7 @@ const orm = await openDatabase({ ...databaseOptions(config, logger), entities, m
 const deps = await buildDeps({
   orm,
   logger,
-  internalAuthSecret: assertionKey,
+  signInThrottleSecret,
   callerKeys: callerKeys.keyring,
   keyStore: secretsManagerKeyStore(secrets, config.SIGNING_KEYS_SECRET_ID),
   issuer: config.JWT_ISSUER,

@@ -1,6 +1,5 @@
 import { doorInstance, mountInvalidationPush, OWN_ANSWER_HEADERS } from "@flowstate/edge-gateway/pipeline";
 import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
-import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { startStatelessConsumer } from "@flowstate/shared/consumer/stateless-consumer";
 import { serveMetrics } from "@flowstate/shared/http/metrics-server";
@@ -11,7 +10,7 @@ import { startPipeline } from "./pipeline.ts";
 import { mcpRevocationConsumer } from "./revocations.ts";
 
 /**
- * Boot: configuration, the assertion key, the pipeline (the edge gateway's, audience = this
+ * Boot: configuration, its keys per caller, the pipeline (the edge gateway's, audience = this
  * server's resource, channel mcp) in process, its AccessRevoked consumer (queue
  * `<prefix>-<stage>-mcp-gateway`: a sign-out at the REST door reaches these caches too), the
  * internal listener with identity-svc's invalidation pushes and the door lease (ADR 0011: a
@@ -20,7 +19,6 @@ import { mcpRevocationConsumer } from "./revocations.ts";
 const config = readMcpConfig();
 const { logger, aws, metrics, ...boot } = serviceBoot("mcp-gateway", config.gateway);
 
-const secret = await readSecretString(aws.data("secretsmanager"), config.gateway.INTERNAL_AUTH_SECRET_ID);
 // Keys per caller (ADR 0014): the doors' `gateway--*` pairs and its own calls' pairs, reloaded every 60 s and on SIGHUP.
 const keys = await startKeyring({
   secrets: aws.data("secretsmanager"),
@@ -32,7 +30,6 @@ const keys = await startKeyring({
 const pipeline = startPipeline({
   config: config.gateway,
   resource: config.resource,
-  internalSecret: secret,
   callerKeys: keys.keyring,
   logger,
   metrics,
@@ -81,7 +78,7 @@ const internal = await serveMetrics(metrics, {
   host: config.gateway.METRICS_HOST,
   port: config.gateway.METRICS_PORT,
   logger,
-  routes: (app) => mountInvalidationPush(app, { secret, invalidate: pipeline.gateway.invalidate }),
+  routes: (app) => mountInvalidationPush(app, { keyring: keys.keyring, invalidate: pipeline.gateway.invalidate }),
 });
 await pipeline.gateway.lease?.start();
 await boot.serve(

@@ -24,9 +24,8 @@ export interface Pipeline {
 export function startPipeline(options: {
   config: GatewayConfig;
   resource: string;
-  internalSecret: string;
-  /** The door's keys per caller (ADR 0014); without them it signs with the shared key. */
-  callerKeys?: GatewayDeps["callerKeys"];
+  /** The door's keys per caller (ADR 0014): `gateway--*` and its own `mcp-gateway--*` pairs. */
+  callerKeys: GatewayDeps["callerKeys"];
   logger: Logger;
   /** mcp-gateway's own registry: the pipeline's requests and upstream breakers show on its /metrics. */
   metrics?: MetricsRegistry;
@@ -36,8 +35,7 @@ export function startPipeline(options: {
   const gateway = createGatewayPipeline({
     config: { ...options.config, JWT_AUDIENCE: options.resource },
     logger: options.logger.child({ component: "pipeline" }),
-    internalSecret: options.internalSecret,
-    ...(options.callerKeys ? { callerKeys: options.callerKeys } : {}),
+    callerKeys: options.callerKeys,
     channel: "mcp",
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.lease ? { lease: options.lease } : {}),

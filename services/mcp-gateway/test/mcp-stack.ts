@@ -78,13 +78,12 @@ export async function startMcpStack(prefix: string) {
   const rest = createRestGateway({
     config: { ...config, JWT_AUDIENCE: "flowstate-test" },
     logger,
-    internalSecret: identity.secret,
+    callerKeys: testKeyring("edge-gateway", identity.secret),
   });
   const restServer = await serve(rest, { ...quiet, port: restPort });
   const pipeline = startPipeline({
     config,
     resource,
-    internalSecret: identity.secret,
     // The door signs with keys per caller, as main.ts does (ADR 0014); every service here holds its pair.
     callerKeys: testKeyring("mcp-gateway", identity.secret),
     logger,

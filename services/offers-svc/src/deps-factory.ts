@@ -42,9 +42,8 @@ export function buildDeps(o: {
   orm: Database;
   logger: Logger;
   aws: AwsClients;
-  internalAuthSecret: string;
   /** Keys per caller (ADR 0014): its calls to connector-svc are signed with `offers-svc--connector-svc`. */
-  callerKeys?: Keyring | undefined;
+  callerKeys: Keyring;
   metrics?: MetricsRegistry;
   wakeTracker: () => void;
   /** Default: identity-svc's credential check at IDENTITY_URL; tests without identity-svc pass credentialsAsSigned. */

@@ -11,10 +11,8 @@ export interface OffersDeps {
   /** The ORM's schema, for hand-written SQL. */
   schema: string;
   logger: Logger;
-  /** HMAC key of the gateway's identity assertions (INTERNAL_AUTH_SECRET_ID). */
-  internalAuthSecret: string;
   /** Keys per caller (ADR 0014); the seam verifies v4 headers with them, its own calls are signed with them. */
-  callerKeys?: Keyring | undefined;
+  callerKeys: Keyring;
   sellers: SellerAccess;
   currencies: CurrencyCache;
   /** How a write re-checks the caller's session or API key (identity-svc's credential check; ADR 0012). */

@@ -1,6 +1,5 @@
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
 import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
-import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
@@ -13,7 +12,7 @@ import { buildDeps } from "./deps-factory.ts";
 import { startTracker, type Tracker } from "./tracker/tracker.ts";
 
 /**
- * Boot: configuration, the assertion key, the database (migrations under a lock), the app, the
+ * Boot: configuration, its keys per caller, the database (migrations under a lock), the app, the
  * outbox relay, the change-set tracker (which resumes every change set in flight) and the
  * consumer, then listen. Shutdown drains HTTP first, then stops the consumer, the tracker and the
  * relay, then forgets every seller session.
@@ -21,7 +20,6 @@ import { startTracker, type Tracker } from "./tracker/tracker.ts";
 const config = parseConfig(OffersConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("offers-svc", config);
 
-const assertionKey = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
 // Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
 const keys = await startKeyring({
   secrets: aws.data("secretsmanager"),
@@ -37,7 +35,6 @@ const deps = buildDeps({
   orm,
   logger,
   aws,
-  internalAuthSecret: assertionKey,
   callerKeys: keys.keyring,
   metrics,
   wakeTracker: () => tracker?.wake(),

@@ -5,8 +5,9 @@ import {
   startMarketplaceStack,
 } from "@flowstate/connector-svc/testing/marketplace-stack";
 import type { OfferChange } from "@flowstate/contracts/rest/offers/changes";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { captureLogs } from "@flowstate/shared/log/capture";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { dayFromNow, offerRequest } from "../src/testing/offer-fixtures.ts";
 import { type RunningOffers, startOffersService } from "../src/testing/offers-service.ts";
@@ -241,11 +242,11 @@ describe("offers-svc acceptance through the gateway", () => {
   it("answers a principal the seller's role refuses with the same CONNECTOR_ACCESS_DENIED problem from connector-svc and offers-svc", async () => {
     const t = await stack.connectedTenant({ trusted: ["backend"] });
     // What mcp-gateway sends each service for an MCP caller (channel mcp: the mcp-execution principal).
-    const asMcp = async (baseUrl: string, rest: string) => {
+    const asMcp = async (service: "connector-svc" | "offers-svc", baseUrl: string, rest: string) => {
       const path = M(t, rest);
       const res = await fetch(`${baseUrl}${path}`, {
         headers: {
-          [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", path), {
+          [IDENTITY_HEADER]: signedAs(stack.secret, service, bodyless("GET", path), {
             identity: { kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" },
             tenant: { tenant_id: t.tenantId, role: "owner" },
             channel: "mcp",
@@ -257,12 +258,12 @@ describe("offers-svc acceptance through the gateway", () => {
       const { request_id: _, instance: __, ...problem } = (await res.json()) as Record<string, unknown>;
       return problem;
     };
-    const fromConnector = await asMcp(stack.connectorUrl, "products");
+    const fromConnector = await asMcp("connector-svc", stack.connectorUrl, "products");
     assert.equal(fromConnector["code"], "CONNECTOR_ACCESS_DENIED");
     assert.equal(fromConnector["principal"], "mcp-execution");
     assert.equal(fromConnector["health"], `/v1/tenants/${t.tenantId}/integrations/marketplace/health`);
     for (const rest of ["offers", "seller/currencies", "agreements"]) {
-      assert.deepEqual(await asMcp(offers.url, rest), fromConnector, rest);
+      assert.deepEqual(await asMcp("offers-svc", offers.url, rest), fromConnector, rest);
     }
   });
 

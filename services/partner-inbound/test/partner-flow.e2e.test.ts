@@ -101,10 +101,6 @@ async function startInbound() {
 beforeAll(async () => {
   stack = await startMarketplaceStack({ prefix: "partner_e2e" });
   outputs = (await bootstrap({ aws, prefix, stage: "dev", mailFrom: `no-reply@${prefix}.local` })).outputs;
-  // One assertion key for the deployment: the bootstrap's secret holds the stack's key.
-  await aws
-    .data("secretsmanager")
-    .send(new PutSecretValueCommand({ SecretId: `${prefix}/dev/internal-auth-key`, SecretString: stack.secret }));
   // partner-inbound's one key (ADR 0014), as the in-process connector-svc derives it from the same secret.
   const pair = "partner-inbound--connector-svc";
   await aws.data("secretsmanager").send(

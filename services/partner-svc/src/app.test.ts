@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { expectRouteContract } from "@flowstate/shared/testing/route-contract";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createApp } from "./app.ts";
 import { migrations } from "./db/migrations.ts";
@@ -20,7 +22,7 @@ beforeAll(async () => {
       orm: db.orm,
       schema: db.schema,
       logger: createLogger({ service: "partner-svc", level: "silent" }),
-      internalAuthSecret: secret,
+      callerKeys: testKeyring("partner-svc", secret),
     },
     { checkResponses: true },
   );
@@ -32,7 +34,7 @@ const user: VerifiedIdentity = { kind: "user", sub: "usr_0123456789ab", sid: "se
 const get = (path: string, tenant?: TenantContext, identity: VerifiedIdentity = user) =>
   app.request(path, {
     headers: {
-      [IDENTITY_HEADER]: signAssertion(secret, bodyless("GET", path), {
+      [IDENTITY_HEADER]: signedAs(secret, "partner-svc", bodyless("GET", path), {
         identity,
         channel: "rest",
         ...(tenant ? { tenant } : {}),

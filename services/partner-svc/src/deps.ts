@@ -7,8 +7,6 @@ export interface PartnerDeps {
   orm: Database;
   schema: string;
   logger: Logger;
-  /** The gateway-to-service HMAC key (Secrets Manager). */
-  internalAuthSecret: string;
   /** Keys per caller (ADR 0014): the seam verifies the doors' v4 headers with `gateway--<service>`. */
-  callerKeys?: Keyring | undefined;
+  callerKeys: Keyring;
 }

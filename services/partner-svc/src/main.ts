@@ -1,6 +1,5 @@
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
 import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
-import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
@@ -10,11 +9,10 @@ import { PartnerConfig } from "./config.ts";
 import { partnerConsumer } from "./consumers/handlers.ts";
 import { migrations } from "./db/migrations.ts";
 
-/** Boot: configuration, the assertion key, the database, the consumer, then listen. */
+/** Boot: configuration, the database, the consumer, its keys per caller, then listen. */
 const config = parseConfig(PartnerConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("partner-svc", config);
 
-const secret = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
 const orm = await openDatabase({ ...databaseOptions(config, logger), entities: [], migrations });
 // partner-svc's schema has no CONSUME_EVENTS: it always consumes.
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
@@ -29,8 +27,5 @@ const keys = await startKeyring({
   service: "partner-svc",
   logger,
 });
-const app = createApp(
-  { orm, schema: config.DATABASE_SCHEMA, logger, internalAuthSecret: secret, callerKeys: keys.keyring },
-  { metrics },
-);
+const app = createApp({ orm, schema: config.DATABASE_SCHEMA, logger, callerKeys: keys.keyring }, { metrics });
 await boot.serve(app, [() => keys.stop(), () => consumer?.stop(), () => orm.close()]);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { expectRouteContract } from "@flowstate/shared/testing/route-contract";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type PrivacyHarness, startPrivacyHarness } from "./testing/harness.ts";
 
@@ -31,13 +32,14 @@ describe("the privacy-svc app", () => {
 
   it("refuses a service identity, a forged header and a header signed for another request", async () => {
     const asService = await h.call("POST", "/v1/users/me/export", { as: { kind: "service", service: "privacy-svc" } });
-    assert.equal(asService.status, 401);
+    // No service holds a key with privacy-svc for /v1 (its own identity least of all): 403 (ADR 0014).
+    assert.equal(asService.status, 403);
     const forged = await h.app.request("/v1/users/me/export", {
       method: "POST",
       headers: { "flowstate-identity": "v3.0.e30.forged" },
     });
     assert.equal(forged.status, 401);
-    const forGet = signAssertion(h.secret, bodyless("GET", "/v1/users/me/export/exp_0123456789abcdefghij"), {
+    const forGet = signedAs(h.secret, "privacy-svc", bodyless("GET", "/v1/users/me/export/exp_0123456789abcdefghij"), {
       identity: user,
       channel: "rest",
     });

@@ -12,10 +12,8 @@ export interface PrivacyDeps {
   /** The ORM's schema, for hand-written SQL. */
   schema: string;
   logger: Logger;
-  /** HMAC key of the identity assertions: verifies the gateway's, signs privacy-svc's own. */
-  internalAuthSecret: string;
   /** Keys per caller (ADR 0014); the seam verifies v4 headers with them, its own calls are signed with them. */
-  callerKeys?: Keyring | undefined;
+  callerKeys: Keyring;
   s3: S3Client;
   ses: SESv2Client;
   exports: { bucket: string; kmsKeyId: string };

@@ -1,6 +1,5 @@
 import { databaseOptions } from "@flowstate/shared/boot/database-options";
 import { startKeyring } from "@flowstate/shared/boot/keyring-loader";
-import { readSecretString } from "@flowstate/shared/boot/read-secret";
 import { serviceBoot } from "@flowstate/shared/boot/service-boot";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { createConsumer } from "@flowstate/shared/consumer/consumer";
@@ -14,7 +13,7 @@ import { startExportRunner } from "./export-runner.ts";
 import { startSweeper } from "./sweeper.ts";
 
 /**
- * Boot: configuration, the assertion key, the database (migrations under a lock), the app, the
+ * Boot: configuration, its keys per caller, the database (migrations under a lock), the app, the
  * outbox relay, the consumer of `<prefix>-<stage>-privacy-svc` and the sweeper, then listen.
  * Shutdown drains HTTP first, then the consumer (exports in progress finish or go back to the
  * queue), the sweeper and the relay.
@@ -22,7 +21,6 @@ import { startSweeper } from "./sweeper.ts";
 const config = parseConfig(PrivacyConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("privacy-svc", config);
 
-const assertionKey = await readSecretString(aws.data("secretsmanager"), config.INTERNAL_AUTH_SECRET_ID);
 // Keys per caller (ADR 0014): its pairs only, reloaded every 60 s and on SIGHUP.
 const keys = await startKeyring({
   secrets: aws.data("secretsmanager"),
@@ -32,7 +30,7 @@ const keys = await startKeyring({
   logger,
 });
 const orm = await openDatabase({ ...databaseOptions(config, logger), entities: [], migrations });
-const deps = buildDeps({ config, orm, logger, aws, internalAuthSecret: assertionKey, callerKeys: keys.keyring });
+const deps = buildDeps({ config, orm, logger, aws, callerKeys: keys.keyring });
 const runner = startExportRunner(deps);
 if (config.EXPORT_FAST_PATH) deps.runNow = runner.kick;
 const app = createApp(deps, { metrics });

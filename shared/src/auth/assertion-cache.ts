@@ -2,18 +2,14 @@ import { LruCache } from "../cache/lru.ts";
 import { DomainError } from "../errors/domain-error.ts";
 import {
   type Assertion,
-  checkAssertionHeader,
-  EMPTY_BODY_SHA256,
   type HeaderCheck,
   MAX_HELD_MS,
   MAX_SKEW_MS,
-  payloadJson,
   type RequestBinding,
-  signPayload,
 } from "./identity-assertion.ts";
 
 /**
- * Both ends of the identity assertion, with bounded caches that take the HMAC (and, on the
+ * Both ends of the identity assertion (the doors' signer: gateway-signer.ts), with bounded caches that take the HMAC (and, on the
  * service side, the JSON parse and schema check) off the hot path when one caller repeats one
  * bodyless call (a GET polled by a dashboard, the bench's tenant read).
  *
@@ -27,42 +23,11 @@ import {
  * them would only churn the LRU.
  */
 
-export type AssertionSign = (binding: RequestBinding, assertion: Assertion, now?: number) => string;
-
 export interface AssertionSignerOptions {
   /** How long one signed header is reused for the same identity, tenant and bodyless request (default 1000 ms). */
   reuseMs?: number;
   /** Entries kept, least recently used dropped first (default 10 000). */
   max?: number;
-}
-
-/**
- * The gateway's signer: the same header for the same (identity, tenant, method, target) of a
- * bodyless request within `reuseMs`, so services can also verify it once.
- *
- * @example
- * const sign = assertionSigner(secret);
- * headers.push(IDENTITY_HEADER, sign(bodyless("GET", "/v1/tenants/tnt_x"), { identity, tenant }));
- */
-export function assertionSigner(secret: string, options: AssertionSignerOptions = {}): AssertionSign {
-  const reuseMs = options.reuseMs ?? 1000;
-  const max = options.max ?? 10_000;
-  const signed = new LruCache<{ header: string; issued: number }>(max);
-  return function sign(binding: RequestBinding, assertion: Assertion, now = Date.now()): string {
-    const json = payloadJson(assertion);
-    const payload = () => Buffer.from(json).toString("base64url");
-    if (binding.bodySha256 !== EMPTY_BODY_SHA256) return signPayload(secret, binding, payload(), now);
-    // The key holds everything the MAC covers but the timestamp and the (empty) body hash. A
-    // newline occurs neither in a method, nor in a request target, nor in JSON.stringify's output
-    // (it escapes control characters), so the key splits one way only.
-    const key = `${binding.method}\n${json}\n${binding.target}`;
-    const hit = signed.get(key, now);
-    // `now >= issued`: a clock that stepped back gets a fresh header rather than one from the future.
-    if (hit !== undefined && now >= hit.issued) return hit.header;
-    const header = signPayload(secret, binding, payload(), now);
-    signed.set(key, { header, issued: now }, now + reuseMs);
-    return header;
-  };
 }
 
 export interface AssertionVerifierOptions {
@@ -90,30 +55,22 @@ export const assertionHeld = () =>
     { retryAfter: 1 },
   );
 
-/**
- * A service's verifier: a header seen before is accepted again only for the very request it was
- * verified for (method, target, body hash) and only while its timestamp is within the skew
- * window; anything else (an unseen header, a known header with another body or target) goes
- * through the full HMAC check. Failures are never cached, so garbage cannot evict good entries
- * faster than it could anyway. A genuine header for this request that aged past its window by at
- * most MAX_HELD_MS (held in a stalled service's queue) throws `assertionHeld()`: 503 with
- * Retry-After, never 401.
- *
- * @example
- * const verify = assertionVerifier(secret);
- * const verified = verify(await requestBinding(c), c.req.header(IDENTITY_HEADER)); // null → 401; held → throws 503
- */
-export function assertionVerifier(secret: string, options: AssertionVerifierOptions = {}) {
-  return cachedVerifier((binding, header, now) => checkAssertionHeader(secret, binding, header, now), options);
-}
-
-/** Classifies one header for one request (identity-assertion.ts `checkAssertionHeader`, or a keyring's check). */
+/** Classifies one header for one request (a keyring's check, keyring.ts). */
 export type HeaderChecker = (binding: RequestBinding, header: string, now: number) => HeaderCheck;
 
 /**
- * assertionVerifier's caching around any header check: the one-key v3 check or a keyring's v4
- * check (keyring.ts). The check may throw (a signer the verifier holds no key for: 403); a throw
- * is never cached.
+ * A service's verifier around a header check (keyring.ts `keyringVerifier`): a header seen before
+ * is accepted again only for the very request it was verified for (method, target, body hash) and
+ * only while its timestamp is within the skew window; anything else (an unseen header, a known
+ * header with another body or target) goes through the full check. Failures are never cached, so
+ * garbage cannot evict good entries faster than it could anyway. A genuine header for this request
+ * that aged past its window by at most MAX_HELD_MS (held in a stalled service's queue) throws
+ * `assertionHeld()`: 503 with Retry-After, never 401. The check may throw (a signer the verifier
+ * holds no key for: 403); a throw is never cached.
+ *
+ * @example
+ * const verify = cachedVerifier((binding, header, now) => checkKeyedHeader(keys, binding, header, now));
+ * const verified = verify(await requestBinding(c), c.req.header(IDENTITY_HEADER)); // null → 401; held → throws 503
  */
 export function cachedVerifier(check: HeaderChecker, options: AssertionVerifierOptions = {}) {
   const max = options.max ?? 10_000;

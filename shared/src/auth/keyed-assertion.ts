@@ -2,8 +2,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { Assertion, type HeaderCheck, MAX_HELD_MS, MAX_SKEW_MS, type RequestBinding } from "./identity-assertion.ts";
 
 /**
- * The v4 identity assertion (ADR 0014): v3 (identity-assertion.ts) plus the name of its signer, so
- * a verifier that holds one key per signer knows which key to check it with.
+ * The identity assertion on the wire (ADR 0014; what it asserts and binds: identity-assertion.ts).
+ * It names its signer, so a verifier that holds one key per signer knows which key to check it
+ * with. The one-key v3 format it replaced is refused everywhere (nothing signs it any more).
  *
  * Format `v4.<kid>.<issued ms>.<base64url JSON {identity, tenant?, channel?}>.<base64url HMAC-SHA256>`,
  * the MAC over `v4\n<kid>\n<issued>\n<METHOD>\n<target>\n<body SHA-256>\n<payload>`. The kid is
@@ -35,9 +36,10 @@ export function kidOf(header: string | undefined | null): string | undefined {
 const INVALID: HeaderCheck = Object.freeze({ status: "invalid" });
 
 /**
- * Classifies a v4 header against the keys of its signer's pair (current first, then the previous
- * one while a rotation is under way): same answers as v3's checkAssertionHeader. The MAC is
- * checked before anything is believed of the header.
+ * Classifies a header (HeaderCheck) against the keys of its signer's pair (current first, then the
+ * previous one while a rotation is under way). The MAC is checked before anything is believed of
+ * the header; only the past can be a delay, so a timestamp beyond the window ahead is a wrong
+ * clock or a forgery.
  */
 export function checkKeyedHeader(
   keys: readonly string[],

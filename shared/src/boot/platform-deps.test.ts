@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { testKeyring } from "../auth/keyring.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
 import { createLogger } from "../log/logger.ts";
 import { platformDeps } from "./platform-deps.ts";
@@ -11,9 +12,10 @@ describe("platformDeps", () => {
   });
   afterAll(() => db.close());
 
-  it("carries the ORM, its schema for hand-written SQL, the logger and the assertion key", () => {
+  it("carries the ORM, its schema for hand-written SQL, the logger and the keys per caller", () => {
     const logger = createLogger({ service: "boot-test" });
-    const deps = platformDeps({ orm: db.orm, logger, internalAuthSecret: "assertion-key-for-test" });
-    assert.deepEqual(deps, { orm: db.orm, schema: db.schema, logger, internalAuthSecret: "assertion-key-for-test" });
+    const callerKeys = testKeyring("partner-svc", "master-for-test");
+    const deps = platformDeps({ orm: db.orm, logger, callerKeys });
+    assert.deepEqual(deps, { orm: db.orm, schema: db.schema, logger, callerKeys });
   });
 });

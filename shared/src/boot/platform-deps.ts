@@ -9,26 +9,22 @@ export interface BootParts<C> {
   orm: Database;
   logger: Logger;
   aws: AwsClients;
-  /** The assertion key (`readSecretString`). */
-  internalAuthSecret: string;
-  /** The process's keys per caller (keyring-loader.ts, ADR 0014), for the services moved to them. */
-  callerKeys?: Keyring | undefined;
+  /** The process's keys per caller (keyring-loader.ts `startKeyring`, ADR 0014). */
+  callerKeys: Keyring;
 }
 
 /**
  * The part of a database service's deps that every one of them has: the ORM, its schema (for
- * hand-written SQL), the logger and the assertion key. The service adds its own clients and settings.
+ * hand-written SQL), the logger and its keys per caller. The service adds its own clients and settings.
  *
  * @example
  * return { ...platformDeps(o), s3: o.aws.data("s3"), clock: () => new Date() };
  */
-export function platformDeps(o: Pick<BootParts<unknown>, "orm" | "logger" | "internalAuthSecret" | "callerKeys">): {
+export function platformDeps(o: Pick<BootParts<unknown>, "orm" | "logger" | "callerKeys">): {
   orm: Database;
   schema: string;
   logger: Logger;
-  internalAuthSecret: string;
-  callerKeys?: Keyring | undefined;
+  callerKeys: Keyring;
 } {
-  const deps = { orm: o.orm, schema: schemaOf(o.orm), logger: o.logger, internalAuthSecret: o.internalAuthSecret };
-  return o.callerKeys ? { ...deps, callerKeys: o.callerKeys } : deps;
+  return { orm: o.orm, schema: schemaOf(o.orm), logger: o.logger, callerKeys: o.callerKeys };
 }

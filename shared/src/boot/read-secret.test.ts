@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function secret(value: { SecretString: string } | { SecretBinary: Uint8Array }): Promise<string> {
-  const name = `t-boot/${randomBytes(5).toString("hex")}/internal-auth-key`;
+  const name = `t-boot/${randomBytes(5).toString("hex")}/some-key`;
   await secrets.send(new CreateSecretCommand({ Name: name, ...value }));
   created.push(name);
   return name;

@@ -15,7 +15,6 @@ describe("serviceConfigSchema", () => {
       LOG_LEVEL: "info",
       PORT: 8080,
       EVENT_BUS_NAME: "flowstate-dev-domain",
-      INTERNAL_AUTH_SECRET_ID: "flowstate/dev/internal-auth-key",
     });
   });
 
@@ -63,10 +62,10 @@ describe("serviceConfigSchema", () => {
 });
 
 describe("derived names", () => {
-  it("derives the bus and secret id from prefix and stage", () => {
+  it("derives the bus from prefix and stage, and names no shared assertion key (keys per caller, ADR 0014)", () => {
     const env = withDerivedDefaults({ SERVICE_PREFIX: "fs", STAGE: "prod" });
     assert.equal(env.EVENT_BUS_NAME, "fs-prod-domain");
-    assert.equal(env.INTERNAL_AUTH_SECRET_ID, "fs/prod/internal-auth-key");
+    assert.equal("INTERNAL_AUTH_SECRET_ID" in env, false);
   });
 
   it("names a consumer's queue and its DLQ after prefix, stage and service", () => {
@@ -98,8 +97,8 @@ describe("derivedNames", () => {
   it("derives every prefix-and-stage name in one place", () => {
     assert.deepEqual(derivedNames({ SERVICE_PREFIX: "fs", STAGE: "prod" }), {
       eventBus: "fs-prod-domain",
-      internalAuthSecretId: "fs/prod/internal-auth-key",
       signingKeysSecretId: "fs/prod/identity/signing-keys",
+      signInThrottleSecretId: "fs/prod/identity/sign-in-throttle-key",
     });
   });
 });

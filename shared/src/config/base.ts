@@ -6,7 +6,8 @@ const optionalUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL
 /**
  * The variables every service shares (the README's "Configuration" table). A plain shape, so
  * a service can pick what it needs: `z.object({ ...baseEnv, IDENTITY_URL: z.url() })`.
- * EVENT_BUS_NAME and INTERNAL_AUTH_SECRET_ID stay optional here; `withDerivedDefaults` fills them.
+ * EVENT_BUS_NAME stays optional here; `withDerivedDefaults` fills it. There is no shared assertion
+ * key: each process reads its own keys per caller (`<prefix>/<stage>/keys/<pair>`, ADR 0014).
  */
 export const baseEnv = {
   STAGE: z.enum(["dev", "prod"]).default("dev"),
@@ -20,7 +21,6 @@ export const baseEnv = {
   AWS_ENDPOINT_URL: optionalUrl,
   MARKETPLACE_ENDPOINT_URL: optionalUrl,
   EVENT_BUS_NAME: z.string().min(1).optional(),
-  INTERNAL_AUTH_SECRET_ID: z.string().min(1).optional(),
 };
 
 /**
@@ -40,7 +40,6 @@ type Named = {
   SERVICE_PREFIX: string;
   STAGE: string;
   EVENT_BUS_NAME?: string | undefined;
-  INTERNAL_AUTH_SECRET_ID?: string | undefined;
 };
 
 /**
@@ -52,23 +51,20 @@ type Named = {
  */
 export const derivedNames = (env: { SERVICE_PREFIX: string; STAGE: string }) => ({
   eventBus: `${env.SERVICE_PREFIX}-${env.STAGE}-domain`,
-  internalAuthSecretId: `${env.SERVICE_PREFIX}/${env.STAGE}/internal-auth-key`,
   signingKeysSecretId: `${env.SERVICE_PREFIX}/${env.STAGE}/identity/signing-keys`,
+  signInThrottleSecretId: `${env.SERVICE_PREFIX}/${env.STAGE}/identity/sign-in-throttle-key`,
 });
 
 /** `<prefix>/<stage>/web-console/session-key`: the seller console's sealing key (the bootstrap creates it). */
 export const sessionKeySecretId = (env: { SERVICE_PREFIX: string; STAGE: string }) =>
   `${env.SERVICE_PREFIX}/${env.STAGE}/web-console/session-key`;
 
-/** Fills the defaults that depend on other variables: `<prefix>-<stage>-domain`, `<prefix>/<stage>/internal-auth-key`. */
-export function withDerivedDefaults<T extends Named>(
-  env: T,
-): T & { EVENT_BUS_NAME: string; INTERNAL_AUTH_SECRET_ID: string } {
+/** Fills the defaults that depend on other variables: `<prefix>-<stage>-domain`. */
+export function withDerivedDefaults<T extends Named>(env: T): T & { EVENT_BUS_NAME: string } {
   const names = derivedNames(env);
   return {
     ...env,
     EVENT_BUS_NAME: env.EVENT_BUS_NAME ?? names.eventBus,
-    INTERNAL_AUTH_SECRET_ID: env.INTERNAL_AUTH_SECRET_ID ?? names.internalAuthSecretId,
   };
 }
 
@@ -90,7 +86,7 @@ export const queueNames = (env: { SERVICE_PREFIX: string; STAGE: string }, servi
 type Empty = Record<never, never>;
 
 /**
- * Fills EVENT_BUS_NAME and INTERNAL_AUTH_SECRET_ID from the prefix and stage when unset, before
+ * Fills EVENT_BUS_NAME from the prefix and stage when unset, before
  * the schema parses (so the parsed type has them as plain strings, without a cast). With an invalid
  * prefix or stage the parse fails anyway, on that variable alone: the names filled meanwhile are
  * never seen.
@@ -105,7 +101,6 @@ function fillDerivedNames(raw: unknown): unknown {
     STAGE: stage.success ? stage.data : "invalid",
   });
   env.EVENT_BUS_NAME ??= names.eventBus;
-  env.INTERNAL_AUTH_SECRET_ID ??= names.internalAuthSecretId;
   return env;
 }
 
@@ -115,7 +110,6 @@ const commonShape = (defaultPort: number) => {
     ...rest,
     PORT: portVar(defaultPort),
     EVENT_BUS_NAME: z.string().min(1),
-    INTERNAL_AUTH_SECRET_ID: z.string().min(1),
   };
 };
 const withDerived = <S extends z.ZodRawShape>(shape: S) => z.preprocess(fillDerivedNames, z.object(shape));

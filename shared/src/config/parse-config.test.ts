@@ -54,7 +54,7 @@ describe("parseConfig", () => {
     assert.equal(config.PORT, 8081);
     assert.equal(config.HOST, "127.0.0.1");
     assert.equal(config.EVENT_BUS_NAME, "acme-prod-domain");
-    assert.equal(config.INTERNAL_AUTH_SECRET_ID, "acme/prod/internal-auth-key");
+    assert.equal("INTERNAL_AUTH_SECRET_ID" in config, false);
     assert.equal("AWS_ENDPOINT_URL" in config, false);
   });
 });

@@ -8,7 +8,7 @@ import pino from "pino";
  *
  * Sensitive keys (case-insensitive): anything containing password/passwd, secret, token,
  * authorization, cookie, credential, private_key, api_key, external_id, session key material, plus
- * the exact key `key`. `*_id` names of secrets (INTERNAL_AUTH_SECRET_ID) are redacted too: cheap
+ * the exact key `key`. `*_id` names of secrets (SIGNING_KEYS_SECRET_ID) are redacted too: cheap
  * and harmless.
  */
 const SENSITIVE =

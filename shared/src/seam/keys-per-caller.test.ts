@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { keyPairs, keyPairsOf } from "@flowstate/contracts/internal/key-pairs";
 import { type InternalRouteShape, internalRoutes } from "@flowstate/contracts/internal/routes";
 import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
@@ -24,11 +24,11 @@ import type { SeamDeps, SeamEnv } from "./seam.ts";
 import { callerVerifier } from "./verify-caller.ts";
 
 /**
- * Issue 21's acceptance for keys per caller (ADR 0014), through the seam with the keyring only
- * (no shared key): with partner-inbound's one key, every internal route but its own is refused
- * with 403, and no user can be impersonated at any service.
+ * Issue 21's acceptance for keys per caller (ADR 0014), through the seam as every service builds
+ * it (its keyring, no shared key): with partner-inbound's one key, every internal route but its
+ * own is refused with 403, and no user can be impersonated at any service.
  */
-type Deps = SeamDeps & { internalAuthSecret: string };
+type Deps = SeamDeps;
 type App = Hono<SeamEnv<Deps>>;
 
 const master = randomBytes(32).toString("base64url");
@@ -50,12 +50,11 @@ const concrete = (r: InternalRouteShape) =>
 beforeAll(async () => {
   db = await openTestDatabase({ prefix: "keys" });
   for (const service of owners) {
-    const deps: Deps = {
+    const deps = {
       orm: db.orm,
       schema: db.schema,
       logger: createLogger({ service: "keys-test", level: "silent" }),
-      // Not what verifies: the seam below is given the keyring alone, the shared key switched off.
-      internalAuthSecret: randomBytes(32).toString("base64url"),
+      callerKeys: testKeyring(service, master),
     };
     const app = databaseServiceApp<SeamEnv<Deps>>(
       service,
@@ -63,7 +62,7 @@ beforeAll(async () => {
       {},
       {
         bodyLimitBytes: 4096,
-        seam: { service, deps, verify: callerVerifier(undefined, testKeyring(service, master)) },
+        seam: { service, deps },
         routes: internalRoutes
           .filter((r) => r.service === service)
           .map((r) => (a: App) => mountRoute(a, r as never, () => ({ status: 299, body: {} }) as never)),
@@ -129,9 +128,56 @@ describe("keys per caller: partner-inbound's key", () => {
         (e: unknown) => e instanceof DomainError && e.code === "FORBIDDEN",
         service,
       );
+      // Not genuine (null) where the gateway holds a key; 403 at a door, which holds none from it.
       const asGateway = forge("gateway", binding, { identity: user, tenant, channel: "rest" });
-      assert.equal(verify(binding, asGateway), null, service);
+      let verified: unknown = "refused";
+      try {
+        verified = verify(binding, asGateway);
+      } catch (e) {
+        assert.ok(e instanceof DomainError && e.code === "FORBIDDEN", service);
+      }
+      assert.ok(verified === null || verified === "refused", service);
     }
+  });
+});
+
+describe("keys per caller: no shared key", () => {
+  it("refuses the one-key v3 assertion at every service, whatever key signed it", async () => {
+    // The format every process used to sign with the shared key (ADR 0002), written out here
+    // because nothing in the platform produces it any more.
+    const v3 = (key: string, b: RequestBinding, assertion: Assertion) => {
+      const issued = String(Date.now());
+      const payload = encodePayload(assertion);
+      const mac = createHmac("sha256", key)
+        .update(`v3\n${issued}\n${b.method}\n${b.target}\n${b.bodySha256}\n${payload}`)
+        .digest("base64url");
+      return `v3.${issued}.${payload}.${mac}`;
+    };
+    for (const r of internalRoutes) {
+      const caller = r.callers[0]!;
+      const res = await call(r, (b) => v3(master, b, { identity: { kind: "service", service: caller as never } }));
+      assert.equal(res.status, 401, r.id);
+      // The same call signed as the caller's keyring signs it gets past the signature check (then
+      // the route's own validation may refuse this test's made-up path or body).
+      const genuine = await call(r, (b) => serviceSigner(testKeyring(caller, master), r.service as never)(b));
+      assert.ok(![401, 403].includes(genuine.status), `${r.id}: ${genuine.status}`);
+    }
+    const binding = bodyless("GET", `/v1/tenants/${tenant.tenant_id}`);
+    const header = v3(master, binding, { identity: user, tenant, channel: "rest" });
+    for (const service of new Set(keyPairs.map((p) => p.verifier))) {
+      assert.equal(callerVerifier(testKeyring(service, master))(binding, header), null, service);
+    }
+  });
+
+  it("gives identity-svc one push key per door, which only that door holds", () => {
+    const pushPairs = keyPairs.filter((p) => p.signer === "identity-svc").map((p) => p.id);
+    assert.deepEqual(pushPairs, ["identity-svc--edge-gateway", "identity-svc--mcp-gateway"]);
+    assert.deepEqual(
+      testKeyring("edge-gateway", master)
+        .ids()
+        .filter((id) => id.startsWith("identity-svc--")),
+      ["identity-svc--edge-gateway"],
+    );
   });
 });
 

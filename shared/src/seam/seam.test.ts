@@ -5,14 +5,15 @@ import { routeIn } from "@flowstate/contracts/rest/route";
 import { connectorRoutes } from "@flowstate/contracts/rest/routes";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { type Assertion, bodyless, IDENTITY_HEADER, signAssertion } from "../auth/identity-assertion.ts";
+import { type Assertion, bodyless, IDENTITY_HEADER } from "../auth/identity-assertion.ts";
+import { serviceSigner, testKeyring } from "../auth/keyring.ts";
 import { openTestDatabase, type TestDatabase } from "../db/test-database.ts";
 import { databaseServiceApp } from "../http/database-service-app.ts";
 import { mountRoute } from "../http/mount-route.ts";
 import { createLogger } from "../log/logger.ts";
+import { signedAs } from "../testing/signed-as.ts";
 import { remoteCredentials } from "./credential-check.ts";
 import type { SeamDeps, SeamEnv } from "./seam.ts";
-import { internalSigner } from "./verify-caller.ts";
 
 /**
  * The seam on its own, with routes of the registry and handlers that do nothing but report what
@@ -20,7 +21,7 @@ import { internalSigner } from "./verify-caller.ts";
  * Every service's routes are covered by services/*: the table-driven test in
  * services/edge-gateway/test/service-seam.test.ts sends to each service directly.
  */
-type Deps = SeamDeps & { internalAuthSecret: string };
+type Deps = SeamDeps;
 type App = Hono<SeamEnv<Deps>>;
 
 const secret = randomBytes(32).toString("base64url");
@@ -31,11 +32,11 @@ let app: App;
 
 beforeAll(async () => {
   db = await openTestDatabase({ prefix: "seam" });
-  const deps: Deps = {
+  const deps = {
     orm: db.orm,
     schema: db.schema,
     logger: createLogger({ service: "seam-test", level: "silent" }),
-    internalAuthSecret: secret,
+    callerKeys: testKeyring("connector-svc", secret),
   };
   app = databaseServiceApp<SeamEnv<Deps>>(
     "connector-svc",
@@ -49,7 +50,7 @@ beforeAll(async () => {
         // Nothing listens on port 9 (discard): identity-svc cannot be reached.
         credentials: remoteCredentials({
           identityUrl: "http://127.0.0.1:9",
-          sign: internalSigner(secret, "connector-svc"),
+          sign: serviceSigner(deps.callerKeys, "identity-svc"),
           timeoutMs: 500,
         }),
       },
@@ -91,7 +92,7 @@ const signed = (method: string, path: string, assertion: Partial<Assertion>, hea
     method,
     headers: {
       ...headers,
-      [IDENTITY_HEADER]: signAssertion(secret, bodyless(method, path), { identity: user, ...assertion }),
+      [IDENTITY_HEADER]: signedAs(secret, "connector-svc", bodyless(method, path), { identity: user, ...assertion }),
     },
   });
 const codeOf = async (res: Response) => [res.status, ((await res.json()) as { code: string }).code];

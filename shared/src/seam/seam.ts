@@ -21,11 +21,11 @@ export type SeamEnv<D extends SeamDeps = SeamDeps> = {
 
 export interface SeamOptions<D extends SeamDeps> {
   service: FlowstateServiceName;
-  /** `callerKeys`: the process's keys per caller (ADR 0014); v4 headers are checked against it. */
-  deps: D & { internalAuthSecret: string; callerKeys?: Keyring | undefined };
+  /** `callerKeys`: the process's keys per caller (ADR 0014); every signed header is checked against it. */
+  deps: D & { callerKeys: Keyring };
   /** How a write re-checks the caller's credential; none: the service writes for no caller (reads only). */
   credentials?: CredentialCheck | undefined;
-  /** Verifies a signed header; default `callerVerifier(deps.internalAuthSecret, deps.callerKeys)` (the one place keys are chosen). */
+  /** Verifies a signed header; default `callerVerifier(deps.callerKeys)` (the one place keys are chosen). */
   verify?: CallerVerifier | undefined;
 }
 
@@ -61,7 +61,7 @@ const templatePattern = (path: string) => new RegExp(`^${path.replace(/\{[^}]+\}
  */
 export function serviceSeam<D extends SeamDeps>(options: SeamOptions<D>): MiddlewareHandler<SeamEnv<D>> {
   const { service, deps, credentials } = options;
-  const verify = options.verify ?? callerVerifier(deps.internalAuthSecret, deps.callerKeys);
+  const verify = options.verify ?? callerVerifier(deps.callerKeys);
   const publicRoutes = routes
     .filter((r) => r.service === service && r.auth === "public")
     .map((r) => ({ method: r.method, pattern: templatePattern(r.path) }));

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { SCOPE_CEILING } from "@flowstate/contracts/auth/tenant-access";
 import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
 import type { Database } from "@flowstate/shared/db/open-database";
 import { createLogger, type Logger } from "@flowstate/shared/log/logger";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { createApp } from "../app.ts";
 import { openAuditDatabase } from "../db/open-audit-database.ts";
@@ -82,7 +83,6 @@ export async function startAuditHarness(
     orm,
     schema,
     logger,
-    internalAuthSecret: secret,
     // Keys per caller derived from the same test secret as every other harness (ADR 0014).
     callerKeys: testKeyring("audit-svc", secret),
     s3: aws.data("s3"),
@@ -113,7 +113,7 @@ export async function startAuditHarness(
     call(method, path, o = {}) {
       const headers: Record<string, string> = { ...o.headers };
       if (o.as)
-        headers[IDENTITY_HEADER] = signAssertion(secret, bodyless(method, path), {
+        headers[IDENTITY_HEADER] = signedAs(secret, "audit-svc", bodyless(method, path), {
           identity: o.as,
           channel: "rest",
           ...(o.tenant ? { tenant: o.tenant } : keyTenant(o.as)),

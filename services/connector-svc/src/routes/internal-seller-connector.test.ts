@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { ListEntitiesCommand } from "@aws-sdk/client-marketplace-catalog";
 import { fetchConnectedAccounts } from "@flowstate/partner-inbound/connector-client";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { serviceSigner, testKeyring } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { connectorLookup } from "@flowstate/shared/marketplace/connector-lookup";
 import { createSellerSessions } from "@flowstate/shared/marketplace/seller-sessions";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
 
@@ -55,7 +56,7 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
     ] as const;
     for (const [identity, status] of identities) {
       const res = await fetch(`${stack.connectorUrl}${path}`, {
-        headers: { [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", path), { identity }) },
+        headers: { [IDENTITY_HEADER]: signedAs(stack.secret, "connector-svc", bodyless("GET", path), { identity }) },
       });
       assert.equal(res.status, status, identity.kind);
       assert.doesNotMatch(await res.text(), new RegExp(t.externalId));
@@ -74,7 +75,7 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
     const secretPath = `/internal/v1/tenants/${t.tenantId}/marketplace-connector`;
     const asPartner = await fetch(`${stack.connectorUrl}${secretPath}`, {
       headers: {
-        [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", secretPath), {
+        [IDENTITY_HEADER]: signedAs(stack.secret, "connector-svc", bodyless("GET", secretPath), {
           identity: { kind: "service", service: "partner-inbound" },
         }),
       },
@@ -88,7 +89,7 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
     const list = "/internal/v1/marketplace-connectors";
     const asOffers = await fetch(`${stack.connectorUrl}${list}`, {
       headers: {
-        [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", list), {
+        [IDENTITY_HEADER]: signedAs(stack.secret, "connector-svc", bodyless("GET", list), {
           identity: { kind: "service", service: "offers-svc" },
         }),
       },

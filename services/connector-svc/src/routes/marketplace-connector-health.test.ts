@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { UpdateAssumeRolePolicyCommand } from "@aws-sdk/client-iam";
 import { HealthReport } from "@flowstate/contracts/rest/connector/diagnosis";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { HealthCache } from "../health/health-cache.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
@@ -58,7 +59,7 @@ describe("GET …/integrations/marketplace/health", () => {
     // What mcp-gateway will send: the same caller, channel mcp.
     const mcp = await fetch(`${stack.connectorUrl}${path}`, {
       headers: {
-        [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", path), {
+        [IDENTITY_HEADER]: signedAs(stack.secret, "connector-svc", bodyless("GET", path), {
           identity: { kind: "user", sub: t.owner.sub, sid: "ses_0123456789abcdefghij" },
           tenant: { tenant_id: t.tenantId, role: "owner" },
           channel: "mcp",

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { connectorRoutes } from "@flowstate/contracts/rest/routes";
 import { DEFAULT_PRINCIPAL_KEYS } from "@flowstate/seller-sandbox/credentials/principals";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { CallContext } from "@flowstate/shared/seam/call-context";
 import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { buildDeps } from "../deps-factory.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
@@ -69,7 +70,7 @@ describe("marketplace routes: isolation and the feature flag", () => {
       const path = pathOf(route.path, a.tenantId);
       const res = await fetch(`${stack.connectorUrl}${path}`, {
         headers: {
-          [IDENTITY_HEADER]: signAssertion(stack.secret, bodyless("GET", path), {
+          [IDENTITY_HEADER]: signedAs(stack.secret, "connector-svc", bodyless("GET", path), {
             identity: { kind: "user", sub: b.owner.sub, sid: "ses_0123456789abcdefghij" },
             tenant: { tenant_id: b.tenantId, role: "owner" },
             channel: "rest",
@@ -135,8 +136,8 @@ describe("marketplace routes: isolation and the feature flag", () => {
       orm: stack.connector.orm,
       logger: stack.connector.logger,
       aws: createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL, marketplaceEndpoint: stack.sandbox.endpoint }),
-      internalAuthSecret: stack.secret,
       credentials: credentialsAsSigned,
+      callerKeys: stack.connector.callerKeys,
       kmsKeyId: stack.connector.kmsKeyId,
       principals: DEFAULT_PRINCIPAL_KEYS,
       settings: stack.connector.settings,

@@ -48,7 +48,6 @@ export async function startConnectorService(options: {
     orm: db.orm,
     logger,
     aws,
-    internalAuthSecret: options.secret,
     // Keys per caller derived from the same test secret, as every test harness does (ADR 0014).
     callerKeys: testKeyring("connector-svc", options.secret),
     credentials: options.identityUrl

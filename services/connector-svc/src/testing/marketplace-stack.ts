@@ -4,6 +4,7 @@ import { createPipeline as createGateway, GatewayConfig, type GatewaySettings } 
 import { unlimitedRates } from "@flowstate/edge-gateway/testing/gateway-harness";
 import { startHarness } from "@flowstate/identity-svc/testing/harness";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import type { ConnectorDeps, ConnectorSettings } from "../deps.ts";
@@ -122,7 +123,7 @@ export async function startMarketplaceStack(options: MarketplaceStackOptions): P
         ...options.gateway,
       },
       logger: gatewayLogger,
-      internalSecret: secret,
+      callerKeys: testKeyring("edge-gateway", secret),
     });
     closers.push(() => gateway.close());
     const gatewayServer = await serve(gateway, { ...quiet, logger: gatewayLogger });

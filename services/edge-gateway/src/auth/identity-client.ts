@@ -1,22 +1,10 @@
 import { DoorLease } from "@flowstate/contracts/internal/doors";
-import {
-  ApiKeyState,
-  MembershipState,
-  SessionState,
-  type VerifiedIdentity,
-} from "@flowstate/contracts/internal/identity";
+import { ApiKeyState, MembershipState, SessionState } from "@flowstate/contracts/internal/identity";
 import { FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
-import {
-  IDENTITY_HEADER,
-  type RequestBinding,
-  sha256Base64url,
-  signAssertion,
-} from "@flowstate/shared/auth/identity-assertion";
+import { IDENTITY_HEADER, type RequestBinding, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { Upstream } from "../proxy/upstreams.ts";
-
-const GATEWAY: VerifiedIdentity = { kind: "service", service: "edge-gateway" };
 
 /** identity-svc's internal API (contracts/src/internal/identity.ts) as the gateway uses it. */
 export interface IdentityLookups {
@@ -35,14 +23,11 @@ export interface IdentityLookups {
 export interface IdentityClientOptions {
   /** identity-svc's pool and circuit breaker; every lookup waits at most its `lookupTimeoutMs`. */
   upstream: Upstream;
-  /** HMAC key of the gateway assertion (Secrets Manager, read at boot): used when `sign` is not given. */
-  secret: string;
   /**
    * Signs the door's own identity with its pair (`serviceSigner(keys, "identity-svc")`, ADR 0014):
-   * `edge-gateway`, or `mcp-gateway` when mcp-gateway runs this pipeline. Without it: the shared key,
-   * as `edge-gateway`.
+   * `edge-gateway`, or `mcp-gateway` when mcp-gateway runs this pipeline.
    */
-  sign?: ((binding: RequestBinding) => string) | undefined;
+  sign: (binding: RequestBinding) => string;
   newRequestId: () => string;
 }
 
@@ -57,11 +42,10 @@ export interface IdentityClientOptions {
  * at once (503 with Retry-After).
  *
  * @example
- * const identity = identityClient({ upstream: upstreams.get("identity-svc")!, secret, newRequestId });
+ * const identity = identityClient({ upstream: upstreams.get("identity-svc")!, sign: serviceSigner(keyring, "identity-svc"), newRequestId });
  * const state = await identity.session("ses_…"); // null: identity-svc does not know the session
  */
 export function identityClient(options: IdentityClientOptions): IdentityLookups {
-  const { secret } = options;
   const { pool, breaker, lookupTimeoutMs } = options.upstream;
 
   /** One bounded call through the breaker: the answer, or the 503 (counted when nothing answered). */
@@ -93,7 +77,7 @@ export function identityClient(options: IdentityClientOptions): IdentityLookups 
     const json = body === undefined ? null : JSON.stringify(body);
     const binding = { method, target: path, bodySha256: sha256Base64url(json ?? "") };
     const headers: Record<string, string> = {
-      [IDENTITY_HEADER]: options.sign ? options.sign(binding) : signAssertion(secret, binding, { identity: GATEWAY }),
+      [IDENTITY_HEADER]: options.sign(binding),
       "x-request-id": requestId,
       accept: "application/json",
     };

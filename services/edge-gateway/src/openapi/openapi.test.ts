@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { statusOf } from "@flowstate/contracts/errors/codes";
 import { routeProblems } from "@flowstate/contracts/rest/problems";
 import { routes } from "@flowstate/contracts/rest/routes";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { describe, it } from "vitest";
 import { testSettings } from "../../test/gateway-harness.ts";
@@ -19,7 +20,7 @@ const gateway = () =>
   createApp({
     config: testSettings("http://127.0.0.1:9"),
     logger: createLogger({ service: "edge-gateway" }),
-    internalSecret: "x".repeat(32),
+    callerKeys: testKeyring("edge-gateway", "x".repeat(32)),
   });
 
 describe("the OpenAPI document", () => {

@@ -1,7 +1,8 @@
 import { SessionState } from "@flowstate/contracts/internal/identity";
 import { type AccessTokenClaims, verifyAccessToken } from "@flowstate/shared/auth/access-token";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { JwksKeys } from "@flowstate/shared/auth/jwks-keys";
+import { serviceSigner, testKeyring } from "@flowstate/shared/auth/keyring";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
@@ -46,9 +47,7 @@ export async function startMcpResourceServer(o: ResourceServerOptions) {
 
   async function sessionActive(claims: AccessTokenClaims): Promise<boolean> {
     const target = `/internal/v1/sessions/${claims.sid}?iat=${claims.iat}`;
-    const header = signAssertion(o.secret, bodyless("GET", target), {
-      identity: { kind: "service", service: "mcp-gateway" },
-    });
+    const header = serviceSigner(testKeyring("mcp-gateway", o.secret), "identity-svc")(bodyless("GET", target));
     const res = await fetch(`${o.identityUrl}${target}`, { headers: { [IDENTITY_HEADER]: header } });
     if (res.status !== 200) return false;
     const state = SessionState.parse(await res.json());

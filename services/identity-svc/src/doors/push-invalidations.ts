@@ -1,6 +1,7 @@
-import { INVALIDATIONS_PUSH_PATH } from "@flowstate/contracts/internal/doors";
+import { doorOfInstance, INVALIDATIONS_PUSH_PATH } from "@flowstate/contracts/internal/doors";
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
-import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
+import { type Keyring, serviceSigner } from "@flowstate/shared/auth/keyring";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { DoorLeases, LiveDoor } from "./door-leases.ts";
 
@@ -30,23 +31,27 @@ export interface PushOutcome {
  * valid, and once more when it registers again). Run only after the change committed.
  *
  * @example
- * const push = invalidationPusher({ leases, secret, settings: DEFAULT_DOOR_PUSH });
+ * const push = invalidationPusher({ leases, keyring: deps.callerKeys, settings: DEFAULT_DOOR_PUSH });
  * await push([{ scope: "session", sid, sub }], logger); // every door has dropped the session
  */
-export function invalidationPusher(o: { leases: DoorLeases; secret: string; settings: DoorPushSettings }) {
-  const identity = { kind: "service", service: "identity-svc" } as const;
+export function invalidationPusher(o: { leases: DoorLeases; keyring: Keyring; settings: DoorPushSettings }) {
+  // Each push is signed with identity-svc's pair with the instance's door (ADR 0014): a door holds
+  // the key of pushes to itself only, so it can forge no push to the other door.
+  const signers = {
+    "edge-gateway": serviceSigner(o.keyring, "edge-gateway"),
+    "mcp-gateway": serviceSigner(o.keyring, "mcp-gateway"),
+  };
 
   async function pushOne(door: LiveDoor, body: string, bodySha256: string): Promise<boolean> {
+    const name = doorOfInstance(door.instanceId);
+    // A row no route could have written (the id is validated there): nothing to sign for, no ack.
+    if (name === undefined) return false;
     try {
       const answer = await fetch(new URL(INVALIDATIONS_PUSH_PATH, door.pushUrl), {
         method: "POST",
         headers: {
           "content-type": "application/json",
-          [IDENTITY_HEADER]: signAssertion(
-            o.secret,
-            { method: "POST", target: INVALIDATIONS_PUSH_PATH, bodySha256 },
-            { identity },
-          ),
+          [IDENTITY_HEADER]: signers[name]({ method: "POST", target: INVALIDATIONS_PUSH_PATH, bodySha256 }),
         },
         body,
         signal: AbortSignal.timeout(o.settings.pushTimeoutMs),

@@ -6,8 +6,8 @@ import {
   MAX_HELD_MS,
   MAX_SKEW_MS,
   sha256Base64url,
-  signAssertion,
 } from "@flowstate/shared/auth/identity-assertion";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { fillPath, type Harness, startHarness, type TestUser } from "../testing/harness.ts";
 
@@ -52,7 +52,7 @@ describe("the gateway assertion", () => {
   it("refuses an assertion signed with another key (a forged identity)", async () => {
     for (const r of guarded()) {
       const path = concrete(r.path);
-      const forged = signAssertion("not-the-key", bodyless(r.method, path), { identity: owner.identity });
+      const forged = signedAs("not-the-key", "identity-svc", bodyless(r.method, path), { identity: owner.identity });
       await expect401(
         await h.call(r.method, path, { headers: { [IDENTITY_HEADER]: forged } }),
         `${r.method} ${r.path} forged`,
@@ -62,20 +62,26 @@ describe("the gateway assertion", () => {
 
   it("refuses an assertion made for another path, query or method, or one that is stale", async () => {
     const path = "/v1/users/me";
-    const other = signAssertion(h.secret, bodyless("GET", "/v1/tenants"), { identity: owner.identity });
+    const other = signedAs(h.secret, "identity-svc", bodyless("GET", "/v1/tenants"), { identity: owner.identity });
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: other } }), "other path");
-    const query = signAssertion(h.secret, bodyless("GET", `${path}?a=1`), { identity: owner.identity });
+    const query = signedAs(h.secret, "identity-svc", bodyless("GET", `${path}?a=1`), { identity: owner.identity });
     await expect401(await h.call("GET", `${path}?a=2`, { headers: { [IDENTITY_HEADER]: query } }), "other query");
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: query } }), "query dropped");
-    const method = signAssertion(h.secret, bodyless("DELETE", path), { identity: owner.identity });
+    const method = signedAs(h.secret, "identity-svc", bodyless("DELETE", path), { identity: owner.identity });
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: method } }), "other method");
-    const stale = signAssertion(h.secret, bodyless("GET", path), { identity: owner.identity }, Date.now() - 6_000);
+    const stale = signedAs(
+      h.secret,
+      "identity-svc",
+      bodyless("GET", path),
+      { identity: owner.identity },
+      Date.now() - 6_000,
+    );
     // Issue 20: a genuine one just past its window may have been held in a stalled queue: refused as 503.
     const held = await h.call("GET", path, { headers: { [IDENTITY_HEADER]: stale } });
     assert.equal(held.status, 503, "stale by 6 s");
     assert.equal(held.headers.get("retry-after"), "1");
     const old = Date.now() - MAX_SKEW_MS - MAX_HELD_MS - 1_000;
-    const older = signAssertion(h.secret, bodyless("GET", path), { identity: owner.identity }, old);
+    const older = signedAs(h.secret, "identity-svc", bodyless("GET", path), { identity: owner.identity }, old);
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: older } }), "stale");
     await expect401(await h.call("GET", path, { headers: { [IDENTITY_HEADER]: "v3.garbage" } }), "garbage");
   });
@@ -83,8 +89,9 @@ describe("the gateway assertion", () => {
   it("refuses an assertion made for another body, or for none", async () => {
     const path = "/v1/users/me";
     const signed = JSON.stringify({ name: "Signed Name" });
-    const header = signAssertion(
+    const header = signedAs(
       h.secret,
+      "identity-svc",
       { method: "PATCH", target: path, bodySha256: sha256Base64url(signed) },
       { identity: owner.identity },
     );

@@ -34,8 +34,8 @@ const unauthenticated = () =>
  */
 export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityEnv> {
   // Verified headers are remembered until they leave the skew window (see assertion-cache.ts).
-  // v4 (keys per caller, ADR 0014) against its own pairs; v3 against the shared key until every caller moved.
-  const verify = callerVerifier(deps.internalAuthSecret, deps.callerKeys);
+  // Against its own pairs (keys per caller, ADR 0014): the doors' and the credential checkers'.
+  const verify = callerVerifier(deps.callerKeys);
   return async function identityContext(c, next) {
     let actor: Actor = { kind: "anonymous" };
     let tenant: ServiceContext["tenant"];

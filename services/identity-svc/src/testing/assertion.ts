@@ -1,5 +1,6 @@
 import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
-import { IDENTITY_HEADER, type RequestBinding, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { IDENTITY_HEADER, type RequestBinding } from "@flowstate/shared/auth/identity-assertion";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 
 /**
  * Signs a gateway assertion the way edge-gateway does, for driving identity-svc directly in tests:
@@ -16,5 +17,5 @@ export function assertionHeaders(
   now?: number,
 ): Record<string, string> {
   const assertion = { identity, ...(tenant ? { tenant } : {}) };
-  return { [IDENTITY_HEADER]: signAssertion(secret, binding, assertion, now) };
+  return { [IDENTITY_HEADER]: signedAs(secret, "identity-svc", binding, assertion, now) };
 }

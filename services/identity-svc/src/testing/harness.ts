@@ -91,9 +91,9 @@ export async function startHarness(options: {
   const deps = await buildDeps({
     orm: db.orm,
     logger,
-    internalAuthSecret: secret,
     // Keys per caller derived from the same test secret as every other harness (ADR 0014).
     callerKeys: testKeyring("identity-svc", secret),
+    signInThrottleSecret: randomBytes(32).toString("base64url"),
     keyStore: secretsManagerKeyStore(secrets, `test/${db.schema}/identity/signing-keys`),
     issuer: options.issuer ?? "https://identity.test",
     audience: "flowstate-test",

@@ -8,8 +8,8 @@ import { emailKey } from "./sign-up.ts";
 /**
  * The throttle row's key of an address: HMAC-SHA256 of the normalised address, so the table (rows
  * live a day) holds no e-mail addresses, and a plain hash of a guessed address does not find one.
- * The key is derived from the assertion secret at boot (deps-factory.ts); a new secret only
- * restarts the counts.
+ * The key is derived at boot from a secret only identity-svc holds (deps-factory.ts); a new
+ * secret only restarts the counts.
  */
 export const throttleKey = (ctx: ServiceContext, email: string): string =>
   createHmac("sha256", ctx.deps.signInThrottleKey).update(emailKey(email)).digest("base64url");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { answer, connectedTenant, type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
@@ -28,7 +29,7 @@ describe("offers-svc's own checks behind the gateway", () => {
     assert.equal((await answer<Problem>(await h.call("GET", path), 401)).code, "UNAUTHENTICATED");
     const tenant = { tenant_id: t.id, role: "member" as const };
     const sign = (target: string, assertion: object) =>
-      signAssertion(h.secret, bodyless("GET", target), assertion as never);
+      signedAs(h.secret, "offers-svc", bodyless("GET", target), assertion as never);
     const send = (header: string) => h.app.request(path, { headers: { [IDENTITY_HEADER]: header } });
     // Genuine, but for another request: worthless here.
     const elsewhere = sign(marketplace(t.id, "agreements"), { identity: t.member, tenant, channel: "rest" });
@@ -36,7 +37,11 @@ describe("offers-svc's own checks behind the gateway", () => {
     // Genuine and bound, but not saying which door the caller came through: no principal to use.
     assert.equal((await send(sign(path, { identity: t.member, tenant }))).status, 401);
     // Another key's signature.
-    const forged = signAssertion("not-the-key", bodyless("GET", path), { identity: t.member, tenant, channel: "rest" });
+    const forged = signedAs("not-the-key", "offers-svc", bodyless("GET", path), {
+      identity: t.member,
+      tenant,
+      channel: "rest",
+    });
     assert.equal((await send(forged)).status, 401);
     assert.equal((await send(sign(path, { identity: t.member, tenant, channel: "rest" }))).status, 200);
     // A tenant context the gateway resolved for another tenant never opens this one.

@@ -3,9 +3,11 @@ import type { TenantRole } from "@flowstate/contracts/ids";
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import type { OfferChange } from "@flowstate/contracts/rest/offers/changes";
 import { type RunningSandbox, startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
-import { IDENTITY_HEADER, sha256Base64url, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
+import { testKeyring } from "@flowstate/shared/auth/keyring";
 import type { TestDatabase } from "@flowstate/shared/db/test-database";
 import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { createApp } from "../app.ts";
 import type { OffersDeps } from "../deps.ts";
 import type { OffersApp } from "../http/env.ts";
@@ -71,7 +73,7 @@ export async function startHarness(options: {
     orm: db.orm,
     schema: db.schema,
     logger,
-    internalAuthSecret: secret,
+    callerKeys: testKeyring("offers-svc", secret),
     // No identity-svc here: every signed credential counts as live (the seam's acceptance test checks for real).
     credentials: credentialsAsSigned,
     sellers,
@@ -97,7 +99,7 @@ export async function startHarness(options: {
     if (body === undefined && o.body !== undefined) body = JSON.stringify(o.body);
     if (o.as) {
       const binding = { method, target: path, bodySha256: sha256Base64url(body ?? "") };
-      headers[IDENTITY_HEADER] = signAssertion(secret, binding, assertion as never);
+      headers[IDENTITY_HEADER] = signedAs(secret, "offers-svc", binding, assertion as never);
     }
     if (body !== undefined) headers["content-type"] ??= "application/json";
     return Promise.resolve(app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) }));

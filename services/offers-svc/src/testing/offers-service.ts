@@ -63,7 +63,6 @@ export async function startOffersService(options: {
       orm: db.orm,
       logger,
       aws,
-      internalAuthSecret: options.secret,
       // Keys per caller derived from the same test secret as connector-svc's (ADR 0014).
       callerKeys: testKeyring("offers-svc", options.secret),
       wakeTracker: () => tracker?.wake(),

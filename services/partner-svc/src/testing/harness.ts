@@ -21,7 +21,6 @@ export async function startPartnerSvc(prefix: string, secret: string) {
       orm: db.orm,
       schema: db.schema,
       logger,
-      internalAuthSecret: secret,
       callerKeys: testKeyring("partner-svc", secret),
     },
     { checkResponses: true },

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { bodyless, IDENTITY_HEADER, verifyAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { keyringVerifier, testKeyring } from "@flowstate/shared/auth/keyring";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { PrivacyDeps } from "../deps.ts";
 import { AccountGone, GatheringError } from "./errors.ts";
@@ -14,8 +15,9 @@ const line = (v: unknown) => `${JSON.stringify(v)}\n`;
 /** A participant whose answer each test chooses; it also checks privacy-svc's signed identity. */
 let answer: (req: IncomingMessage, res: ServerResponse) => void;
 let url: string;
+const verify = keyringVerifier(testKeyring("identity-svc", secret));
 const server = createServer((req, res) => {
-  const verified = verifyAssertion(secret, bodyless("GET", req.url!), req.headers[IDENTITY_HEADER] as string);
+  const verified = verify(bodyless("GET", req.url!), req.headers[IDENTITY_HEADER] as string)?.assertion;
   if (verified?.identity.kind !== "service" || verified.identity.service !== "privacy-svc") {
     res.writeHead(401).end();
     return;
@@ -27,7 +29,7 @@ const server = createServer((req, res) => {
 // request); the test of a participant that never answers shortens it to 1 s.
 const deps = (participantTimeoutMs = 15_000) =>
   ({
-    internalAuthSecret: secret,
+    callerKeys: testKeyring("privacy-svc", secret),
     participantUrls: { "identity-svc": url },
     limits: { participantTimeoutMs },
   }) as unknown as PrivacyDeps;

@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
-import { bodyless, IDENTITY_HEADER, signAssertion } from "@flowstate/shared/auth/identity-assertion";
+import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { serviceSigner, testKeyring } from "@flowstate/shared/auth/keyring";
 import { type AwsClients, createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
 import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
+import { signedAs } from "@flowstate/shared/testing/signed-as";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { createApp } from "../app.ts";
 import { migrations } from "../db/migrations.ts";
@@ -73,7 +74,6 @@ export async function startPrivacyHarness(options: {
     orm: db.orm,
     schema: db.schema,
     logger,
-    internalAuthSecret: secret,
     // Keys per caller derived from the same test secret as every other harness (ADR 0014).
     callerKeys: testKeyring("privacy-svc", secret),
     s3: aws.data("s3"),
@@ -114,7 +114,10 @@ export async function startPrivacyHarness(options: {
     call(method, path, o = {}) {
       const headers: Record<string, string> = { ...o.headers };
       if (o.as)
-        headers[IDENTITY_HEADER] = signAssertion(secret, bodyless(method, path), { identity: o.as, channel: "rest" });
+        headers[IDENTITY_HEADER] = signedAs(secret, "privacy-svc", bodyless(method, path), {
+          identity: o.as,
+          channel: "rest",
+        });
       return Promise.resolve(app.request(path, { method, headers }));
     },
     inTransaction: (fn) => db.orm.em.fork().transactional((em) => fn(em as EntityManager)),
