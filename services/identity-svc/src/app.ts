@@ -43,6 +43,7 @@ import { mountUsersMeInvitationsList } from "./routes/users-me-invitations-list.
 import { mountUsersMeNotificationPreferencesGet } from "./routes/users-me-notification-preferences-get.ts";
 import { mountUsersMeNotificationPreferencesUpdate } from "./routes/users-me-notification-preferences-update.ts";
 import { mountUsersMeUpdate } from "./routes/users-me-update.ts";
+import { checkOwnCredential } from "./verbs/lib/live-credential.ts";
 
 /**
  * identity-svc's HTTP app: the platform base (request ids, body limit, probes, one error mapping),
@@ -65,14 +66,17 @@ export function createApp(
   });
   app.use(identityContext(deps));
   // identity-svc keeps its own caller middleware (its context class, the invalidation header), but
-  // the internal routes' `callers` and the user routes' rule are the seam's, applied by mountRoute.
-  // Tenant routes: identity-svc decides from its own membership rows, inside the write (ADR 0012).
+  // every route's declared access is the seam's, applied by mountRoute (ADR 0012): an internal
+  // route's `callers`, the user routes' rule, and the tenant rule on what the gateway signed. A
+  // write's credential is checked first, as everywhere (a dead one is 401 whatever else is wrong);
+  // the verb's own transaction checks it again under its locks (inTransaction), and decides on the
+  // tenant again from its membership rows (authorize-tenant.ts), which it locks anyway.
   routeBook(app).access = {
     callOf: (c) => {
       const { actor, tenant } = c.get("ctx");
       return { caller: actor.kind === "system" ? { kind: "anonymous" } : actor, tenant };
     },
-    rules: new Set(["internal", "user"]),
+    recheck: (c) => checkOwnCredential(c.get("ctx")),
   };
 
   // auth

@@ -21,6 +21,7 @@ import type { CimdOptions } from "../oauth/cimd/fetcher.ts";
 import { secretsManagerKeyStore } from "../tokens/key-store.ts";
 import type { SignInThrottleSettings } from "../verbs/lib/sign-in-backoff.ts";
 import { assertionHeaders } from "./assertion.ts";
+import { gatewayTenant } from "./gateway-tenant.ts";
 
 export interface TestUser {
   sub: string;
@@ -109,7 +110,8 @@ export async function startHarness(options: {
   });
   const app = createApp(deps, { checkResponses: true });
 
-  const call: Harness["call"] = (method, path, o = {}) => {
+  const tenantOf = gatewayTenant(deps);
+  const call: Harness["call"] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     let body: string | undefined;
     if (o.raw !== undefined) body = o.raw;
@@ -118,10 +120,10 @@ export async function startHarness(options: {
       // The target as the service will see it: what URL parsing makes of the path (`{` → `%7B`, …).
       const target = targetOf(new URL(path, "http://localhost").href);
       const binding = { method, target, bodySha256: sha256Base64url(body ?? "") };
-      Object.assign(headers, assertionHeaders(secret, binding, o.as));
+      Object.assign(headers, assertionHeaders(secret, binding, o.as, await tenantOf(method, target, o.as)));
     }
     if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
-    return Promise.resolve(app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) }));
+    return app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
   };
 
   const expectOk = async (res: Response, what: string) => {

@@ -1,3 +1,4 @@
+import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { EntityManager } from "@mikro-orm/postgresql";
 
 export type JobStatus = "queued" | "running" | "ready" | "failed" | "expired" | "cancelled";
@@ -28,9 +29,6 @@ export function toJob(raw: Record<string, unknown>): JobRow {
   return row as unknown as JobRow;
 }
 
-/** A schema-qualified table name for hand-written SQL (`em.execute` does not apply the ORM's schema). */
-export const tableOf = (schema: string, name: string) => `"${schema}"."${name}"`;
-
 /** Row locks findJob can take; "claim" skips a row another transaction holds (no row comes back). */
 const LOCKS = { update: "FOR UPDATE", share: "FOR SHARE", claim: "FOR UPDATE SKIP LOCKED" } as const;
 
@@ -42,7 +40,7 @@ export async function findJob(
   lock?: keyof typeof LOCKS,
 ): Promise<JobRow | undefined> {
   const [row] = await em.execute<Record<string, unknown>[]>(
-    `SELECT * FROM ${tableOf(schema, "export_job")} WHERE id = ? ${where.sub ? "AND sub = ?" : ""}
+    `SELECT * FROM ${qualifiedTable(schema, "export_job")} WHERE id = ? ${where.sub ? "AND sub = ?" : ""}
       ${lock ? LOCKS[lock] : ""}`,
     where.sub ? [where.id, where.sub] : [where.id],
   );
@@ -65,7 +63,7 @@ export async function updateJob(
     params.push(JSON.stringify(expect));
   }
   const res = await em.execute<{ affectedRows?: number }>(
-    `UPDATE ${tableOf(schema, "export_job")} SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE id = ?${guard}`,
+    `UPDATE ${qualifiedTable(schema, "export_job")} SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE id = ?${guard}`,
     params,
     "run",
   );

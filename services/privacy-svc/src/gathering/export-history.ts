@@ -1,6 +1,7 @@
 import type { ExportedJob } from "@flowstate/contracts/internal/personal-data";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { type JobRow, tableOf, toJob } from "../db/jobs.ts";
+import { type JobRow, toJob } from "../db/jobs.ts";
 
 const PAGE = 500;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -21,7 +22,7 @@ export async function* exportHistory(
     const rows = (
       await em.execute<Record<string, unknown>[]>(
         `SELECT id, status, requested_at, requested_at::text AS cursor, completed_at, expires_at, failure_reason
-           FROM ${tableOf(schema, "export_job")}
+           FROM ${qualifiedTable(schema, "export_job")}
           WHERE sub = ? AND id <> ? AND (requested_at, id) > (?::timestamptz, ?)
           ORDER BY requested_at, id LIMIT ${PAGE}`,
         [sub, currentJobId, ...after],

@@ -1,7 +1,8 @@
+import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { buildArchive } from "../archive/build-archive.ts";
 import { ownCall } from "../call.ts";
-import { findJob, tableOf, updateJob } from "../db/jobs.ts";
+import { findJob, updateJob } from "../db/jobs.ts";
 import { EXPORT_RETENTION_MS, type PrivacyDeps } from "../deps.ts";
 import { AccountGone, GatheringError } from "../gathering/errors.ts";
 import { ACCOUNT_DELETED_REASON, participantFailureReason } from "./failure-reasons.ts";
@@ -33,7 +34,7 @@ export async function runExport(
   // hold a second pooled connection while this call's transaction holds the first, and a few
   // such waiters (the queue's handlers and the in-process builds of a burst of exports) exhausted
   // the pool: the builds, the polls and the handlers then all waited on each other for good.
-  const table = tableOf(deps.schema, "export_job");
+  const table = qualifiedTable(deps.schema, "export_job");
   await deps.orm.em.fork().execute(
     `UPDATE ${table} SET status = 'running', started_at = ?, attempts = attempts + 1
       WHERE id = (SELECT id FROM ${table} WHERE id = ? AND status IN ('queued', 'running') FOR UPDATE SKIP LOCKED)`,

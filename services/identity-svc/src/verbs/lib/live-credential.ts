@@ -35,6 +35,20 @@ type KeyRow = {
  * @example
  * await inTransaction(ctx, async (em) => { ... }); // calls this first for user and API key callers
  */
+/**
+ * The same check before a write route does anything (its access decision, validation, the verb),
+ * in a short transaction of its own, so the locks are not held across the rest of the request:
+ * mountRoute's credential gate (route-access.ts), as other services ask identity-svc for it.
+ */
+export async function checkOwnCredential(ctx: {
+  readonly actor: Actor;
+  readonly deps: { readonly schema: string };
+  readonly em: EntityManager;
+}): Promise<void> {
+  if (ctx.actor.kind !== "user" && ctx.actor.kind !== "api_key") return;
+  await ctx.em.fork().transactional((em) => requireLiveCredential(ctx, em as EntityManager));
+}
+
 export async function requireLiveCredential(
   ctx: { readonly actor: Actor; readonly deps: { readonly schema: string } },
   em: EntityManager,
