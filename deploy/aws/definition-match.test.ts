@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
+import { keyPairsOf } from "@flowstate/contracts/internal/key-pairs";
+import { PairSecret } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
 import { describe, it } from "vitest";
 import { MOTO_DEFAULT_ACCOUNT_ID } from "../connector-role/moto-account.ts";
 import { bootstrap } from "../local/bootstrap.ts";
 import { BOOTSTRAP_CLIENTS, defineStack } from "../local/definition.ts";
 import { definePartnerIngest } from "../local/partner-definition.ts";
 import { deployDataStacksIntoMoto } from "./moto-deploy.ts";
+import { deployedServices } from "./services.ts";
 import { type CfnJson, synthesize } from "./synth.ts";
 
 const endpoint = process.env.AWS_ENDPOINT_URL;
@@ -78,9 +82,31 @@ describe("the local bootstrap's definition and the CDK stacks", () => {
       [def.keyAlias],
     );
     assert.deepEqual(
-      all(built.storage, "AWS::SecretsManager::Secret").map((s) => s.Properties.Name),
-      def.secrets.map((s) => s.name),
+      all(built.storage, "AWS::SecretsManager::Secret")
+        .map((s) => s.Properties.Name)
+        .sort(),
+      [...def.secrets.map((s) => s.name), def.keyMaster.name, ...def.keyPairs.map((p) => p.name)].sort(),
     );
+  });
+
+  it("create every key pair the services read at boot (ADR 0014), each sealed with the data key", () => {
+    const secrets = new Map(
+      all(built.storage, "AWS::SecretsManager::Secret").map((s) => [s.Properties.Name, s.Properties]),
+    );
+    for (const service of deployedServices)
+      for (const pair of keyPairsOf(service)) {
+        const secret = secrets.get(keyPairSecretName(settings.prefix, settings.stage, pair.id));
+        assert.ok(secret, `${service}: ${pair.id}`);
+        assert.ok(secret.KmsKeyId, pair.id);
+        // What Secrets Manager generates from the template is a first generation the loader reads
+        // (moto's CloudFormation makes no secrets, so this is checked on the template).
+        const g = secret.GenerateSecretString;
+        const generated = {
+          ...JSON.parse(g.SecretStringTemplate),
+          [g.GenerateStringKey]: "x".repeat(g.PasswordLength),
+        };
+        assert.deepEqual(PairSecret.parse(generated).current, { generation: 1, key: "x".repeat(43) }, pair.id);
+      }
   });
 
   it("deploy into moto's CloudFormation, where the bootstrap then finds the same bus, rules, queues and key", async () => {

@@ -15,9 +15,9 @@ import { synthesize } from "./synth.ts";
 /**
  * Issue 23: the messaging and storage stacks, deployed into moto's CloudFormation, are what the
  * system then runs on. A moto of this file's own gets the two stacks; the bootstrap that `npm start`
- * runs finds every bus, rule, queue, bucket and key already there (it creates none of them) and only
- * adds what those stacks do not hold (per-caller keys, the SES identity, policies moto's
- * CloudFormation leaves out); a user's export then goes through the whole path: request, build into
+ * runs finds every bus, rule, queue, bucket, key and secret (the keys per caller included) already
+ * there (it creates none of them) and only adds what those stacks do not hold (the SES identity,
+ * policies moto's CloudFormation leaves out); a user's export then goes through the whole path: request, build into
  * the CDK's bucket under the CDK's key, the event over the CDK's bus and queue, ready, download.
  */
 const prefix = "cdkexp";

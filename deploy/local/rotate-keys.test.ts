@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
+import { GetSecretValueCommand, PutSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { bodyless } from "@flowstate/shared/auth/identity-assertion";
 import { Keyring, keyringVerifier, PairSecret, serviceSigner } from "@flowstate/shared/auth/keyring";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
@@ -88,5 +88,30 @@ describe("keys per caller on Secrets Manager", () => {
     // Generation 1 is gone (current 3, previous 2): refused as not genuine (401); generation 2 still taken.
     assert.equal(verify(call(3), frozen(call(3))), null, "generation 1 after the next rotation");
     assert.ok(verify(call(4), sign(call(4))), "generation 2 while it is the previous key");
+  });
+
+  it("loads and rotates a first generation as the CDK storage stack has Secrets Manager generate it", async () => {
+    // deploy/aws/stacks/storage.ts: `{"generation": 1, "key": <random>}`, flat, not derived from the master.
+    const pair = "offers-svc--connector-svc";
+    const generated = randomBytes(32).toString("base64url");
+    await aws.data("secretsmanager").send(
+      new PutSecretValueCommand({
+        SecretId: `${prefix}/dev/keys/${pair}`,
+        SecretString: JSON.stringify({ generation: 1, key: generated }),
+      }),
+    );
+    const offers = await startKeyring({ ...source, service: "offers-svc" });
+    keys.push(offers);
+    assert.deepEqual(offers.keyring.pair(pair), { current: { generation: 1, key: generated } });
+    const before = serviceSigner(offers.keyring, "connector-svc");
+    const b = bodyless("GET", "/internal/v1/tenants/tnt_0123456789abcdefghij/marketplace-connector");
+    const header = before(b);
+    await rotateKeys({ aws, prefix, stage: "dev", pairs: [pair] });
+    const rotated = await pairValue(pair);
+    assert.equal(rotated.current.generation, 2);
+    assert.deepEqual(rotated.previous, { generation: 1, key: generated });
+    const connector = await startKeyring({ ...source, service: "connector-svc" });
+    keys.push(connector);
+    assert.ok(keyringVerifier(connector.keyring)(b, header), "the generated key is still accepted as the previous one");
   });
 });

@@ -16,9 +16,16 @@ import { checkKeyedHeader, kidOf, signKeyedPayload } from "./keyed-assertion.ts"
  */
 export const PairKey = z.object({ generation: z.number().int().positive(), key: z.string().min(32) });
 export type PairKey = z.infer<typeof PairKey>;
-/** The value of `<prefix>/<stage>/keys/<signer>--<verifier>`. */
-export const PairSecret = z.object({ current: PairKey, previous: PairKey.optional() });
-export type PairSecret = z.infer<typeof PairSecret>;
+/**
+ * The value of `<prefix>/<stage>/keys/<signer>--<verifier>`: `{current, previous?}` as the bootstrap
+ * and the rotation write it, or the flat `{generation, key}` of a first generation that the CDK
+ * storage stack has Secrets Manager generate (deploy/aws/stacks/storage.ts), read as `{current}`.
+ */
+export const PairSecret = z.union([
+  z.object({ current: PairKey, previous: PairKey.optional() }),
+  PairKey.transform((current): { current: PairKey; previous?: PairKey } => ({ current })),
+]);
+export type PairSecret = z.output<typeof PairSecret>;
 
 /**
  * One pair's key of one generation: HMAC-SHA256(master, "flowstate-key-v1\n<pair>\n<generation>").
