@@ -143,6 +143,37 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
     },
     reject: { tenant_id, change_set_id: "cs1", action: "update", error_codes: "x", principal: "backend" },
   },
+  "PurchaseAgreementCreated.v1": {
+    accept: {
+      tenant_id,
+      agreement_id: "agmt-0123456789abcdefghijklmno",
+      status: "active",
+      buyer_account_id: "123456789012",
+      start_time: at,
+    },
+    reject: {
+      tenant_id,
+      agreement_id: "agmt-0123456789abcdefghijklmno",
+      status: "active",
+      buyer_account_id: "buyer@example.com",
+    },
+  },
+  "PurchaseAgreementChanged.v1": {
+    accept: {
+      tenant_id,
+      agreement_id: "agmt-0123456789abcdefghijklmno",
+      status: "cancelled",
+      previous_status: "active",
+      changed: ["status"],
+    },
+    reject: {
+      tenant_id,
+      agreement_id: "agmt-0123456789abcdefghijklmno",
+      status: "cancelled",
+      previous_status: "active",
+      changed: [],
+    },
+  },
 };
 
 describe("event catalog entries", () => {

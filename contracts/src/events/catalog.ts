@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { ApiKeyId, ExportJobId, InvitationId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
+import { AgreementStatus } from "../rest/offers/agreements.ts";
+import { AgreementId, AwsAccountId } from "../rest/offers/common.ts";
 import { EventEnvelope } from "./envelope.ts";
 import { PartnerEventMetadata } from "./partner.ts";
 
@@ -39,6 +41,22 @@ const OfferChangeFailedV1 = z.object({
   error_codes: z.array(z.string()),
   changes: z.array(z.object({ change_type: z.string(), error_codes: z.array(z.string()) })),
   principal: MarketplacePrincipal,
+});
+
+// offers-svc's agreement watch: what a periodic SearchAgreements found new or changed in the
+// seller's account (the actor is the system). Ids, states and dates only; AWS's own ids as AWS
+// writes them, its statuses lower-cased as the agreements list has them (one enum).
+const PurchaseAgreementStatus = AgreementStatus;
+const PurchaseAgreementV1 = z.object({
+  tenant_id: TenantId,
+  agreement_id: AgreementId,
+  status: PurchaseAgreementStatus,
+  offer_id: z.string().optional(),
+  product_id: z.string().optional(),
+  buyer_account_id: AwsAccountId.optional(),
+  accepted_at: z.iso.datetime({ offset: true }).optional(),
+  start_time: z.iso.datetime({ offset: true }).optional(),
+  end_time: z.iso.datetime({ offset: true }).optional(),
 });
 
 /**
@@ -114,6 +132,15 @@ export const eventCatalog = {
   "OfferChangeRequested.v2": OfferChangeRequestedV1.extend({ action: OfferActionV2 }),
   "OfferChangeSucceeded.v2": OfferChangeSucceededV1.extend({ action: OfferActionV2 }),
   "OfferChangeFailed.v2": OfferChangeFailedV1.extend({ action: OfferActionV2 }),
+  /** A purchase agreement the watch had not seen (a buyer accepted an offer); not sent for what existed when watching began. */
+  "PurchaseAgreementCreated.v1": PurchaseAgreementV1,
+  /** A recorded agreement changed (status, dates, ...): its state now, the status before, the fields that changed. */
+  "PurchaseAgreementChanged.v1": PurchaseAgreementV1.extend({
+    previous_status: PurchaseAgreementStatus,
+    changed: z
+      .array(z.enum(["status", "offer_id", "product_id", "buyer_account_id", "accepted_at", "start_time", "end_time"]))
+      .min(1),
+  }),
   // mcp-gateway: one per tool call, published without a database (best effort, see its README)
   /**
    * An MCP tool call and how it ended: `ok`, `error` (a refusal or failure of the tool's route, with

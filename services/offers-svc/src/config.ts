@@ -21,6 +21,8 @@ export const OffersConfig = serviceConfigSchema({
     SELLER_CURRENCIES_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     /** The change-set tracker's longest idle sleep; due change sets are polled at most every 2 s anyway. */
     TRACKER_IDLE_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
+    /** The agreement watch: one SearchAgreements page per connected tenant per interval (the list's freshness). */
+    AGREEMENT_WATCH_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
     /** identity-svc: every write re-checks the caller's session or API key there (ADR 0012). */
     IDENTITY_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
     /** connector-svc, for a tenant's connector record (role ARN, external ID). */

@@ -79,6 +79,7 @@ export function buildDeps(o: {
     }),
     wakeTracker: o.wakeTracker,
     clock: () => new Date(),
+    agreementWatchIntervalMs: o.config.AGREEMENT_WATCH_INTERVAL_SECONDS * 1000,
     close: () => sessions.close(),
   };
 }

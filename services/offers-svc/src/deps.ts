@@ -20,4 +20,6 @@ export interface OffersDeps {
   /** Tells the change-set tracker that a change set was submitted (it polls sooner than its idle tick). */
   wakeTracker: () => void;
   clock: () => Date;
+  /** The agreement watch's interval: at most one SearchAgreements page per tenant per interval (watch/). */
+  agreementWatchIntervalMs: number;
 }

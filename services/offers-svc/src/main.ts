@@ -10,12 +10,14 @@ import { offersConsumer } from "./consumers/handlers.ts";
 import { migrations } from "./db/migrations.ts";
 import { buildDeps } from "./deps-factory.ts";
 import { startTracker, type Tracker } from "./tracker/tracker.ts";
+import { startAgreementWatch } from "./watch/watch.ts";
 
 /**
  * Boot: configuration, its keys per caller, the database (migrations under a lock), the app, the
- * outbox relay, the change-set tracker (which resumes every change set in flight) and the
- * consumer, then listen. Shutdown drains HTTP first, then stops the consumer, the tracker and the
- * relay, then forgets every seller session.
+ * outbox relay, the change-set tracker (which resumes every change set in flight), the agreement
+ * watch (which resumes every watched tenant) and the consumer, then listen. Shutdown drains HTTP
+ * first, then stops the consumer, the tracker, the watch and the relay, then forgets every seller
+ * session.
  */
 const config = parseConfig(OffersConfig);
 const { logger, aws, metrics, ...boot } = serviceBoot("offers-svc", config);
@@ -42,6 +44,7 @@ const deps = buildDeps({
 const app = createApp(deps, { metrics });
 const relay = boot.relay(orm, aws.data("eventbridge"));
 tracker = startTracker(deps, { idleMs: config.TRACKER_IDLE_MS, metrics });
+const watch = startAgreementWatch(deps);
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
   createConsumer({ sqs, queueUrl, orm, logger, metrics, definition: offersConsumer, deps }).start(),
 );
@@ -50,6 +53,7 @@ await boot.serve(app, [
   () => keys.stop(),
   () => consumer?.stop(),
   () => tracker?.stop(),
+  () => watch.stop(),
   () => relay.stop(),
   () => deps.close(),
   () => orm.close(),

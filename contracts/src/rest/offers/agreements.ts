@@ -27,7 +27,16 @@ export const Agreement = z.object({
 });
 export type Agreement = z.infer<typeof Agreement>;
 
-export const AgreementList = z.object({ agreements: z.array(Agreement), next_cursor: Cursor.optional() });
+/**
+ * The agreements as the agreement watch last read them from AWS (offers-svc polls each connected
+ * tenant's account periodically), not a live call: `synced_at` says when that was.
+ */
+export const AgreementList = z.object({
+  agreements: z.array(Agreement),
+  next_cursor: Cursor.optional(),
+  /** When the agreements were last read from the seller's AWS account (at most one watch interval ago while AWS answers). */
+  synced_at: z.iso.datetime({ offset: true }),
+});
 export type AgreementList = z.infer<typeof AgreementList>;
 
 export const ListAgreementsQuery = z.strictObject({

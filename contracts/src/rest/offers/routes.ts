@@ -132,10 +132,11 @@ export const offersRoutes = [
     method: "GET",
     path: `${MARKETPLACE}/agreements`,
     ...read,
-    summary: "Purchase agreements the seller proposed (status, offer, product, buyer, dates)",
+    summary:
+      "Purchase agreements the seller proposed (status, offer, product, buyer, dates), as last read from AWS (synced_at)",
     params: MarketplacePath,
     query: ListAgreementsQuery,
-    problems: seller,
+    problems: [...seller, "INVALID_CURSOR"],
     responses: { 200: AgreementList },
   }),
   defineRoute({

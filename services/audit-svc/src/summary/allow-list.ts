@@ -23,6 +23,8 @@ export const kinds = {
   /** Marketplace offer ids (`offer-` and 13 characters) and change-set ids (25), as AWS mints them. */
   offerId: z.string().regex(/^offer-[a-z0-9]{13}$/),
   changeSetId: z.string().regex(/^[a-z0-9]{25}$/),
+  /** Purchase agreement ids (`agmt-` and 25 characters, as AWS mints them). */
+  agreementId: z.string().regex(/^agmt-[a-z0-9]{25}$/),
   /** A stable machine code in upper snake case: Flowstate's problem codes, the Catalog API's change errors. */
   code: z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/),
   codes: z.array(z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/)).max(20),
@@ -133,6 +135,20 @@ export const summaryAllowList = {
     error_codes: kinds.codes,
     principal: own("OfferChangeFailed.v2", "principal"),
   },
+  "PurchaseAgreementCreated.v1": {
+    agreement_id: kinds.agreementId,
+    status: own("PurchaseAgreementCreated.v1", "status"),
+    offer_id: kinds.offerId,
+    buyer_account_id: kinds.awsAccountId,
+  },
+  "PurchaseAgreementChanged.v1": {
+    agreement_id: kinds.agreementId,
+    status: own("PurchaseAgreementChanged.v1", "status"),
+    previous_status: own("PurchaseAgreementChanged.v1", "previous_status"),
+    offer_id: kinds.offerId,
+    changed: own("PurchaseAgreementChanged.v1", "changed"),
+  },
+
   "McpToolCalled.v1": {
     tool: kinds.toolName,
     outcome: own("McpToolCalled.v1", "outcome"),

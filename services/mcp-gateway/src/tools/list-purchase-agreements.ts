@@ -4,12 +4,12 @@ import { routeIn } from "@flowstate/contracts/rest/route";
 import { z } from "zod";
 import { defineTool, tenantPath } from "./tool.ts";
 
-/** `list_purchase_agreements` (decisions.md): GET agreements, status filter and cursor passed through. */
+/** `list_purchase_agreements` (decisions.md): GET agreements (the agreement watch's record), status filter and cursor passed through. */
 export const listPurchaseAgreements = defineTool({
   name: "list_purchase_agreements",
   description:
     "Lists the seller's purchase agreements (offers buyers accepted), a page at a time (keep the filter for the next " +
-    "page). With a connector role from before 2026-08-31: INTERNAL_ERROR (check_marketplace_connector_health names " +
+    "page), as last read from AWS (synced_at: Flowstate reads them periodically). With a connector role from before 2026-08-31: INTERNAL_ERROR (check_marketplace_connector_health names " +
     "the fix).",
   route: routeIn(offersRoutes, "agreements.list"),
   scope: "marketplace:read",

@@ -33,6 +33,26 @@ afterAll(async () => {
   await h.close();
 });
 
+const watched = async (tenantId: string) =>
+  (
+    await h.db.orm.em
+      .fork()
+      .execute<{ synced: string | null }[]>(
+        `SELECT synced_at AS synced FROM "${h.db.schema}".agreement_watch WHERE tenant_id = ?`,
+        [tenantId],
+      )
+  )[0];
+const recorded = async (tenantId: string) =>
+  Number(
+    (
+      await h.db.orm.em
+        .fork()
+        .execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${h.db.schema}".agreement WHERE tenant_id = ?`, [
+          tenantId,
+        ])
+    )[0]?.n,
+  );
+
 const event = <K extends "ConnectorConnected.v1" | "ConnectorDisconnected.v1" | "TenantSoftDeleted.v1">(
   type: K,
   tenantId: string,
@@ -80,7 +100,41 @@ describe("offers-svc's consumer", () => {
       assert.equal(h.deps.currencies.get(t.id, "backend"), undefined);
       assert.equal(h.deps.currencies.get(t.id, "mcp-execution"), undefined);
     }
-    assert.equal(h.sellers.sessionCount(), before - 6);
+    // c connected again: the agreement watch reads its agreements afresh (a new backend session).
+    await waitFor(async () => !!(await watched(c.t.id))?.synced, 10_000, "c's agreements read again");
+    assert.equal(h.sellers.sessionCount(), before - 5);
+  });
+
+  it("stops watching the agreements of a disconnected or soft-deleted tenant, and starts afresh on a connect", async () => {
+    const [a, b, c] = [await connectedTenant(h), await connectedTenant(h), await connectedTenant(h)];
+    for (const { t } of [a, b, c]) {
+      await answer(await h.call("GET", marketplace(t.id, "agreements"), { as: t.member, role: "member" }), 200);
+      assert.equal(await recorded(t.id), 6);
+    }
+    const events = [
+      event("ConnectorDisconnected.v1", a.t.id),
+      event("TenantSoftDeleted.v1", b.t.id),
+      event("ConnectorConnected.v1", c.t.id),
+    ];
+    const done = consumer.stats().processed + consumer.stats().duplicates;
+    await sendBodies(
+      sqs,
+      q.queueUrl,
+      [...events, ...events].map((e) => JSON.stringify(e)),
+    );
+    await waitFor(() => consumer.stats().processed + consumer.stats().duplicates >= done + 6, 20_000, "six deliveries");
+    for (const { t } of [a, b]) {
+      assert.equal(await watched(t.id), undefined, "no longer watched");
+      assert.equal(await recorded(t.id), 0, "its recorded agreements deleted");
+    }
+    const searches = async (control: string) =>
+      ((await (await fetch(control)).json()) as { calls: Record<string, number> }).calls["SearchAgreements"] ?? 0;
+    const [sa, sb] = [await searches(a.seller.control), await searches(b.seller.control)];
+    // c's watch starts afresh (another seller account may be behind the new connector): read again.
+    await waitFor(async () => (await recorded(c.t.id)) === 6, 10_000, "c read again");
+    await new Promise((r) => setTimeout(r, 4 * h.deps.agreementWatchIntervalMs));
+    assert.equal(await searches(a.seller.control), sa, "no SearchAgreements for the disconnected tenant");
+    assert.equal(await searches(b.seller.control), sb, "none for the soft-deleted one");
   });
 
   it("deletes every change-set row of a soft-deleted tenant (in flight or ended) and no other tenant's, delivered twice", async () => {

@@ -88,4 +88,48 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX offer_change_result_offer ON offer_change (tenant_id, result_offer_id, submitted_at DESC);
     `,
   },
+  {
+    name: "0005_agreement_watch",
+    up: `
+      -- A tenant the agreement watch polls (watch/): enrolled on ConnectorConnected or on its first
+      -- agreements read; deleted when the tenant is found disconnected, disconnects or is soft-deleted.
+      CREATE TABLE agreement_watch (
+        tenant_id text PRIMARY KEY,
+        -- Not before this instant may anyone call SearchAgreements for the tenant: claiming it moves
+        -- it one interval ahead in the same statement (at most one page per tenant per interval).
+        next_poll_at timestamptz NOT NULL DEFAULT now(),
+        -- When it was last claimed (a read retries a refused tenant sooner: watch/claim.ts).
+        claimed_at timestamptz,
+        -- SearchAgreements' nextToken where the next poll goes on; NULL: from the first page.
+        page_token text,
+        -- The first full pass is done: what it found existed before watching began (no events).
+        baseline_done boolean NOT NULL DEFAULT false,
+        -- The last SearchAgreements answered (the list's freshness stamp).
+        synced_at timestamptz,
+        -- The last poll failed: 'denied' (the role lacks SearchAgreements: the list answers 500) or
+        -- 'unavailable' (throttled, AWS down: polls back off); with AWS's error name.
+        last_failure text CHECK (last_failure IN ('denied', 'unavailable')),
+        last_failure_name text,
+        poll_errors integer NOT NULL DEFAULT 0
+      );
+      CREATE INDEX agreement_watch_due ON agreement_watch (next_poll_at);
+      -- A purchase agreement as the watch last read it (the agreements list serves these).
+      CREATE TABLE agreement (
+        tenant_id text NOT NULL,
+        agreement_id text NOT NULL,
+        status text NOT NULL,
+        offer_id text,
+        product_id text,
+        buyer_account_id text,
+        accepted_at timestamptz,
+        start_time timestamptz,
+        end_time timestamptz,
+        first_seen_at timestamptz NOT NULL DEFAULT now(),
+        changed_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (tenant_id, agreement_id)
+      );
+      -- The list's order, as AWS's (EndTime descending; pay-as-you-go, without an end, first).
+      CREATE INDEX agreement_listing ON agreement (tenant_id, (coalesce(end_time, 'infinity')) DESC, agreement_id DESC);
+    `,
+  },
 ];

@@ -9,7 +9,8 @@ import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
 const logs = captureLogs();
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ prefix: "offers_legacy", logTo: logs.stream });
+  // The production interval: the stack update must show without waiting for the agreement watch's next poll.
+  h = await startHarness({ prefix: "offers_legacy", logTo: logs.stream, watchIntervalMs: 300_000 });
 });
 afterAll(() => h.close());
 

@@ -13,6 +13,7 @@ import type { OffersDeps } from "../deps.ts";
 import type { OffersApp } from "../http/env.ts";
 import { CurrencyCache } from "../marketplace/currency-cache.ts";
 import { startTracker, type Tracker } from "../tracker/tracker.ts";
+import { startAgreementWatch } from "../watch/watch.ts";
 import { type ConnectedSeller, type ConnectOptions, sandboxSellers } from "./sandbox-sellers.ts";
 import { openOffersTestDatabase } from "./test-database.ts";
 
@@ -53,6 +54,8 @@ export interface Harness {
   waitForChange(tenant: TestTenant, changeSetId: string, timeoutMs?: number): Promise<OfferChange>;
   /** Stops the tracker (a restart test starts another on the same database). */
   restartTracker(): Promise<void>;
+  /** Stops the agreement watch and starts another on the same database (a restart). */
+  restartWatch(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,8 @@ export async function startHarness(options: {
   currencyTtlMs?: number;
   /** Where the service's log lines go as well (captureLogs().stream), at debug. */
   logTo?: NodeJS.WritableStream;
+  /** The agreement watch's interval (default 500 ms). */
+  watchIntervalMs?: number;
 }): Promise<Harness> {
   const { logger, db } = await openOffersTestDatabase(options.prefix, options.logTo);
   const sandbox = await startSandbox();
@@ -80,8 +85,10 @@ export async function startHarness(options: {
     currencies: new CurrencyCache({ ttlMs: options.currencyTtlMs ?? 30_000, undeterminedTtlMs: 1000, max: 1000 }),
     wakeTracker: () => tracker?.wake(),
     clock: () => new Date(),
+    agreementWatchIntervalMs: options.watchIntervalMs ?? 500,
   };
   tracker = startTracker(deps, { idleMs: 100 });
+  let watch = startAgreementWatch(deps);
   const app = createApp(deps, { checkResponses: true });
 
   const call: Harness["call"] = (method, path, o = {}) => {
@@ -140,8 +147,13 @@ export async function startHarness(options: {
       await tracker?.stop();
       tracker = startTracker(deps, { idleMs: 100 });
     },
+    async restartWatch() {
+      await watch.stop();
+      watch = startAgreementWatch(deps);
+    },
     async close() {
       await tracker?.stop();
+      await watch.stop();
       sellers.close();
       await sandbox.stop();
       await db.close();

@@ -1,62 +1,108 @@
-import {
-  type Filter,
-  SearchAgreementsCommand,
-  type SearchAgreementsCommandOutput,
-} from "@aws-sdk/client-marketplace-agreement";
 import type { AgreementList, ListAgreementsQuery } from "@flowstate/contracts/rest/offers/agreements";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
-import { AssumeRoleFailed } from "@flowstate/shared/marketplace/seller-sessions";
+import { cursorText, cursorTimestamp, pageCursorCodec } from "@flowstate/shared/http/page-cursor";
+import { qualifiedTable } from "@flowstate/shared/seam/table";
+import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import { isAccessDenied, mapUpstreamError } from "../marketplace/upstream-errors.ts";
+import { mapUpstreamError } from "../marketplace/upstream-errors.ts";
+import { AGREEMENT_FIELDS, selectColumns } from "../watch/agreement-row.ts";
+import { claimDueWatches } from "../watch/claim.ts";
+import { enrollWatch } from "../watch/forget-watch.ts";
+import { pollTenant } from "../watch/poll-tenant.ts";
 
-const iso = (d: Date | undefined) => d?.toISOString();
+/** After the last row of a page: its end (null for pay-as-you-go) and id, the listing's order. */
+const cursor = pageCursorCodec(z.tuple([cursorTimestamp.nullable(), cursorText]));
+
+interface WatchState {
+  synced_at: string | null;
+  last_failure: "denied" | "unavailable" | null;
+  last_failure_name: string | null;
+}
+
+/** The interface's answer for a role without SearchAgreements: 500, the cause in the log only. */
+const internalError = (cause: unknown) =>
+  new DomainError("internal", "INTERNAL_ERROR", "an internal error occurred", { cause });
 
 /**
- * Purchase agreements the seller proposed, latest end first, one AWS page per call. A role that
- * lacks `SearchAgreements` (the policy before 2026-08-31) answers exactly as the interface says:
- * 500 INTERNAL_ERROR, the access-denied cause in the log only (the health endpoint is where the
- * seller learns why).
+ * Purchase agreements the seller proposed, latest end first, from what the agreement watch
+ * recorded (watch/), with `synced_at`. A tenant read for the first time is enrolled and read now
+ * (the same claim as the watch's: still one page per interval). A role that lacks
+ * `SearchAgreements` (the policy before 2026-08-31) answers exactly as the interface says: 500
+ * INTERNAL_ERROR, the access-denied cause in the log only; after the stack update the next poll
+ * (within an interval) reads again, without a reconnect.
  */
 export async function listAgreements(args: {
   ctx: ServiceContext;
   query: ListAgreementsQuery;
 }): Promise<AgreementList> {
   const { ctx, query } = args;
-  const filters: Filter[] = [
-    { name: "PartyType", values: ["Proposer"] },
-    { name: "AgreementType", values: ["PurchaseAgreement"] },
-  ];
-  if (query.status) filters.push({ name: "Status", values: [query.status.toUpperCase()] });
-  let out: SearchAgreementsCommandOutput;
-  try {
-    out = await ctx.deps.sellers.withClients(ctx.tenantId, ctx.principal, ({ agreement }) =>
-      agreement.send(
-        new SearchAgreementsCommand({
-          catalog: "AWSMarketplace",
-          filters,
-          sort: { sortBy: "EndTime", sortOrder: "DESCENDING" },
-          maxResults: query.limit,
-          ...(query.cursor ? { nextToken: query.cursor } : {}),
-        }),
-      ),
-    );
-  } catch (err) {
-    // AssumeRole refused is the connector's state (health), not the missing SearchAgreements.
-    if (isAccessDenied(err) && !(err instanceof AssumeRoleFailed))
-      throw new DomainError("internal", "INTERNAL_ERROR", "an internal error occurred", { cause: err });
-    throw mapUpstreamError(err, "agreement", ctx);
+  const { deps, tenantId } = ctx;
+  const after = query.cursor ? cursor.decode(query.cursor) : null;
+  // The caller's principal must still reach the seller's account (the role may trust backend only):
+  // its cached session, AssumeRole once per credential lifetime, no Marketplace call.
+  await deps.sellers
+    .withClients(tenantId, ctx.principal, async () => undefined)
+    .catch((err: unknown) => {
+      throw mapUpstreamError(err, "agreement", ctx);
+    });
+  let state = await watchState(ctx);
+  if (!state) {
+    await deps.orm.em.fork().transactional((em) => enrollWatch(em, deps, tenantId, false));
+    state = await watchState(ctx);
   }
+  if (!state?.synced_at || state.last_failure === "denied") {
+    const [claimed] = await claimDueWatches(deps, 1, tenantId);
+    if (claimed) {
+      const outcome = await pollTenant(deps, claimed);
+      if (!outcome.ok) {
+        if (outcome.failure === "denied") throw internalError(outcome.err);
+        throw mapUpstreamError(outcome.err, "agreement", ctx);
+      }
+      state = await watchState(ctx);
+    } else if (state?.last_failure === "denied") {
+      throw internalError(new Error(`SearchAgreements refused at the last poll: ${state.last_failure_name}`));
+    }
+  }
+  if (!state?.synced_at) {
+    // Being read right now by the watch, or its last poll failed and it waits to retry.
+    throw new DomainError(
+      "unavailable",
+      "UPSTREAM_UNAVAILABLE",
+      "the agreements are being read from AWS; retry shortly",
+      {
+        retryAfter: 2,
+      },
+    );
+  }
+  const rows = await deps.orm.em.fork().execute<Record<string, string | null>[]>(
+    `SELECT agreement_id, ${selectColumns(AGREEMENT_FIELDS)} FROM ${qualifiedTable(deps.schema, "agreement")}
+      WHERE tenant_id = ? ${query.status ? "AND status = ?" : ""}
+        ${after ? "AND (coalesce(end_time, 'infinity'), agreement_id) < (coalesce(?::timestamptz, 'infinity'), ?)" : ""}
+      ORDER BY coalesce(end_time, 'infinity') DESC, agreement_id DESC
+      LIMIT ?`,
+    [tenantId, ...(query.status ? [query.status] : []), ...(after ? after : []), query.limit + 1],
+  );
+  const page = rows.slice(0, query.limit).map((r) => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r)) if (v !== null) out[k] = v;
+    return out as unknown as AgreementList["agreements"][number];
+  });
+  const last = page.at(-1);
   return {
-    agreements: (out.agreementViewSummaries ?? []).map((a) => ({
-      agreement_id: a.agreementId ?? "",
-      status: (a.status ?? "ACTIVE").toLowerCase() as AgreementList["agreements"][number]["status"],
-      ...(a.proposalSummary?.offerId ? { offer_id: a.proposalSummary.offerId } : {}),
-      ...(a.proposalSummary?.resources?.[0]?.id ? { product_id: a.proposalSummary.resources[0].id } : {}),
-      ...(a.acceptor?.accountId ? { buyer_account_id: a.acceptor.accountId } : {}),
-      ...(a.acceptanceTime ? { accepted_at: iso(a.acceptanceTime) } : {}),
-      ...(a.startTime ? { start_time: iso(a.startTime) } : {}),
-      ...(a.endTime ? { end_time: iso(a.endTime) } : {}),
-    })),
-    ...(out.nextToken ? { next_cursor: out.nextToken } : {}),
+    agreements: page,
+    ...(rows.length > query.limit && last
+      ? { next_cursor: cursor.encode([last.end_time ?? null, last.agreement_id]) }
+      : {}),
+    synced_at: state.synced_at,
   };
+}
+
+async function watchState(ctx: ServiceContext): Promise<WatchState | undefined> {
+  const [row] = await ctx.deps.orm.em
+    .fork()
+    .execute<WatchState[]>(
+      `SELECT ${selectColumns(["synced_at"])}, last_failure, last_failure_name FROM ${qualifiedTable(ctx.deps.schema, "agreement_watch")} WHERE tenant_id = ?`,
+      [ctx.tenantId],
+    );
+  return row;
 }

@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import type { AgreementList } from "@flowstate/contracts/rest/offers/agreements";
+import { waitFor } from "@flowstate/shared/consumer/test-events";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import {
+  answer,
+  connectedTenant,
+  type Harness,
+  outboxEvents,
+  startHarness,
+  type TestTenant,
+} from "../testing/harness.ts";
+import { marketplace } from "../testing/offer-fixtures.ts";
+
+const INTERVAL_MS = 1000;
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ prefix: "offers_watch", watchIntervalMs: INTERVAL_MS });
+});
+afterAll(() => h.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const send = (url: string, method: string, body: unknown) =>
+  fetch(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const account = async (control: string) =>
+  (await (await fetch(control)).json()) as { offers: { id: string; state: string }[]; calls: Record<string, number> };
+const calls = async (control: string, op: string) => (await account(control)).calls[op] ?? 0;
+const list = async (t: TestTenant, query = "") =>
+  answer<AgreementList>(
+    await h.call("GET", `${marketplace(t.id, "agreements")}${query}`, { as: t.member, role: "member" }),
+    200,
+  );
+const agreementEvents = async (tenantId: string) =>
+  (await outboxEvents(h, tenantId)).filter((e) => e.event_key.startsWith("PurchaseAgreement"));
+
+describe("the agreement watch", () => {
+  it("records an agreement a buyer makes and a status AWS changes, one event each across repeated polls and a restart", async () => {
+    const { t, seller } = await connectedTenant(h);
+    const first = await list(t);
+    assert.equal(first.agreements.length, 6, "the seeded agreements, read at the first list");
+    assert.ok(Date.parse(first.synced_at) <= Date.now());
+    assert.deepEqual(await agreementEvents(t.id), [], "what existed before watching began is no news");
+
+    const offer = (await account(seller.control)).offers.find((o) => o.state === "Released");
+    const made = (await (await send(`${seller.control}/agreements`, "POST", { offerId: offer?.id })).json()) as {
+      id: string;
+    };
+    const seen = await waitFor(
+      async () => (await list(t)).agreements.find((a) => a.agreement_id === made.id),
+      10 * INTERVAL_MS,
+      "the new agreement recorded",
+    );
+    assert.equal(seen.status, "active");
+    assert.equal(seen.offer_id, offer?.id);
+
+    await send(`${seller.control}/agreements/${made.id}`, "PUT", { status: "CANCELLED" });
+    await waitFor(
+      async () => (await list(t, "?status=cancelled")).agreements.some((a) => a.agreement_id === made.id),
+      10 * INTERVAL_MS,
+      "the change recorded",
+    );
+    await sleep(3 * INTERVAL_MS);
+    await h.restartWatch();
+    await sleep(3 * INTERVAL_MS);
+
+    const events = await agreementEvents(t.id);
+    assert.deepEqual(
+      events.map((e) => e.event_key),
+      ["PurchaseAgreementCreated.v1", "PurchaseAgreementChanged.v1"],
+    );
+    assert.deepEqual(events[0]?.envelope.actor, { kind: "system", service: "offers-svc" });
+    assert.equal(events[0]?.envelope.data["agreement_id"], made.id);
+    assert.equal(events[0]?.envelope.data["status"], "active");
+    assert.equal(events[1]?.envelope.data["previous_status"], "active");
+    assert.equal(events[1]?.envelope.data["status"], "cancelled");
+    assert.deepEqual(events[1]?.envelope.data["changed"], ["status"]);
+    assert.doesNotMatch(JSON.stringify(events), /@/, "ids and states, no e-mail address");
+  });
+
+  it("calls SearchAgreements at most once per interval per tenant and AssumeRole once per credential lifetime", async () => {
+    const tenants = [await connectedTenant(h), await connectedTenant(h)];
+    const before = await Promise.all(tenants.map(async ({ seller }) => calls(seller.control, "AssumeRole")));
+    for (const { t } of tenants) await list(t);
+    const start = await Promise.all(tenants.map(async ({ seller }) => calls(seller.control, "SearchAgreements")));
+    const began = Date.now();
+    for (let i = 0; i < 10; i++) {
+      for (const { t } of tenants) await list(t); // reads come from the record: no call of their own
+      await sleep(INTERVAL_MS / 2);
+    }
+    const intervals = (Date.now() - began) / INTERVAL_MS;
+    for (const [i, { seller }] of tenants.entries()) {
+      const searched = (await calls(seller.control, "SearchAgreements")) - (start[i] ?? 0);
+      assert.ok(searched <= Math.ceil(intervals) + 1, `${searched} searches in ${intervals.toFixed(1)} intervals`);
+      assert.ok(searched >= Math.floor(intervals) - 2, `still polled: ${searched} in ${intervals.toFixed(1)}`);
+      assert.equal((await calls(seller.control, "AssumeRole")) - (before[i] ?? 0), 1, "one AssumeRole");
+    }
+  });
+
+  it("backs off while AWS throttles, serves the recorded agreements meanwhile, and catches up after", async () => {
+    const { t, seller } = await connectedTenant(h);
+    const synced = (await list(t)).synced_at;
+    await send(`${seller.control}/faults`, "PUT", { faults: [{ kind: "throttle", operations: ["SearchAgreements"] }] });
+    const start = await calls(seller.control, "SearchAgreements");
+    await sleep(7 * INTERVAL_MS);
+    const throttled = (await calls(seller.control, "SearchAgreements")) - start;
+    // Without backoff: 7 polls of up to 3 attempts (the SDK's retries). With it: polls after 1, 2, 4 intervals.
+    assert.ok(throttled >= 3 && throttled <= 9, `${throttled} throttled calls in 7 intervals`);
+    const during = await list(t);
+    assert.equal(during.agreements.length, 6, "the recorded agreements meanwhile");
+    assert.equal(during.synced_at, synced, "with the time they were read");
+    const [row] = await h.db.orm.em
+      .fork()
+      .execute<{ last_failure: string; poll_errors: number }[]>(
+        `SELECT last_failure, poll_errors FROM "${h.db.schema}".agreement_watch WHERE tenant_id = ?`,
+        [t.id],
+      );
+    assert.equal(row?.last_failure, "unavailable");
+    assert.ok((row?.poll_errors ?? 0) >= 2);
+
+    await fetch(`${seller.control}/faults`, { method: "DELETE" });
+    await waitFor(async () => (await list(t)).synced_at > synced, 20 * INTERVAL_MS, "read again after the throttling");
+  });
+
+  it("pages the recorded agreements by cursor in AWS's order and refuses a cursor it did not give out", async () => {
+    const { t } = await connectedTenant(h);
+    const all = (await list(t)).agreements;
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list(t, `?limit=4${cursor ? `&cursor=${cursor}` : ""}`);
+      paged.push(...page.agreements.map((a) => a.agreement_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    assert.deepEqual(
+      paged,
+      all.map((a) => a.agreement_id),
+    );
+    assert.equal(all[0]?.end_time, undefined, "pay-as-you-go (no end) first, then latest end first");
+    const ends = all.slice(1).map((a) => Date.parse(a.end_time ?? ""));
+    assert.deepEqual(
+      ends,
+      [...ends].sort((a, b) => b - a),
+    );
+    const bad = await h.call("GET", `${marketplace(t.id, "agreements")}?cursor=WyJ4Il0`, {
+      as: t.member,
+      role: "member",
+    });
+    assert.equal((await answer<{ code: string }>(bad, 400)).code, "INVALID_CURSOR");
+  });
+
+  it("stops watching a tenant found disconnected, which reads 409 like any marketplace call", async () => {
+    const { t, seller } = await connectedTenant(h);
+    await list(t);
+    h.sellers.disconnect(t.id);
+    await waitFor(
+      async () =>
+        !(
+          await h.db.orm.em.fork().execute(`SELECT 1 FROM "${h.db.schema}".agreement_watch WHERE tenant_id = ?`, [t.id])
+        ).length,
+      10 * INTERVAL_MS,
+      "the watch row gone",
+    );
+    const after = await calls(seller.control, "SearchAgreements");
+    await sleep(3 * INTERVAL_MS);
+    assert.equal(await calls(seller.control, "SearchAgreements"), after, "not polled any more");
+    const res = await h.call("GET", marketplace(t.id, "agreements"), { as: t.member, role: "member" });
+    assert.equal((await answer<{ code: string }>(res, 409)).code, "CONNECTOR_NOT_CONNECTED");
+  });
+});
