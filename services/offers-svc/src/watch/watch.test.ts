@@ -103,8 +103,9 @@ describe("the agreement watch", () => {
     const start = await calls(seller.control, "SearchAgreements");
     await sleep(7 * INTERVAL_MS);
     const throttled = (await calls(seller.control, "SearchAgreements")) - start;
-    // Without backoff: 7 polls of up to 3 attempts (the SDK's retries). With it: polls after 1, 2, 4 intervals.
-    assert.ok(throttled >= 3 && throttled <= 9, `${throttled} throttled calls in 7 intervals`);
+    // Without backoff: 7 polls of up to 3 attempts each (the SDK's retries), up to 21 calls. With it:
+    // polls 2 and 4 intervals apart, so at most 3 polls (fewer when the machine is loaded).
+    assert.ok(throttled >= 1 && throttled <= 9, `${throttled} throttled calls in 7 intervals`);
     const during = await list(t);
     assert.equal(during.agreements.length, 6, "the recorded agreements meanwhile");
     assert.equal(during.synced_at, synced, "with the time they were read");
@@ -115,10 +116,11 @@ describe("the agreement watch", () => {
         [t.id],
       );
     assert.equal(row?.last_failure, "unavailable");
-    assert.ok((row?.poll_errors ?? 0) >= 2);
+    assert.ok((row?.poll_errors ?? 0) >= 1 && (row?.poll_errors ?? 0) <= 3, `${row?.poll_errors} failed polls`);
 
     await fetch(`${seller.control}/faults`, { method: "DELETE" });
-    await waitFor(async () => (await list(t)).synced_at > synced, 20 * INTERVAL_MS, "read again after the throttling");
+    // The next poll is at most 16 intervals after the last throttled one (3 failures in a row).
+    await waitFor(async () => (await list(t)).synced_at > synced, 30 * INTERVAL_MS, "read again after the throttling");
   });
 
   it("pages the recorded agreements by cursor in AWS's order and refuses a cursor it did not give out", async () => {
