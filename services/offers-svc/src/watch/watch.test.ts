@@ -96,6 +96,23 @@ describe("the agreement watch", () => {
     }
   });
 
+  it("assumes the role again only when the session's credentials expire (one AssumeRole per lifetime)", async () => {
+    const { t, seller } = await connectedTenant(h);
+    const before = await calls(seller.control, "AssumeRole");
+    await list(t);
+    await sleep(3 * INTERVAL_MS);
+    assert.equal((await calls(seller.control, "AssumeRole")) - before, 1, "one session while it lasts");
+    // The seller's clock passes the session's hour: AWS answers ExpiredToken, the session is renewed once.
+    await send(`${seller.control}/clock`, "PUT", { advanceSeconds: 3700 });
+    const searched = await calls(seller.control, "SearchAgreements");
+    await waitFor(
+      async () => (await calls(seller.control, "SearchAgreements")) >= searched + 3,
+      10 * INTERVAL_MS,
+      "polls after the expiry",
+    );
+    assert.equal((await calls(seller.control, "AssumeRole")) - before, 2, "renewed once, then reused");
+  });
+
   it("backs off while AWS throttles, serves the recorded agreements meanwhile, and catches up after", async () => {
     const { t, seller } = await connectedTenant(h);
     const synced = (await list(t)).synced_at;
