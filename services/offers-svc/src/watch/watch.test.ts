@@ -140,6 +140,35 @@ describe("the agreement watch", () => {
     await waitFor(async () => (await list(t)).synced_at > synced, 30 * INTERVAL_MS, "read again after the throttling");
   });
 
+  it("reads a seller with more than a page one page per interval, the whole first pass silent", async () => {
+    const { t, seller } = await connectedTenant(h);
+    const offer = (await account(seller.control)).offers.find((o) => o.state === "Released");
+    for (let i = 0; i < 45; i++) await send(`${seller.control}/agreements`, "POST", { offerId: offer?.id });
+    const recorded = async () =>
+      Number(
+        (
+          await h.db.orm.em
+            .fork()
+            .execute<{ n: string }[]>(`SELECT count(*) AS n FROM "${h.db.schema}".agreement WHERE tenant_id = ?`, [
+              t.id,
+            ])
+        )[0]?.n,
+      );
+    await list(t);
+    assert.equal(await recorded(), 50, "the first page only");
+    await waitFor(async () => (await recorded()) === 51, 10 * INTERVAL_MS, "the second page at the next interval");
+    const made = (await (await send(`${seller.control}/agreements`, "POST", { offerId: offer?.id })).json()) as {
+      id: string;
+    };
+    await waitFor(async () => (await recorded()) === 52, 10 * INTERVAL_MS, "the new one within a pass");
+    const events = await agreementEvents(t.id);
+    assert.deepEqual(
+      events.map((e) => [e.event_key, e.envelope.data["agreement_id"]]),
+      [["PurchaseAgreementCreated.v1", made.id]],
+      "the 51 that existed before are no news; the new one is, once",
+    );
+  });
+
   it("pages the recorded agreements by cursor in AWS's order and refuses a cursor it did not give out", async () => {
     const { t } = await connectedTenant(h);
     const all = (await list(t)).agreements;
