@@ -2,6 +2,7 @@ import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
+import { withConnection } from "@flowstate/shared/db/with-connection";
 import { type Moto, startMoto } from "../../deploy/local/moto.ts";
 import { ensureDatabase } from "../../deploy/local/postgres.ts";
 import { type RunningStack, startStack } from "../../deploy/local/stack.ts";
@@ -55,9 +56,15 @@ const newCell = (): Cell => ({ runs: 0, lost: 0, duplicated: 0, unexplained: 0, 
 export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
   const print = o.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const prefix = o.prefix ?? "faults";
+  if (!/^[a-z][a-z0-9_]{0,20}$/.test(prefix)) throw new Error(`prefix ${prefix}: lower-case letters, digits, _`);
   const log = createWriteStream(o.logFile);
   const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/flowstate_${prefix}`);
+  // A database of this run's own: rows a previous run left (its stack stopped between publishing an
+  // event and auditing it, with its moto and queues gone) would read as events lost in this one.
+  await withConnection(adminUrl.replace(/\/[^/]*$/, "/postgres"), (em) =>
+    em.execute(`DROP DATABASE IF EXISTS "flowstate_${prefix}" WITH (FORCE)`),
+  );
   await ensureDatabase(databaseUrl);
   const moto: Moto = await startMoto();
   const previousEndpoint = process.env.AWS_ENDPOINT_URL;
