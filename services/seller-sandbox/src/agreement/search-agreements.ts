@@ -3,22 +3,12 @@ import { authorize } from "../http/authorize.ts";
 import type { CallContext } from "../http/marketplace-call.ts";
 import { paginate, queryFingerprint } from "../http/paginate.ts";
 import { parseJsonBody } from "../http/validate.ts";
-import type { Agreement } from "../seller/types.ts";
+import { AGREEMENT_STATUSES, type Agreement } from "../seller/types.ts";
 import { agreementSummary } from "./agreement-view.ts";
 import { checkCombination } from "./filter-combinations.ts";
 import { type FilterName, parseSearchInput } from "./search-input.ts";
 
-const STATUSES = new Set([
-  "ACTIVE",
-  "ARCHIVED",
-  "CANCELLED",
-  "EXPIRED",
-  "RENEWED",
-  "REPLACED",
-  "ROLLED_BACK",
-  "SUPERSEDED",
-  "TERMINATED",
-]);
+const STATUSES = new Set<string>(AGREEMENT_STATUSES);
 const RESOURCE_TYPES = new Set([
   "AmiProduct",
   "ContainerProduct",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AGREEMENT_STATUSES } from "../seller/types.ts";
 
 export const AccountId = z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account id");
 
@@ -35,16 +36,4 @@ export const AcceptOfferInput = z.strictObject({
 });
 
 /** What AWS may do to an agreement later: cancel, expire, terminate, renew, replace... */
-export const AgreementStatusInput = z.strictObject({
-  status: z.enum([
-    "ACTIVE",
-    "ARCHIVED",
-    "CANCELLED",
-    "EXPIRED",
-    "RENEWED",
-    "REPLACED",
-    "ROLLED_BACK",
-    "SUPERSEDED",
-    "TERMINATED",
-  ]),
-});
+export const AgreementStatusInput = z.strictObject({ status: z.enum(AGREEMENT_STATUSES) });

@@ -54,16 +54,19 @@ export interface Offer {
   lastModified: number;
 }
 
-export type AgreementStatus =
-  | "ACTIVE"
-  | "ARCHIVED"
-  | "CANCELLED"
-  | "EXPIRED"
-  | "RENEWED"
-  | "REPLACED"
-  | "ROLLED_BACK"
-  | "SUPERSEDED"
-  | "TERMINATED";
+/** Agreement statuses as AWS's Agreement API names them (the one list: search filter, control plane, types). */
+export const AGREEMENT_STATUSES = [
+  "ACTIVE",
+  "ARCHIVED",
+  "CANCELLED",
+  "EXPIRED",
+  "RENEWED",
+  "REPLACED",
+  "ROLLED_BACK",
+  "SUPERSEDED",
+  "TERMINATED",
+] as const;
+export type AgreementStatus = (typeof AGREEMENT_STATUSES)[number];
 
 export interface Agreement {
   id: string;
