@@ -159,6 +159,9 @@ beforeAll(async () => {
       LOG_LEVEL: "warn",
       // Every service boots at once; on a loaded 2-core machine that takes longer than a minute.
       FLOWSTATE_HEALTH_TIMEOUT_SECONDS: "240",
+      // The agreement watch polls every second, so a buyer's new agreement and its change become
+      // events within the flow (PurchaseAgreementCreated, PurchaseAgreementChanged).
+      AGREEMENT_WATCH_INTERVAL_SECONDS: "1",
       // privacy-svc gives up on an unreachable participant quickly (the ExportFailed step below),
       // and builds on the queue only, so that build starts after identity-svc is stopped.
       GATHER_DEADLINE_SECONDS: "3",
@@ -284,9 +287,50 @@ describe("the audit trail of one flow through the real services", () => {
       }
       return c;
     };
-    assert.equal(
-      (await change(await ok(202, call("POST", `${M}/offers`, { token: admin.token, body: offer(true) })))).status,
-      "succeeded",
+    const sold = await change(
+      await ok(202, call("POST", `${M}/offers`, { token: admin.token, body: { ...offer(true), release: true } })),
+    );
+    assert.equal(sold.status, "succeeded");
+
+    // Agreements: the watch's first pass records what the seller already has (no events); then a
+    // buyer accepts the released offer (PurchaseAgreementCreated) and AWS cancels it (…Changed).
+    type Listed = { agreement_id: string; status: string };
+    const agreement = async (id: string): Promise<Listed | undefined> => {
+      for (let cursor: string | undefined, page = 0; page < 20; page++) {
+        const list = await ok(
+          200,
+          call("GET", `${M}/agreements?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+            token: admin.token,
+          }),
+        );
+        const hit = (list.agreements as Listed[]).find((a) => a.agreement_id === id);
+        if (hit) return hit;
+        cursor = list.next_cursor;
+        if (!cursor) return undefined;
+      }
+      return undefined;
+    };
+    await agreement("none-yet");
+    await new Promise((r) => setTimeout(r, 3_000)); // the first pass (one page a second) is over
+    const accepted = (await (
+      await fetch(`${seller.control}/agreements`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ offerId: sold.offer_id }),
+      })
+    ).json()) as { id: string };
+    await waitFor(() => agreement(accepted.id), 60_000, "the accepted agreement recorded by the watch", 500);
+    const cancelled = await fetch(`${seller.control}/agreements/${accepted.id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ status: "CANCELLED" }),
+    });
+    assert.equal(cancelled.status, 200);
+    await waitFor(
+      async () => (await agreement(accepted.id))?.status === "cancelled" || undefined,
+      60_000,
+      "the agreement's cancellation recorded by the watch",
+      500,
     );
     const draft = await change(await ok(202, call("POST", `${M}/offers`, { token: admin.token, body: offer(false) })));
     assert.equal(draft.status, "succeeded");
