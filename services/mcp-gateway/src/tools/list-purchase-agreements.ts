@@ -9,8 +9,8 @@ export const listPurchaseAgreements = defineTool({
   name: "list_purchase_agreements",
   description:
     "Lists the seller's purchase agreements (offers buyers accepted), a page at a time (keep the filter for the next " +
-    "page), as last read from AWS (synced_at: Flowstate reads them periodically). With a connector role from before 2026-08-31: INTERNAL_ERROR (check_marketplace_connector_health names " +
-    "the fix).",
+    "page), as last read from AWS (synced_at). With a connector role from before 2026-08-31: INTERNAL_ERROR " +
+    "(check_marketplace_connector_health names the fix).",
   route: routeIn(offersRoutes, "agreements.list"),
   scope: "marketplace:read",
   person: false,
