@@ -19,10 +19,15 @@ export function mountAgreements(app: ConsoleApp): void {
     const { tenant } = found;
     const cursor = c.req.query("cursor");
     const q = new URLSearchParams(cursor ? { cursor } : {});
-    const list = await c.get("api")<AgreementList>({
-      method: "GET",
-      path: connectorPath(tenant.id, `/agreements?${q}`),
-    });
+    const read = () =>
+      c.get("api")<AgreementList>({ method: "GET", path: connectorPath(tenant.id, `/agreements?${q}`) });
+    let list = await read();
+    // The tenant's first read waits for the watch's first pass: the API says 503 ("being read from
+    // AWS; retry shortly"). A person should see the agreements, not that: ask again for a few seconds.
+    for (let i = 0; i < 12 && !list.ok && list.problem.code === "UPSTREAM_UNAVAILABLE"; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      list = await read();
+    }
     if (!list.ok && list.problem.code === "INTERNAL_ERROR")
       return c.html(
         layout({
