@@ -9,7 +9,7 @@ import { defaultLogFile, reportIsClean, reportTable, runFaultSuite } from "./sui
 /**
  * The CI-sized subset of `npm run faults` (issue 24): the whole system as `npm start` runs it, the
  * four flows looping through the gateway, and three faults mid-flow — a service killed and
- * restarted (privacy-svc, in the middle of exports), a service stalled 10 s (identity-svc, which
+ * restarted (offers-svc, in the middle of offer changes), a service stalled 10 s (identity-svc, which
  * every flow's credential check reaches) and every database connection terminated. Nothing lost,
  * nothing done twice, every answer one the interface documents.
  */
@@ -20,7 +20,10 @@ describe("the fault suite, CI subset", () => {
       prefix: "faultsci",
       logFile: defaultLogFile(mkdtempSync(join(tmpdir(), "flowstate-faults-"))),
       faults: () => [
-        { kind: "kill", target: "privacy-svc" },
+        // Not privacy-svc: its ready e-mail is sent at most once by design (privacy-svc README), so a
+        // kill between the send's claim and SES's answer loses that mail — seen once in a fresh-clone
+        // run. `npm run faults` still kills it and reports it; the CI subset must not flake on it.
+        { kind: "kill", target: "offers-svc" },
         { kind: "stop", target: "identity-svc" },
         { kind: "kill", target: "postgresql" },
       ],

@@ -233,7 +233,7 @@ export function reportTable(r: FaultReport): string {
     "",
     `After settling: ${s.unsent} outbox rows unsent, ${s.unaudited} events never audited, ` +
       `${Object.keys(s.queued).length ? JSON.stringify(s.queued) : "every queue and DLQ empty"}, ` +
-      `${s.mail.length} exports without exactly one ready e-mail.`,
+      `${s.mail.length} exports without exactly one ready e-mail${s.mail.length ? ` (${s.mail.map((m) => `${m.count} sent`).join(", ")})` : ""}.`,
   );
   return lines.join("\n");
 }
