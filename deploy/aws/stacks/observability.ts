@@ -54,23 +54,11 @@ export class ObservabilityStack extends Stack {
 
     const dlqWidgets: cloudwatch.IMetric[] = [];
     for (const q of names.definition.queues) {
-      const depth = new cloudwatch.Metric({
-        namespace: "AWS/SQS",
-        metricName: "ApproximateNumberOfMessagesVisible",
-        dimensionsMap: { QueueName: q.dlqName },
-        statistic: "Maximum",
-        period: Duration.minutes(1),
-      });
+      const depth = queueMaximum(q.dlqName, "ApproximateNumberOfMessagesVisible", 1);
       dlqWidgets.push(depth);
       this.alarm(`Dlq-${q.service}`, depth, 0, `A message is in ${q.dlqName}: runbook docs/runbooks/redrive-a-dlq.md`);
       // Depth says a message arrived; age says one is being left there (the DLQ keeps it 14 days, then it is gone).
-      const age = new cloudwatch.Metric({
-        namespace: "AWS/SQS",
-        metricName: "ApproximateAgeOfOldestMessage",
-        dimensionsMap: { QueueName: q.dlqName },
-        statistic: "Maximum",
-        period: Duration.minutes(5),
-      });
+      const age = queueMaximum(q.dlqName, "ApproximateAgeOfOldestMessage", 5);
       this.alarm(
         `DlqAge-${q.service}`,
         age,
@@ -149,4 +137,15 @@ export class ObservabilityStack extends Stack {
     alarm.addAlarmAction(new actions.SnsAction(this.topic));
     this.alarms.push(alarm);
   }
+}
+
+/** An SQS queue metric's maximum over `minutes` (the DLQ alarms: depth and age of the oldest message). */
+function queueMaximum(queueName: string, metricName: string, minutes: number): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: "AWS/SQS",
+    metricName,
+    dimensionsMap: { QueueName: queueName },
+    statistic: "Maximum",
+    period: Duration.minutes(minutes),
+  });
 }
