@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { startConnectorService } from "@flowstate/connector-svc/testing/connector-service";
 import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { createPipeline as createRestGateway, GatewayConfig } from "@flowstate/edge-gateway/pipeline";
@@ -10,19 +9,10 @@ import { startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
 import { testKeyring } from "@flowstate/shared/auth/keyring";
 import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
+import { freePort } from "../../../deploy/local/ports.ts";
 import { createMcpApp } from "../src/app.ts";
 import type { ToolCallRecord } from "../src/audit.ts";
 import { startPipeline } from "../src/pipeline.ts";
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => (typeof a === "object" && a ? resolve(a.port) : reject(new Error("no port"))));
-    });
-  });
 
 /**
  * The deployment MCP clients meet: identity-svc (real PostgreSQL and moto), connector-svc and
