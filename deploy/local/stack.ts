@@ -97,6 +97,11 @@ export async function startStack(options: {
   print: (line: string) => void;
   /** Aborting stops whatever has started so far, and startStack rejects (Ctrl-C during start-up). */
   signal?: AbortSignal;
+  /**
+   * Variables for one service only, over everything else it gets (the fault suite points
+   * privacy-svc's AWS calls through a proxy that can hold its SES sends). Restarts keep them.
+   */
+  serviceEnv?: Record<string, NodeJS.ProcessEnv>;
 }): Promise<RunningStack> {
   const env = parseConfig(StartEnv, options.env);
   const say = options.print;
@@ -202,6 +207,7 @@ export async function startStack(options: {
           ...(databaseUrls.has(name) && { DATABASE_URL: databaseUrls.get(name) }),
           PORT: String(ports.get(name)),
           ...(metricsPorts.has(name) && { METRICS_PORT: String(metricsPorts.get(name)) }),
+          ...options.serviceEnv?.[name],
         },
         print: say,
         format: formatLogLine,

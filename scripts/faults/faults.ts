@@ -1,6 +1,7 @@
 import { withConnection } from "@flowstate/shared/db/with-connection";
 import type { Moto } from "../../deploy/local/moto.ts";
 import type { RunningStack } from "../../deploy/local/stack.ts";
+import type { MailGate } from "./mail-gate.ts";
 
 /**
  * A fault and how the system is brought back from it, without an operator: a killed service is
@@ -9,6 +10,8 @@ import type { RunningStack } from "../../deploy/local/stack.ts";
  * - `kill` a service: SIGKILL mid-flow, then a fresh process on the same port.
  * - `stop` a service, moto or PostgreSQL: SIGSTOP for `stallMs`, then SIGCONT (a stall: a GC pause,
  *   a starved container, a network partition that heals).
+ * - `kill privacy-svc mid-send`: SIGKILL while a ready e-mail is in flight (its SES call held by
+ *   the mail gate, so the call dies with the process and SES never gets it), then a fresh process.
  * - `kill` PostgreSQL: every connection of the system's database terminated at once (what its
  *   clients see of a server restart or failover); the server itself is shared, so it stays up.
  * - `throttle` / `error` the seller sandbox: the seller's account answers every Marketplace and STS
@@ -20,6 +23,8 @@ export interface Fault {
   target: string;
   /** `throttle` and `error`: the seller account answers every Marketplace call so for `stallMs`. */
   kind: "kill" | "stop" | "throttle" | "error";
+  /** `mail`: strike privacy-svc while one of its SES sends is in flight (`mail-gate.ts`). */
+  during?: "mail";
 }
 
 export interface FaultTargets {
@@ -30,12 +35,17 @@ export interface FaultTargets {
   adminUrl: string;
   /** The seller account's control plane in the sandbox (`…/_sandbox/accounts/<id>`). */
   sellerControl: string;
+  /** The proxy privacy-svc reaches AWS through, which can hold its SES sends. */
+  mailGate: MailGate;
 }
 
 export function everyFault(stack: RunningStack): Fault[] {
   const services = stack.services.map((s) => s.name);
   return [
     ...services.filter((n) => n !== "seller-sandbox").map((target) => ({ target, kind: "kill" as const })),
+    ...(services.includes("privacy-svc")
+      ? [{ target: "privacy-svc", kind: "kill" as const, during: "mail" as const }]
+      : []),
     ...services.map((target) => ({ target, kind: "stop" as const })),
     { target: "moto", kind: "stop" },
     { target: "seller-sandbox", kind: "throttle" },
@@ -45,7 +55,7 @@ export function everyFault(stack: RunningStack): Fault[] {
   ];
 }
 
-export const faultName = (f: Fault) => `${f.kind} ${f.target}`;
+export const faultName = (f: Fault) => `${f.kind} ${f.target}${f.during === "mail" ? " mid-send" : ""}`;
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -99,6 +109,15 @@ export async function inject(fault: Fault, t: FaultTargets, stallMs: number): Pr
     await pause(stallMs);
     process.kill(pid, "SIGCONT");
     return `pid ${pid} stopped for ${stallMs / 1000} s`;
+  }
+  if (fault.during === "mail") {
+    // Up to a minute for an export of the looping flows to reach its ready e-mail.
+    await t.mailGate.holdNext(60_000);
+    process.kill(pid, "SIGKILL");
+    const dropped = t.mailGate.drop();
+    await pause(1_000);
+    const again = await t.stack.restart(fault.target);
+    return `pid ${pid} killed with ${dropped} SES send(s) in flight, pid ${again.child.process.pid} healthy`;
   }
   process.kill(pid, "SIGKILL");
   await pause(1_000);

@@ -1,6 +1,7 @@
 /**
  * `npm run faults`: the fault suite (scripts/faults/suite.ts) over every fault, one round each, then
- * the report. `npm run faults -- kill privacy-svc stop identity-svc` runs only those faults.
+ * the report. `npm run faults -- kill privacy-svc stop identity-svc` runs only those faults;
+ * `kill privacy-svc mid-send` kills it while a ready e-mail's SES call is in flight.
  * `npm run faults -- --soak 10` runs the flows for 10 minutes with one random fault a minute.
  * Exits 1 unless every count is zero. The stack's output goes to .local/faults-stack.log.
  */
@@ -17,8 +18,14 @@ const soakMinutes = soak >= 0 ? Number(args[soak + 1] ?? 10) : 0;
 const named: Fault[] = [];
 for (let i = 0; i < args.length; i++) {
   const kind = args[i];
-  if (kind === "kill" || kind === "stop" || kind === "throttle" || kind === "error")
-    named.push({ kind, target: args[++i]! });
+  if (kind === "kill" || kind === "stop" || kind === "throttle" || kind === "error") {
+    const fault: Fault = { kind, target: args[++i]! };
+    if (kind === "kill" && args[i + 1] === "mid-send") {
+      fault.during = "mail";
+      i++;
+    }
+    named.push(fault);
+  }
 }
 mkdirSync(join(root, ".local"), { recursive: true });
 

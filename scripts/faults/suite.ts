@@ -10,6 +10,7 @@ import { isClean, type Settled, settledState } from "./checks.ts";
 import { faultClient, type Judged } from "./client.ts";
 import { type Fault, type FaultTargets, faultName, inject } from "./faults.ts";
 import { Duplicated, type FlowName, type FlowTrace, flows, type World } from "./flows.ts";
+import { type MailGate, startMailGate } from "./mail-gate.ts";
 
 /** Per fault and flow: how many ran, and how many were lost, done twice, or got an unexplained answer. */
 export interface Cell {
@@ -74,7 +75,9 @@ export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
   process.env.AWS_ACCESS_KEY_ID ??= "testing";
   process.env.AWS_SECRET_ACCESS_KEY ??= "testing";
   let stack: RunningStack | undefined;
+  let mailGate: MailGate | undefined;
   try {
+    mailGate = await startMailGate(moto.endpoint);
     stack = await startStack({
       root: o.root,
       env: {
@@ -89,13 +92,22 @@ export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
         LOG_LEVEL: "warn",
       },
       print: (line) => log.write(`${line}\n`),
+      // privacy-svc reaches AWS through the gate, which can hold its SES sends (`kill privacy-svc mid-send`).
+      serviceEnv: { "privacy-svc": { AWS_ENDPOINT_URL: mailGate.endpoint } },
     });
     const down = stack.services.filter((s) => !s.healthy).map((s) => `${s.name}: ${s.error}`);
     if (down.length) throw new Error(`services did not start:\n${down.join("\n")}`);
     const running = stack;
     const url = (name: string) => running.services.find((s) => s.name === name)!.url;
     const world = await connectedSeller(url("edge-gateway"), url("seller-sandbox"));
-    const targets: FaultTargets = { stack, moto, databaseUrl, adminUrl, sellerControl: world.seller.control };
+    const targets: FaultTargets = {
+      stack,
+      moto,
+      databaseUrl,
+      adminUrl,
+      sellerControl: world.seller.control,
+      mailGate,
+    };
 
     const unexplained: Judged[] = [];
     const rows: FaultReport["rows"] = [];
@@ -169,6 +181,7 @@ export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
     return { rows, settled, unexplained };
   } finally {
     await stack?.stop();
+    await mailGate?.close();
     await moto.stop();
     if (previousEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL;
     else process.env.AWS_ENDPOINT_URL = previousEndpoint;

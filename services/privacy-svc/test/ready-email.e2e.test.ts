@@ -11,7 +11,7 @@ import { type Account, type ExportStack, startExportStack } from "./export-stack
  * stack's consumer is stopped: each test hands the events to privacy-svc's handlers itself, in the
  * order it means to test (SQS standard queues and EventBridge promise no order).
  */
-describe("the ready e-mail: events out of order, SES refusing", () => {
+describe("the ready e-mail: events out of order, SES refusing or slow", () => {
   let s: ExportStack;
   beforeAll(async () => {
     s = await startExportStack("exp_mail");
@@ -70,6 +70,35 @@ describe("the ready e-mail: events out of order, SES refusing", () => {
     assert.equal(poll.json.download_url, undefined);
   });
 
+  it("sends one e-mail when ExportCompleted arrives again while the first send still waits on SES", async () => {
+    const { user, id } = await readyExport();
+    const completed = await outboxEnvelope(s.privacy.db, "ExportCompleted.v1", "envelope->'data'->>'job_id'", id);
+    const ses = s.privacy.deps.ses;
+    const name = "slowSesForTheRace";
+    let calls = 0;
+    // Every SES call waits 1.5 s before it leaves (the real client, to moto): the second delivery
+    // comes while the first one's send-log row is inserted but not committed.
+    ses.middlewareStack.add(
+      (next) => async (args) => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 1_500));
+        return next(args);
+      },
+      { step: "finalizeRequest", name },
+    );
+    try {
+      const first = handle("ExportCompleted.v1", completed);
+      await waitFor(async () => calls === 1, 10_000, "the first send at SES", 20);
+      const second = handle("ExportCompleted.v1", completed);
+      await Promise.all([first, second]);
+    } finally {
+      ses.middlewareStack.remove(name);
+    }
+    assert.equal(calls, 1, "the second delivery waited for the first and then found it sent");
+    assert.equal((await s.mailTo(user.email)).length, 1);
+    assert.deepEqual(await sendLog(id), [{ status: "sent", reason: null }]);
+  });
+
   it("logs SES's refusal without the addresses it names, releases the claim, and sends once when SES takes it", async () => {
     const { user, id } = await readyExport();
     const completed = await outboxEnvelope(s.privacy.db, "ExportCompleted.v1", "envelope->'data'->>'job_id'", id);
@@ -95,7 +124,7 @@ describe("the ready e-mail: events out of order, SES refusing", () => {
     assert.ok(!text.includes("@flowstate.test"), text);
     assert.ok(!text.includes(user.email), text);
     assert.match(text, /\[email\]/);
-    assert.deepEqual(await sendLog(id), [], "the claim is released for the retry");
+    assert.deepEqual(await sendLog(id), [], "the claim rolled back with the transaction, for the retry");
 
     await handle("ExportCompleted.v1", completed);
     await waitFor(async () => (await s.mailTo(user.email)).length === 1, 30_000, "the ready e-mail", 500);
