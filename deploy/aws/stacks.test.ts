@@ -8,6 +8,7 @@ import { describe, it } from "vitest";
 import { consumes, dataServices, deploymentNames, entryOf } from "./services.ts";
 import { TARGET_RETRY } from "./stacks/messaging.ts";
 import { endpointClients } from "./stacks/network.ts";
+import { ERASURE_LAG_ALARM_SECONDS, ERASURE_LAG_FIELD, ERASURE_LAG_PATTERN } from "./stacks/observability.ts";
 import { type CfnJson, synthesize } from "./synth.ts";
 
 // One synthesis for the whole file (seconds of CPU): every test reads these templates.
@@ -188,6 +189,41 @@ describe("the synthesized stacks", () => {
     assert.equal(alarms.filter((a) => a.includes("p99")).length, 2);
     assert.ok(alarms.some((a) => a.includes("outbox")) && alarms.some((a) => a.includes("export failed")));
     template(built.observability).resourceCountIs("AWS::CloudWatch::Dashboard", 1);
+  });
+
+  it("observability: the account deletion lag as a metric from privacy-svc's erasure log, an alarm on it and on a stuck erasure (§7 check 7)", () => {
+    const t = template(built.observability);
+    t.hasResourceProperties("AWS::Logs::MetricFilter", {
+      FilterPattern: ERASURE_LAG_PATTERN,
+      MetricTransformations: [
+        Match.objectLike({
+          MetricName: "AccountErasureLag",
+          MetricNamespace: "Flowstate/privacy-svc",
+          MetricValue: `$.${ERASURE_LAG_FIELD}`,
+          Unit: "Seconds",
+        }),
+      ],
+    });
+    // No default value: an hour without deletions is missing data, not a lag of 0.
+    const filter = resources(built.observability, "AWS::Logs::MetricFilter").find(
+      (f) => f.Properties!.FilterPattern === ERASURE_LAG_PATTERN,
+    )!;
+    assert.equal((filter.Properties!.MetricTransformations as { DefaultValue?: number }[])[0]!.DefaultValue, undefined);
+    t.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "AccountErasureLag",
+      Namespace: "Flowstate/privacy-svc",
+      Statistic: "Maximum",
+      Threshold: ERASURE_LAG_ALARM_SECONDS,
+      ComparisonOperator: "GreaterThanThreshold",
+      AlarmActions: Match.anyValue(),
+    });
+    const privacyQueue = def.queues.find((q) => q.service === "privacy-svc")!.queueName;
+    t.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "ApproximateAgeOfOldestMessage",
+      Dimensions: [{ Name: "QueueName", Value: privacyQueue }],
+      Threshold: ERASURE_LAG_ALARM_SECONDS,
+      AlarmDescription: Match.stringLikeRegexp("account deletion may not be erased"),
+    });
   });
 
   it("partner (us-east-1): the shard buses, the transit queue and DLQ with one day's retention, the handler", () => {

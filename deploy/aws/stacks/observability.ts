@@ -17,6 +17,19 @@ export const METRIC_NAMESPACE = "Flowstate";
 export const OUTBOX_FAILURE_PATTERN =
   '{ ($.msg = "outbox publish partly failed*") || ($.msg = "outbox relay round failed*") || ($.msg = "outbox event is larger*") }';
 export const EXPORT_FAILURE_PATTERN = '{ ($.msg = "export failed*") || ($.msg = "in-process export failed*") }';
+/**
+ * privacy-svc's AccountDeleted reaction, the last effect of an account deletion to land, logs how
+ * long after the deletion it erased (`erasure_lag_seconds`, services/privacy-svc erase-exports.ts).
+ */
+export const ERASURE_LAG_MESSAGE = "exports erased after account deletion";
+export const ERASURE_LAG_FIELD = "erasure_lag_seconds";
+export const ERASURE_LAG_PATTERN = `{ ($.msg = "${ERASURE_LAG_MESSAGE}") && ($.${ERASURE_LAG_FIELD} >= 0) }`;
+/**
+ * §7 check 7. An erasure finished later than this raises the lag alarm; a deletion not erased at all
+ * (its AccountDeleted retried or stuck) shows as the age of privacy-svc's oldest queued message, or
+ * lands in its DLQ (the DLQ alarms). Normally seconds: the event's hop plus one handler.
+ */
+export const ERASURE_LAG_ALARM_SECONDS = 3600;
 
 export interface ObservabilityStackProps extends StackProps {
   settings: DeploySettings;
@@ -100,27 +113,74 @@ export class ObservabilityStack extends Stack {
     const exports = this.fromLogs(compute, "privacy-svc", "ExportFailures", EXPORT_FAILURE_PATTERN);
     this.alarm("ExportFailures", exports, 0, "privacy-svc: an export failed");
 
+    // §7 check 7: the deletion lag (p95 and max on the dashboard) and two alarms: an erasure that
+    // took over an hour, and one that has not happened an hour on (the event waiting in the queue).
+    const lagMax = this.fromLogs(compute, "privacy-svc", "AccountErasureLag", ERASURE_LAG_PATTERN, {
+      value: `$.${ERASURE_LAG_FIELD}`,
+      statistic: "Maximum",
+      unit: cloudwatch.Unit.SECONDS,
+    });
+    const lagP95 = lagMax.with({ statistic: "p95" });
+    this.alarm(
+      "AccountErasureLag",
+      lagMax,
+      ERASURE_LAG_ALARM_SECONDS,
+      "privacy-svc: an account's data was erased more than an hour after its deletion (deletion lag)",
+    );
+    const privacyQueue = names.definition.queues.find((q) => q.service === "privacy-svc");
+    const waiting = privacyQueue ? queueMaximum(privacyQueue.queueName, "ApproximateAgeOfOldestMessage", 5) : undefined;
+    if (waiting)
+      this.alarm(
+        "AccountErasureStuck",
+        waiting,
+        ERASURE_LAG_ALARM_SECONDS,
+        `An event has waited over an hour in ${privacyQueue!.queueName}: an account deletion may not be erased yet (deletion lag)`,
+      );
+
     dashboard.addWidgets(
       new cloudwatch.GraphWidget({ title: "DLQ messages", left: dlqWidgets, width: 12 }),
       new cloudwatch.GraphWidget({ title: "Outbox relay failures", left: outbox, width: 12 }),
       ...doorWidgets,
       new cloudwatch.GraphWidget({ title: "Export failures", left: [exports] }),
+      new cloudwatch.GraphWidget({
+        title: "Account deletion lag s (p95, max)",
+        left: [lagP95, lagMax],
+        ...(waiting && { right: [waiting] }),
+      }),
     );
   }
 
-  private fromLogs(compute: ComputeStack, service: string, name: string, pattern: string): cloudwatch.IMetric {
+  /**
+   * A metric from a service's log lines: by default a count (1 per matching line); with `value`, the
+   * line's field (a JSON selector such as `$.erasure_lag_seconds`), with no default so that quiet
+   * periods are missing data rather than zeros pulling the percentiles down.
+   */
+  private fromLogs(
+    compute: ComputeStack,
+    service: string,
+    name: string,
+    pattern: string,
+    measured?: { value: string; statistic: string; unit: cloudwatch.Unit },
+  ): cloudwatch.Metric {
     const group = compute.services.get(service as never)!.logGroup;
     new logs.CfnMetricFilter(this, `${name}-${service}`, {
       logGroupName: group.logGroupName,
       filterPattern: pattern,
       metricTransformations: [
-        { metricNamespace: `${METRIC_NAMESPACE}/${service}`, metricName: name, metricValue: "1", defaultValue: 0 },
+        measured
+          ? {
+              metricNamespace: `${METRIC_NAMESPACE}/${service}`,
+              metricName: name,
+              metricValue: measured.value,
+              unit: measured.unit,
+            }
+          : { metricNamespace: `${METRIC_NAMESPACE}/${service}`, metricName: name, metricValue: "1", defaultValue: 0 },
       ],
     });
     return new cloudwatch.Metric({
       namespace: `${METRIC_NAMESPACE}/${service}`,
       metricName: name,
-      statistic: "Sum",
+      statistic: measured?.statistic ?? "Sum",
       period: Duration.minutes(5),
     });
   }

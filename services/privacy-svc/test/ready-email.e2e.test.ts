@@ -3,6 +3,7 @@ import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { captureLogs } from "@flowstate/shared/log/capture";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { ERASURE_LAG_FIELD, ERASURE_LAG_MESSAGE } from "../../../deploy/aws/stacks/observability.ts";
 import { privacyConsumer } from "../src/consumers/handlers.ts";
 import { type Account, type ExportStack, startExportStack } from "./export-stack.ts";
 
@@ -11,7 +12,7 @@ import { type Account, type ExportStack, startExportStack } from "./export-stack
  * stack's consumer is stopped: each test hands the events to privacy-svc's handlers itself, in the
  * order it means to test (SQS standard queues and EventBridge promise no order).
  */
-describe("the ready e-mail: events out of order, SES refusing or slow", () => {
+describe("the ready e-mail and the deletion reaction: events out of order, SES refusing or slow", () => {
   let s: ExportStack;
   beforeAll(async () => {
     s = await startExportStack("exp_mail");
@@ -129,5 +130,33 @@ describe("the ready e-mail: events out of order, SES refusing or slow", () => {
     await handle("ExportCompleted.v1", completed);
     await waitFor(async () => (await s.mailTo(user.email)).length === 1, 30_000, "the ready e-mail", 500);
     assert.deepEqual(await sendLog(id), [{ status: "sent", reason: null }]);
+  });
+
+  it("logs the account deletion's lag, the seconds since identity-svc's deletion, in the line deploy/aws makes its metric of (§7 check 7)", async () => {
+    const { user } = await readyExport();
+    const before = Date.now();
+    assert.equal((await s.e2e.call("DELETE", "/v1/users/me", { token: user.token })).status, 200);
+    const after = Date.now();
+    const deleted = await outboxEnvelope(s.e2e.identity.db, "AccountDeleted.v1", "envelope->>'subject'", user.sub);
+    // The event's hop, made long enough to tell a real lag from a zero or a constant.
+    await new Promise((r) => setTimeout(r, 1_500 - (Date.now() - after)));
+    const deps = s.privacy.deps;
+    const { logger } = deps;
+    const capture = captureLogs();
+    deps.logger = createLogger({ service: "privacy-svc", destination: capture.stream });
+    const handledFrom = Date.now();
+    try {
+      await handle("AccountDeleted.v1", deleted);
+    } finally {
+      deps.logger = logger;
+    }
+    const handledTo = Date.now();
+    const line = capture.lines.find((l) => l.msg === ERASURE_LAG_MESSAGE);
+    assert.ok(line, capture.text());
+    const lag = line[ERASURE_LAG_FIELD];
+    assert.equal(typeof lag, "number", capture.text());
+    // Between (handled − DELETE answered) and (handled − DELETE sent): the deletion's own time.
+    assert.ok((lag as number) >= (handledFrom - after) / 1000 && (lag as number) >= 1.4, `lag ${lag}`);
+    assert.ok((lag as number) <= (handledTo - before) / 1000, `lag ${lag}`);
   });
 });

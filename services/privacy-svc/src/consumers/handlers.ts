@@ -16,7 +16,7 @@ export const privacyConsumer = defineConsumer<PrivacyDeps>()({
     "ExportRequested.v1": (event, em, deps) => runExport(deps, em, event.data.job_id, event.trace),
     "ExportCompleted.v1": (event, em, deps) => sendReadyEmail(deps, em, event.data.job_id),
     "AccountDeleted.v1": async (event, em, deps) => {
-      await eraseExports(deps, em, event.data.sub);
+      await eraseExports(deps, em, event.data.sub, new Date(event.occurred_at));
     },
   },
 });

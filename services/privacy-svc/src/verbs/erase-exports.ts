@@ -13,8 +13,19 @@ import { ACCOUNT_DELETED_REASON } from "./failure-reasons.ts";
  * and each row is reduced to the bookkeeping the erasure section allows (id, sub, status,
  * requested, completed, erased); the failure text and the object key go. The send log is kept
  * (README, "Account deletion"). Deleting an object twice is harmless, so a redelivery is too.
+ *
+ * This is the last of an account deletion's effects to land (identity-svc revokes and erases in the
+ * deletion's own transaction; this reaction follows the event), so its log line carries the
+ * deletion lag: seconds from AccountDeleted's `occurred_at` (identity-svc's transaction) to now,
+ * `erasure_lag_seconds`. deploy/aws turns that field into the `AccountErasureLag` metric and alarms
+ * on it (§7 check 7); a redelivery logs it again, with the larger lag, which the alarm should see.
  */
-export async function eraseExports(deps: PrivacyDeps, em: EntityManager, sub: string): Promise<number> {
+export async function eraseExports(
+  deps: PrivacyDeps,
+  em: EntityManager,
+  sub: string,
+  deletedAt: Date,
+): Promise<number> {
   const jobs = ownCall(deps).table("export_job");
   const rows = (
     await em.execute<Record<string, unknown>[]>(`SELECT * FROM ${jobs} WHERE sub = ? ORDER BY id FOR UPDATE`, [sub])
@@ -35,6 +46,10 @@ export async function eraseExports(deps: PrivacyDeps, em: EntityManager, sub: st
       WHERE sub = ?`,
     [ACCOUNT_DELETED_REASON, deps.clock(), deps.clock(), sub],
   );
-  deps.logger.info({ sub, jobs: rows.length, files: withFiles.length }, "exports erased after account deletion");
+  const lag = (deps.clock().getTime() - deletedAt.getTime()) / 1000;
+  deps.logger.info(
+    { sub, jobs: rows.length, files: withFiles.length, erasure_lag_seconds: lag },
+    "exports erased after account deletion",
+  );
   return withFiles.length;
 }
