@@ -27,6 +27,7 @@ import { mountSignup } from "./routes/signup.ts";
 import { mountStatic } from "./routes/static.ts";
 import { mountTenantHome } from "./routes/tenant-home.ts";
 import { mountTenantOwnership } from "./routes/tenant-ownership.ts";
+import { mountTenantRename } from "./routes/tenant-rename.ts";
 import { mountTenants } from "./routes/tenants.ts";
 
 /**
@@ -56,6 +57,7 @@ export function createApp(deps: ConsoleDeps, options: { metrics?: MetricsRegistr
     mountTenants,
     mountTenantHome,
     mountFeatures,
+    mountTenantRename,
     mountAccount,
     mountAccountDelete,
     mountMarketplaceOnboarding,

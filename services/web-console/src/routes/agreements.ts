@@ -38,22 +38,29 @@ export function mountAgreements(app: ConsoleApp): void {
         503,
       );
     if (!list.ok) return renderFeatureProblem(c, tenant, list.problem);
-    const { agreements, next_cursor } = list.body;
+    const { agreements, next_cursor, synced_at } = list.body;
+    // The list is the agreement watch's last read of the seller's account, not a live call: say when.
+    const asOf = html`<p class="meta" id="agreements-as-of">As of <time datetime="${synced_at}">${utcMinute(synced_at)}</time>, as last read from your AWS account (read again periodically).</p>`;
     return c.html(
       layout({
         title: "Agreements",
         signedIn: tenantView(c, tenant),
-        body: agreements.length
-          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
+        body: html`${asOf}${
+          agreements.length
+            ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on narrow screens)"><table>
 <caption>Purchase agreements from your offers</caption>
 <thead><tr><th scope="col">Agreement</th><th scope="col">Status</th><th scope="col">Offer</th><th scope="col">Buyer</th><th scope="col">Accepted</th><th scope="col">Ends</th></tr></thead>
 <tbody>${agreements.map(
-              (a) =>
-                html`<tr><td><code>${a.agreement_id}</code></td><td>${a.status}</td><td>${a.offer_id ? html`<a href="${pagePath(tenant.id, `/offers/${a.offer_id}`)}">${a.offer_id}</a>` : ""}</td><td>${a.buyer_account_id ?? ""}</td><td>${a.accepted_at?.slice(0, 10) ?? ""}</td><td>${a.end_time?.slice(0, 10) ?? "no end"}</td></tr>`,
-            )}</tbody></table></div>
+                (a) =>
+                  html`<tr><td><code>${a.agreement_id}</code></td><td>${a.status}</td><td>${a.offer_id ? html`<a href="${pagePath(tenant.id, `/offers/${a.offer_id}`)}">${a.offer_id}</a>` : ""}</td><td>${a.buyer_account_id ?? ""}</td><td>${a.accepted_at?.slice(0, 10) ?? ""}</td><td>${a.end_time?.slice(0, 10) ?? "no end"}</td></tr>`,
+              )}</tbody></table></div>
 ${next_cursor ? html`<p><a href="${pagePath(tenant.id, `/agreements?cursor=${encodeURIComponent(next_cursor)}`)}">Next page</a></p>` : ""}`
-          : html`<p>No agreement yet: they appear when a buyer accepts one of your offers.</p>`,
+            : html`<p>No agreement yet: they appear when a buyer accepts one of your offers.</p>`
+        }`,
       }),
     );
   });
 }
+
+/** An instant as a person reads it, to the minute, in UTC (the server does not know the reader's zone). */
+export const utcMinute = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;

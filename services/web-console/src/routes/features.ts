@@ -5,6 +5,7 @@ import type { ConsoleApp } from "../http/env.ts";
 import { signedIn } from "../http/signed-in.ts";
 import { renderProblem } from "../pages/error-page.ts";
 import { csrfField, layout } from "../pages/layout.ts";
+import { settingsNav } from "../pages/settings-nav.ts";
 import { flashOf, tenantOf, tenantView } from "./tenant-context.ts";
 
 /** Settings → Features (interface 4.1 rule 1): the `marketplace_offers` switch, PUT /v1/tenants/{id}/features. */
@@ -21,7 +22,8 @@ export function mountFeatures(app: ConsoleApp): void {
         title: "Settings → Features",
         signedIn: tenantView(c, tenant),
         flash: flashOf(c, { on: "AWS Marketplace offers are on.", off: "AWS Marketplace offers are off." }),
-        body: html`<section aria-labelledby="offers-feature">
+        body: html`${settingsNav(tenant.id, "features")}
+<section aria-labelledby="offers-feature">
 <h2 id="offers-feature">AWS Marketplace offers</h2>
 <p>Connect a seller account, create private offers and see agreements. Status: <strong>${on ? "On" : "Off"}</strong>.</p>
 <form method="post" action="/app/t/${tenant.id}/settings/features">
