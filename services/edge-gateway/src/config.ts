@@ -29,8 +29,14 @@ export const GatewayConfig = serviceConfigSchema({
     RATE_LIMIT_TENANT_BURST: int(400),
     RATE_LIMIT_ANONYMOUS_PER_SEC: rate(10),
     RATE_LIMIT_ANONYMOUS_BURST: int(30),
-    /** How long session, API key and membership answers are trusted without an invalidation. */
-    ACCESS_CACHE_TTL_MS: int(60_000),
+    /**
+     * How long session, API key and membership answers are trusted without an invalidation: a
+     * backstop only. Every revocation is pushed to every leased door before the revoking call
+     * answers, and a door without a valid lease trusts nothing it cached (ADR 0011), so a long TTL
+     * costs no revocation; a short one (it was 60 s) made a 2,000-user mix miss on one lookup in
+     * seven (issue 26).
+     */
+    ACCESS_CACHE_TTL_MS: int(600_000),
     ACCESS_CACHE_NEGATIVE_TTL_MS: int(2_000),
     /** How long a tenant's feature flags are trusted without an invalidation (a flag change must apply within 1 s). */
     FEATURE_CACHE_TTL_MS: int(1_000),

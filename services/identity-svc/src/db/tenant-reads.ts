@@ -15,11 +15,40 @@ export type TenantRow = { id: string; name: string; created_at: Date; owner_sub:
 export interface TenantReads {
   one: string;
   all: PreparedStatement;
-  /** A tenant's stored flags (flag, enabled): $1 the tenant. */
-  flags: PreparedStatement;
-  /** A tenant's active members, owner first (sub, name, email, role, created_at): $1 the tenant. */
-  members: PreparedStatement;
+  /** A tenant's stored flags (flag, enabled). */
+  flags: TenantLists<{ flag: string; enabled: boolean }>;
+  /** A tenant's active members, owner first (sub, name, email, role, created_at). */
+  members: TenantLists<MemberRow>;
   byMember: CoalescedRead<[sub: string, tenantId: string], TenantRow>;
+}
+
+export type MemberRow = { sub: string; name: string; email: string; role: TenantRole; created_at: Date };
+
+/**
+ * A per-tenant list read, for many tenants in one statement: `statement` takes the tenant ids as
+ * `$1::text[]` (`unnest($1::text[]) WITH ORDINALITY AS q(id, i)`) and answers `i` on every row,
+ * ordered within each tenant. `load` shares statements between concurrent reads (coalesced-read.ts);
+ * inside a transaction `inTransaction` runs it for one tenant on the transaction's connection.
+ * Why grouped: under a mix of many tenants each GET used to send its own statement, and the
+ * statements (a socket write and a wake-up on both sides each) were most of the read's cost.
+ */
+export interface TenantLists<R> {
+  statement: PreparedStatement;
+  load(tenantId: string): Promise<R[]>;
+}
+
+function tenantLists<R>(orm: Database, statement: PreparedStatement): TenantLists<R> {
+  const grouped = coalescedRead<string, R[]>({
+    maxInFlight: Math.min(READS_IN_FLIGHT, orm.config.get("pool")?.max ?? 10),
+    maxBatch: 64,
+    run: async (ids) => {
+      const rows = await preparedRead<R & { i: number }>(orm.em, statement, [ids]);
+      const lists: R[][] = ids.map(() => []);
+      for (const r of rows) lists[r.i - 1]!.push(r);
+      return lists;
+    },
+  });
+  return { statement, load: async (tenantId) => (await grouped.load(tenantId)) ?? [] };
 }
 
 /**
@@ -47,17 +76,20 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
     one: `SELECT ${columns} FROM ${tenant} t ${owner}
             LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = ?
            WHERE t.status = 'active' AND t.id = ?`,
-    flags: {
+    flags: tenantLists(orm, {
       name: `feature_flags_${schema}`,
-      text: `SELECT flag, enabled FROM "${schema}"."feature_flag" WHERE tenant_id = $1`,
-    },
-    members: {
+      text: `SELECT q.i::int AS i, f.flag, f.enabled
+               FROM unnest($1::text[]) WITH ORDINALITY AS q(id, i)
+               JOIN "${schema}"."feature_flag" f ON f.tenant_id = q.id`,
+    }),
+    members: tenantLists(orm, {
       name: `members_of_${schema}`,
-      text: `SELECT u.sub, u.name, u.email, m.role, m.created_at
-               FROM ${membership} m JOIN "${schema}"."app_user" u ON u.sub = m.sub AND u.status = 'active'
-              WHERE m.tenant_id = $1
-              ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, m.created_at, u.sub`,
-    },
+      text: `SELECT q.i::int AS i, u.sub, u.name, u.email, m.role, m.created_at
+               FROM unnest($1::text[]) WITH ORDINALITY AS q(id, i)
+               JOIN ${membership} m ON m.tenant_id = q.id
+               JOIN "${schema}"."app_user" u ON u.sub = m.sub AND u.status = 'active'
+              ORDER BY q.i, CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, m.created_at, u.sub`,
+    }),
     all: {
       name: `tenants_of_${schema}`,
       text: `SELECT ${columns} FROM ${tenant} t ${owner}

@@ -3,7 +3,7 @@ import { preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../context.ts";
 import { FeatureFlag } from "../db/entities.ts";
-import { checkTenantAccess } from "./lib/authorize-tenant.ts";
+import { tenantList } from "./lib/tenant-list.ts";
 
 /** Stored values over the defaults; unknown stored flags are ignored. */
 function toFlags(rows: readonly { flag: string; enabled: boolean }[]): FeatureFlags {
@@ -17,15 +17,16 @@ export async function flagsOf(em: EntityManager, tenantId: string): Promise<Feat
   return toFlags(await em.find(FeatureFlag, { tenant_id: tenantId }));
 }
 
-/** The tenant's flags for a read: one prepared statement (shared/src/db/prepared-read.ts), no entities. */
+/** The tenant's flags for a read (a service's internal one, access decided by its route): a grouped prepared read, no entities. */
 export async function readFlags(ctx: ServiceContext, tenantId: string): Promise<FeatureFlags> {
+  const em = ctx.existingEm();
+  const lists = ctx.deps.tenantReads.flags;
   return toFlags(
-    await preparedRead<{ flag: string; enabled: boolean }>(ctx.em, ctx.deps.tenantReads.flags, [tenantId]),
+    em?.isInTransaction() ? await preparedRead(em, lists.statement, [[tenantId]]) : await lists.load(tenantId),
   );
 }
 
 /** Any member, or an API key of the tenant (other services read `marketplace_offers` through the gateway). */
 export async function getFeatures({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<FeatureFlags> {
-  await checkTenantAccess(ctx, ctx.existingEm(), tenantId, { minRole: "member", apiKey: "read" });
-  return readFlags(ctx, tenantId);
+  return toFlags(await tenantList(ctx, ctx.deps.tenantReads.flags, tenantId, { minRole: "member", apiKey: "read" }));
 }

@@ -1,12 +1,9 @@
-import type { TenantRole } from "@flowstate/contracts/ids";
 import type { Member, MemberList } from "@flowstate/contracts/rest/identity/members";
-import { preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { ServiceContext } from "../context.ts";
-import { checkTenantAccess } from "./lib/authorize-tenant.ts";
+import type { MemberRow } from "../db/tenant-reads.ts";
+import { tenantList } from "./lib/tenant-list.ts";
 
-type Row = { sub: string; name: string; email: string; role: TenantRole; created_at: Date };
-
-export const toMember = (r: Row): Member => ({
+export const toMember = (r: MemberRow): Member => ({
   sub: r.sub,
   name: r.name,
   email: r.email,
@@ -16,7 +13,6 @@ export const toMember = (r: Row): Member => ({
 
 /** Active accounts that are members of the tenant, owner first. */
 export async function listMembers({ ctx, tenantId }: { ctx: ServiceContext; tenantId: string }): Promise<MemberList> {
-  await checkTenantAccess(ctx, ctx.existingEm(), tenantId, { minRole: "member", apiKey: "read" });
-  const rows = await preparedRead<Row>(ctx.em, ctx.deps.tenantReads.members, [tenantId]);
+  const rows = await tenantList(ctx, ctx.deps.tenantReads.members, tenantId, { minRole: "member", apiKey: "read" });
   return { members: rows.map(toMember) };
 }

@@ -17,6 +17,23 @@ type KeyRow = {
 };
 
 /**
+ * The same check before a write route does anything (its access decision, validation, the verb):
+ * mountRoute's credential gate (route-access.ts), as other services ask identity-svc for it. One
+ * plain read, no transaction and no lock: it only decides that a dead credential is answered 401
+ * before anything else; the verb's transaction checks again under its locks (inTransaction), and
+ * that check is the one that serialises with a revocation. A locking check here cost a transaction
+ * of its own on every write (BEGIN, a row lock that writes WAL, COMMIT and its flush: issue 26).
+ */
+export async function checkOwnCredential(ctx: {
+  readonly actor: Actor;
+  readonly deps: { readonly schema: string };
+  readonly em: EntityManager;
+}): Promise<void> {
+  if (ctx.actor.kind !== "user" && ctx.actor.kind !== "api_key") return;
+  await requireLiveCredential(ctx, ctx.em, { lock: false });
+}
+
+/**
  * The second half of revocation: the gateway checked the caller's session or API key before it
  * signed the assertion, but a signed request can be in flight (or replayed from a capture) while
  * the session is signed out, the account disabled or deleted, or the key revoked. Every write
@@ -35,31 +52,18 @@ type KeyRow = {
  * @example
  * await inTransaction(ctx, async (em) => { ... }); // calls this first for user and API key callers
  */
-/**
- * The same check before a write route does anything (its access decision, validation, the verb),
- * in a short transaction of its own, so the locks are not held across the rest of the request:
- * mountRoute's credential gate (route-access.ts), as other services ask identity-svc for it.
- */
-export async function checkOwnCredential(ctx: {
-  readonly actor: Actor;
-  readonly deps: { readonly schema: string };
-  readonly em: EntityManager;
-}): Promise<void> {
-  if (ctx.actor.kind !== "user" && ctx.actor.kind !== "api_key") return;
-  await ctx.em.fork().transactional((em) => requireLiveCredential(ctx, em as EntityManager));
-}
-
 export async function requireLiveCredential(
   ctx: { readonly actor: Actor; readonly deps: { readonly schema: string } },
   em: EntityManager,
+  /** false: a plain read (the write gate's early answer), not a check that serialises with revocations. */
+  { lock = true }: { lock?: boolean } = {},
 ): Promise<void> {
   const a = ctx.actor;
   if (a.kind === "user") {
     const rows = await em.execute<SessionRow[]>(
       `SELECT u.status, u.disabled, s.revoked_at
          FROM ${table(ctx, "app_user")} u JOIN ${table(ctx, "user_session")} s ON s.sub = u.sub
-        WHERE u.sub = ? AND s.sid = ?
-          FOR UPDATE OF u, s`,
+        WHERE u.sub = ? AND s.sid = ?${lock ? " FOR UPDATE OF u, s" : ""}`,
       [a.sub, a.sid],
     );
     const row = rows[0];
@@ -72,8 +76,7 @@ export async function requireLiveCredential(
          JOIN ${table(ctx, "tenant")} t ON t.id = k.tenant_id
          JOIN ${table(ctx, "app_user")} u ON u.sub = k.created_by
          LEFT JOIN ${table(ctx, "membership")} m ON m.tenant_id = k.tenant_id AND m.sub = k.created_by
-        WHERE k.key_id = ? AND k.tenant_id = ?
-          FOR SHARE OF k`,
+        WHERE k.key_id = ? AND k.tenant_id = ?${lock ? " FOR SHARE OF k" : ""}`,
       [a.key_id, a.tenant_id],
     );
     const row = rows[0];
