@@ -19,6 +19,12 @@ export const ExportJobId = prefixed("exp");
 export const InvitationId = prefixed("inv");
 /** offers-svc's record of one submitted change set (not AWS's ChangeSetId, which is stored beside it). */
 export const OfferChangeId = prefixed("chg");
+/** notify-svc: a tenant's notification endpoint (a signed webhook or a Slack incoming webhook). */
+export const NotificationEndpointId = prefixed("whe");
+/** notify-svc: one delivery of a message to one endpoint (a replay is a delivery of its own). */
+export const DeliveryId = prefixed("dlv");
+/** notify-svc: a message, sent as Standard Webhooks' `webhook-id` (the same on every retry and replay). */
+export const MessageId = prefixed("msg");
 
 /**
  * A request id as services adopt and log it (`req_…` when minted here; a safe incoming value when

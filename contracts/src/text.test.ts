@@ -60,6 +60,7 @@ describe("the free-text fields of the registry", () => {
     "offers.create": ["name", "description"],
     "offers.clone": ["name", "description"],
     "offers.update": ["name", "description"],
+    "notifications.endpoints.create": ["description"],
   };
 
   it("are the names and descriptions people type and others read (the decision in contracts/src/text.ts)", () => {

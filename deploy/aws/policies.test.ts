@@ -152,6 +152,7 @@ describe("least privilege over the synthesized IAM policies", () => {
         "Svc-audit",
         "Svc-connector",
         "Svc-identity",
+        "Svc-notify",
         "Svc-offers",
         "Svc-partner",
         "Svc-privacy",

@@ -184,6 +184,10 @@ export async function startStack(options: {
       // audit-svc connects as an insert-only role and migrates as its schema's owner; on this local,
       // trust-auth server it creates both from the administrator above (services/audit-svc README).
       AUDIT_PROVISION_ROLES: "true",
+      // notify-svc: a developer's webhook receiver runs on this machine, over http (local development
+      // only; production refuses both, services/notify-svc README).
+      WEBHOOK_ALLOW_HTTP: "true",
+      WEBHOOK_ALLOWED_ADDRESSES: "127.0.0.1,::1",
       AWS_ENDPOINT_URL: awsEndpoint,
       ...stackEnvironment(outputs, env.SERVICE_PREFIX, env.STAGE),
       ...Object.fromEntries([...urls].map(([n, url]) => [urlVariable(n), url])),

@@ -173,6 +173,11 @@ export const problemCodes = {
     meaning: "The offer has terms a clone cannot carry over (`terms`); create the new offer instead.",
   },
   MARKETPLACE_REFUSED: { status: 422, meaning: "AWS Marketplace refused the request (`upstream_error`)." },
+  WEBHOOK_URL_REFUSED: {
+    status: 422,
+    meaning:
+      "The endpoint URL is not https, does not resolve, or resolves to a non-public address (`reason`); give a public https URL.",
+  },
   CONNECTOR_VERIFICATION_FAILED: {
     status: 422,
     meaning:

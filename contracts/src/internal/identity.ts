@@ -33,6 +33,7 @@ export const VerifiedIdentity = z.discriminatedUnion("kind", [
       "edge-gateway",
       "identity-svc",
       "mcp-gateway",
+      "notify-svc",
       "offers-svc",
       "partner-inbound",
       "privacy-svc",

@@ -112,7 +112,7 @@ export const internalIdentityRoutes = [
     path: "/internal/v1/credentials/check",
     service: identity,
     // Every service that writes on behalf of a caller (the seam's `call.transaction`).
-    callers: ["connector-svc", "offers-svc", "privacy-svc"],
+    callers: ["connector-svc", "notify-svc", "offers-svc", "privacy-svc"],
     body: CredentialCheckRequest,
     problems: ["SESSION_REVOKED", "INVALID_API_KEY"],
     responses: { 204: null },

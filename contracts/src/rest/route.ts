@@ -4,7 +4,14 @@ import type { TenantRole } from "../ids.ts";
 import type { FeatureFlags } from "./identity/tenants.ts";
 
 /** The services that own routes; the gateway maps each to a base URL. */
-export type ServiceName = "identity-svc" | "connector-svc" | "offers-svc" | "privacy-svc" | "audit-svc" | "partner-svc";
+export type ServiceName =
+  | "identity-svc"
+  | "connector-svc"
+  | "offers-svc"
+  | "privacy-svc"
+  | "audit-svc"
+  | "partner-svc"
+  | "notify-svc";
 
 /**
  * What a service needs to mount a handler (`mountRoute`, shared/src/http/mount-route.ts): method,

@@ -2,6 +2,7 @@ import { auditRoutes } from "./audit/routes.ts";
 import { connectorRoutes } from "./connector/routes.ts";
 import { oauthRoutes } from "./identity/oauth-routes.ts";
 import { identityRoutes } from "./identity/routes.ts";
+import { notifyRoutes } from "./notify/routes.ts";
 import { offersRoutes } from "./offers/routes.ts";
 import { partnerRoutes } from "./partner/routes.ts";
 import { privacyRoutes } from "./privacy/routes.ts";
@@ -9,7 +10,16 @@ import type { RouteSpec } from "./route.ts";
 
 // Each service's routes live beside its schemas (`./<service>/routes.ts`); they are named here too
 // so that callers keep one import path for every list.
-export { auditRoutes, connectorRoutes, identityRoutes, oauthRoutes, offersRoutes, partnerRoutes, privacyRoutes };
+export {
+  auditRoutes,
+  connectorRoutes,
+  identityRoutes,
+  notifyRoutes,
+  oauthRoutes,
+  offersRoutes,
+  partnerRoutes,
+  privacyRoutes,
+};
 
 /**
  * Every public REST route, once. The gateway routes, authorizes (auth kind, minRole, API key scope)
@@ -25,6 +35,7 @@ export const routes: readonly RouteSpec[] = [
   ...offersRoutes,
   ...privacyRoutes,
   ...auditRoutes,
+  ...notifyRoutes,
 ];
 
 /** Looks a route up by id, for tests and tools that name routes. */

@@ -94,6 +94,22 @@ export const serviceCatalog = {
     consumes: [],
     aws: ["eventbridge", "secretsmanager"],
   }),
+  // Notifications (issue 25, ADR 0017): domain events to each tenant's webhooks and Slack.
+  "notify-svc": entry({
+    kind: "service",
+    port: 8091,
+    region: "eu-central-1",
+    database: true,
+    consumes: [
+      "OfferChangeSucceeded",
+      "OfferChangeFailed",
+      "PurchaseAgreementCreated",
+      "PurchaseAgreementChanged",
+      "PartnerEventReceived",
+      "TenantSoftDeleted",
+    ],
+    aws: ["secretsmanager", "sqs"],
+  }),
   "offers-svc": entry({
     kind: "service",
     port: 8083,

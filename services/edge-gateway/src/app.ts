@@ -124,6 +124,7 @@ export function createApp(deps: GatewayDeps): Gateway {
       "privacy-svc": config.PRIVACY_URL,
       "audit-svc": config.AUDIT_URL,
       "partner-svc": config.PARTNER_URL,
+      "notify-svc": config.NOTIFY_URL,
     },
     {
       connections: config.UPSTREAM_CONNECTIONS,

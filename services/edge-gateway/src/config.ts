@@ -19,6 +19,7 @@ export const GatewayConfig = serviceConfigSchema({
     PRIVACY_URL: serviceUrl.optional(),
     AUDIT_URL: serviceUrl.optional(),
     PARTNER_URL: serviceUrl.optional(),
+    NOTIFY_URL: serviceUrl.optional(),
     /** The seller console (services/web-console), served at `/app` on this origin; unset: no `/app`. */
     WEB_CONSOLE_URL: serviceUrl.optional(),
     ...accessTokenEnv,

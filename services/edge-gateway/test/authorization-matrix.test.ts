@@ -95,6 +95,22 @@ const freshMember = async (w: World) => {
   return user;
 };
 
+/** A notification endpoint registered by the owner (notify-svc's test harness allows loopback http). */
+const newEndpoint = async (w: World) => {
+  const res = await w.e2e.call("POST", `${T(w)}/notifications/endpoints`, {
+    token: w.owner.token,
+    body: { url: "http://127.0.0.1:9/matrix" },
+  });
+  assert.equal(res.status, 201, res.text);
+  recordSecret(res.json.secret as string);
+  return res.json.id as string;
+};
+const endpoints = new WeakMap<World, Promise<string>>();
+const endpointOf = (w: World) => {
+  if (!endpoints.has(w)) endpoints.set(w, newEndpoint(w));
+  return endpoints.get(w)!;
+};
+
 const M = (w: World) => `${T(w)}/integrations/marketplace`;
 /** After an allowed disconnect, the tenant re-onboards (its new external ID into the stack) and connects again. */
 const ensureConnected = async (w: World) => {
@@ -187,6 +203,28 @@ const cases: Record<string, Case> = {
     return { path: `${M(w)}/changes/${w.offers!.changeSetId}` };
   },
   "agreements.list": connected("/agreements"),
+  "notifications.endpoints.list": async (w) => ({ path: `${T(w)}/notifications/endpoints` }),
+  "notifications.endpoints.create": async (w) => ({
+    path: `${T(w)}/notifications/endpoints`,
+    body: { url: "http://127.0.0.1:9/matrix" },
+  }),
+  "notifications.endpoints.delete": async (w, _caller, allowed) => ({
+    path: `${T(w)}/notifications/endpoints/${allowed ? await newEndpoint(w) : await endpointOf(w)}`,
+  }),
+  "notifications.endpoints.enable": async (w) => ({
+    path: `${T(w)}/notifications/endpoints/${await endpointOf(w)}/enable`,
+  }),
+  "notifications.endpoints.rotate_secret": async (w) => ({
+    path: `${T(w)}/notifications/endpoints/${await endpointOf(w)}/rotate-secret`,
+  }),
+  "notifications.deliveries.list": async (w) => ({
+    path: `${T(w)}/notifications/endpoints/${await endpointOf(w)}/deliveries?limit=5`,
+  }),
+  "notifications.deliveries.replay": async (w) => {
+    const endpoint = await endpointOf(w);
+    const delivery = await w.e2e.notify.seedDelivery(w.tenantId, endpoint);
+    return { path: `${T(w)}/notifications/endpoints/${endpoint}/deliveries/${delivery}/replay` };
+  },
   "seller.currencies.get": connected("/seller/currencies"),
 };
 

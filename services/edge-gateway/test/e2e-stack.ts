@@ -5,6 +5,7 @@ import { type Answer, type CallOptions, gatewayCaller } from "@flowstate/connect
 import type { TokenResponse } from "@flowstate/contracts/rest/identity/auth";
 import type { RouteSpec, ServiceName } from "@flowstate/contracts/rest/route";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { type NotifyHarness, startNotifySvc } from "@flowstate/notify-svc/testing/harness";
 import { type RunningOffers, startOffersService } from "@flowstate/offers-svc/testing/offers-service";
 import { startPartnerSvc } from "@flowstate/partner-svc/testing/harness";
 import { type PrivacyHarness, startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";
@@ -62,6 +63,8 @@ export interface E2E {
   connector?: RunningConnector;
   /** offers-svc, when started with `{ connector: true, offers: true }`. */
   offers?: RunningOffers;
+  /** notify-svc behind the gateway (always started). */
+  notify: NotifyHarness;
   sandbox?: RunningSandbox;
   /** A token signed with identity-svc's real key, with claims or lifetime of the test's choosing. */
   forgeWithRealKey(claims: Record<string, unknown>, iat: number, exp: number): Promise<string>;
@@ -152,6 +155,8 @@ export async function startE2E(
     privacyServer = await listen(observe(privacy.app), "privacy-svc");
   }
   const partner = await startPartnerSvc(prefix, identity.secret);
+  // notify-svc behind the gateway too; its writes re-check credentials at the real identity-svc.
+  const notify = await startNotifySvc({ prefix, secret: identity.secret, identityUrl: identityServer.url });
   // audit-svc behind the gateway too (its routes are read-only and its harness cheap).
   const audit: AuditHarness = await startAuditHarness({ prefix: `${prefix}_au`, secret: identity.secret });
   const auditServer = await listen(observe(audit.app), "audit-svc");
@@ -165,6 +170,7 @@ export async function startE2E(
       JWT_AUDIENCE: AUDIENCE,
       ...unlimitedRates,
       PARTNER_URL: partner.url,
+      NOTIFY_URL: notify.url,
       AUDIT_URL: auditServer.url,
       ...(connector ? { CONNECTOR_URL: connector.url } : {}),
       ...(offers ? { OFFERS_URL: offers.url } : {}),
@@ -205,6 +211,7 @@ export async function startE2E(
     urls: {
       "identity-svc": identityServer.url,
       "partner-svc": partner.url,
+      "notify-svc": notify.url,
       "audit-svc": auditServer.url,
       ...(privacyServer ? { "privacy-svc": privacyServer.url } : {}),
       ...(connector ? { "connector-svc": connector.url } : {}),
@@ -246,12 +253,14 @@ export async function startE2E(
     },
     ...(connector && sandbox ? { connector, sandbox } : {}),
     ...(offers ? { offers } : {}),
+    notify,
     async close() {
       await gateway.close();
       await privacyServer?.shutdown("test done");
       await privacy?.close();
       await identityServer.shutdown("test done");
       await partner.close();
+      await notify.close();
       await auditServer.shutdown("test done");
       await audit.close();
       await identity.close();

@@ -8,11 +8,11 @@ import { type E2E, startE2E } from "./e2e-stack.ts";
  * docs/erasure.md against the real schemas, and the acceptance of issue 24: after a user's deletion,
  * a query over every table of every service's schema finds their e-mail address nowhere but in the
  * legacy audit rows the interface allows. The stack runs every service with a database (identity,
- * connector, offers, partner, privacy, audit), each on a throwaway schema named after this prefix.
+ * connector, offers, partner, privacy, audit, notify), each on a throwaway schema named after this prefix.
  */
 const PREFIX = "gw_er";
 /** t_<prefix>[_<service suffix>]_<12 hex>, as each harness names its schema (openTestDatabase). */
-const SCHEMA = new RegExp(`^t_${PREFIX}(?:_(cn|of|p|au|partner))?_[0-9a-f]{12}$`);
+const SCHEMA = new RegExp(`^t_${PREFIX}(?:_(cn|of|p|au|partner|nt))?_[0-9a-f]{12}$`);
 const SERVICE_BY_SUFFIX: Record<string, string> = {
   "": "identity-svc",
   cn: "connector-svc",
@@ -20,6 +20,7 @@ const SERVICE_BY_SUFFIX: Record<string, string> = {
   p: "privacy-svc",
   au: "audit-svc",
   partner: "partner-svc",
+  nt: "notify-svc",
 };
 /** Where the interface allows an address to outlive the account (interface.md "Erasure"). */
 const ALLOWED = new Set(["audit-svc.audit_event_legacy"]);

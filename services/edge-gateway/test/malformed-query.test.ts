@@ -78,11 +78,13 @@ describe("malformed query parameters on every list route", () => {
   let e2e: E2E;
   let owner: Account;
   let tenantId: string;
+  /** A notification endpoint of the tenant, for its delivery log (notify-svc allows loopback http in tests). */
+  let endpointId: string;
   const get = (route: RouteSpec, query: string) =>
     e2e.call(
       "GET",
       // An offer's history answers any offer id of the right shape (an empty list for an unknown one).
-      `${route.path.replace("{id}", tenantId).replace("{offer_id}", "offer-0123456789abc")}?${query}`,
+      `${route.path.replace("{id}", tenantId).replace("{offer_id}", "offer-0123456789abc").replace("{endpoint_id}", endpointId)}?${query}`,
       { token: owner.token },
     );
 
@@ -95,6 +97,12 @@ describe("malformed query parameters on every list route", () => {
       token: owner.token,
       body: { marketplace_offers: true },
     });
+    endpointId = (
+      await e2e.call("POST", `/v1/tenants/${tenantId}/notifications/endpoints`, {
+        token: owner.token,
+        body: { url: "http://127.0.0.1:9/hook" },
+      })
+    ).json.id;
     const seller = await sellerAccount({ call: e2e.call, sandbox: e2e.sandbox! }, {}, { tenantId, token: owner.token });
     const connect = await e2e.call("POST", `/v1/tenants/${tenantId}/integrations/marketplace`, {
       token: owner.token,
@@ -109,6 +117,7 @@ describe("malformed query parameters on every list route", () => {
       "agreements.list",
       "audit_events.list",
       "marketplace.products.list",
+      "notifications.deliveries.list",
       "offers.changes.list",
       "offers.list",
       "partner.engagements.list",

@@ -111,6 +111,7 @@ describe("every service's tenant routes, sent straight to the service", () => {
     assert.deepEqual([...new Set(tenantRoutes.map((r) => r.service))].sort(), [
       "audit-svc",
       "connector-svc",
+      "notify-svc",
       "offers-svc",
       "partner-svc",
     ]);

@@ -1,8 +1,10 @@
-import { lookup as dnsLookup } from "node:dns/promises";
 import { request } from "node:https";
-import type { LookupFunction } from "node:net";
-import { isIP } from "node:net";
-import { isSpecialUse } from "./special-addresses.ts";
+import {
+  AddressRefused,
+  pinnedLookup,
+  type ResolvedAddress,
+  resolvePublicAddress,
+} from "@flowstate/shared/net/public-address";
 
 export interface FetchLimits {
   /** Addresses exempt from the special-use refusal. Empty in production (see fetcher.ts). */
@@ -30,22 +32,13 @@ export interface Fetched {
 
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/** Every address the host resolves to, each checked: one special-use answer refuses the host. */
-async function checkedAddress(hostname: string, limits: FetchLimits): Promise<{ address: string; family: number }> {
-  const literal = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
-  let answers: { address: string; family: number }[];
-  if (isIP(literal)) answers = [{ address: literal, family: isIP(literal) }];
-  else {
-    try {
-      answers = await dnsLookup(literal, { all: true, verbatim: true });
-    } catch {
-      throw new CimdError("host_not_found");
-    }
+/** The host's checked address (shared/src/net/public-address.ts), its refusal as the CIMD reason. */
+async function checkedAddress(hostname: string, limits: FetchLimits): Promise<ResolvedAddress> {
+  try {
+    return await resolvePublicAddress(hostname, limits.allowedAddresses);
+  } catch (err) {
+    throw err instanceof AddressRefused ? new CimdError(err.reason) : err;
   }
-  if (answers.length === 0) throw new CimdError("host_not_found");
-  for (const a of answers)
-    if (isSpecialUse(a.address) && !limits.allowedAddresses.has(a.address)) throw new CimdError("address_not_allowed");
-  return answers[0]!;
 }
 
 /**
@@ -57,11 +50,7 @@ async function checkedAddress(hostname: string, limits: FetchLimits): Promise<{ 
  * against the URL's host as usual.
  */
 export async function fetchDocument(url: URL, limits: FetchLimits): Promise<Fetched> {
-  const pinned = await checkedAddress(url.hostname, limits);
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: unknown[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
+  const lookup = pinnedLookup(await checkedAddress(url.hostname, limits));
   return new Promise<Fetched>((resolve, reject) => {
     const req = request(url, {
       method: "GET",

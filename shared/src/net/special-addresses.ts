@@ -2,9 +2,10 @@ import { BlockList, isIP } from "node:net";
 
 /**
  * Special-use address blocks (RFC 6890 and the IANA special-purpose registries, plus multicast
- * and reserved space): a Client ID Metadata Document is never fetched from one of these, or a
- * client id could make the authorization server probe its own network (draft-ietf-oauth-client-
- * id-metadata-document, "Server-Side Request Forgery"). IPv6 forms that embed an IPv4 address
+ * and reserved space): nothing a caller names by URL is fetched from or sent to one of these, or
+ * the caller could make a service probe its own network ("Server-Side Request Forgery"):
+ * identity-svc's Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document) and
+ * notify-svc's webhooks both go through public-address.ts. IPv6 forms that embed an IPv4 address
  * (mapped, NAT64, 6to4) are checked by the address they embed.
  */
 const blocked = new BlockList();

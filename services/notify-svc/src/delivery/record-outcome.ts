@@ -1,0 +1,63 @@
+import { qualifiedTable } from "@flowstate/shared/seam/table";
+import type { NotifyDeps } from "../deps.ts";
+import { backoffMs } from "./backoff.ts";
+import type { Due } from "./claim.ts";
+import type { Attempt } from "./send.ts";
+
+/**
+ * Writes an attempt's outcome in one transaction: the delivery (succeeded; or retried after the
+ * backoff while its retry window lasts, else failed) and its endpoint's failure streak. An endpoint
+ * whose every attempt failed for the whole retry window (its streak is that old, or a delivery
+ * just used up its window without one success), and at least `disableAfterFailures` of them, is
+ * disabled and its pending deliveries closed: the answer to "receiver gone for good".
+ * Returns whether this attempt disabled the endpoint.
+ */
+export async function recordOutcome(deps: NotifyDeps, due: Due, attempt: Attempt): Promise<{ disabled: boolean }> {
+  const [d, e] = ["delivery", "endpoint"].map((t) => qualifiedTable(deps.schema, t));
+  const s = deps.delivery;
+  return deps.orm.em.fork().transactional(async (em) => {
+    if (attempt.ok) {
+      await em.execute(
+        `UPDATE ${d} SET status = 'succeeded', attempts = attempts + 1, last_attempt_at = now(), last_status_code = ?,
+                last_error = NULL, delivered_at = now(), next_attempt_at = NULL, locked_until = NULL WHERE id = ?`,
+        [attempt.status, due.id],
+      );
+      await em.execute(`UPDATE ${e} SET failures = 0, failing_since = NULL WHERE id = ?`, [due.endpoint_id]);
+      return { disabled: false };
+    }
+    const wait = backoffMs(due.attempts + 1, s.backoffBaseMs, s.backoffMaxMs);
+    // Retried while the next attempt still falls inside the window that opened with the delivery.
+    const [after] = await em.execute<{ status: string }[]>(
+      `UPDATE ${d} SET attempts = attempts + 1, last_attempt_at = now(), last_status_code = ?, last_error = ?,
+              locked_until = NULL,
+              status = CASE WHEN created_at + make_interval(secs => ?) > now() + make_interval(secs => ?) THEN 'pending' ELSE 'failed' END,
+              next_attempt_at = CASE WHEN created_at + make_interval(secs => ?) > now() + make_interval(secs => ?)
+                                     THEN now() + make_interval(secs => ?) END
+        WHERE id = ? RETURNING status`,
+      [
+        attempt.status,
+        attempt.error,
+        s.retryWindowMs / 1000,
+        wait / 1000,
+        s.retryWindowMs / 1000,
+        wait / 1000,
+        wait / 1000,
+        due.id,
+      ],
+    );
+    const [streak] = await em.execute<{ disable: boolean }[]>(
+      `UPDATE ${e} SET failures = failures + 1, failing_since = coalesce(failing_since, now())
+        WHERE id = ? AND status = 'enabled'
+        RETURNING failures >= ? AND (failing_since <= now() - make_interval(secs => ?) OR ?) AS disable`,
+      [due.endpoint_id, s.disableAfterFailures, s.retryWindowMs / 1000, after?.status === "failed"],
+    );
+    if (!streak?.disable) return { disabled: false };
+    await em.execute(`UPDATE ${e} SET status = 'disabled', disabled_at = now() WHERE id = ?`, [due.endpoint_id]);
+    await em.execute(
+      `UPDATE ${d} SET status = 'failed', next_attempt_at = NULL, last_error = coalesce(last_error, 'endpoint_disabled')
+        WHERE endpoint_id = ? AND status = 'pending'`,
+      [due.endpoint_id],
+    );
+    return { disabled: true };
+  });
+}

@@ -1,0 +1,19 @@
+import { type BootParts, platformDeps } from "@flowstate/shared/boot/platform-deps";
+import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
+import { callSigner } from "@flowstate/shared/seam/verify-caller";
+import type { NotifyConfig } from "./config.ts";
+import type { NotifyDeps } from "./deps.ts";
+
+/** The one way to assemble NotifyDeps from configuration (main.ts; the test harness builds its own). */
+export function buildDeps(o: BootParts<NotifyConfig>): NotifyDeps {
+  const platform = platformDeps(o);
+  return {
+    ...platform,
+    credentials: remoteCredentials({
+      identityUrl: o.config.IDENTITY_URL,
+      sign: callSigner(platform, "notify-svc", "identity-svc"),
+    }),
+    delivery: o.config.delivery,
+    clock: () => new Date(),
+  };
+}

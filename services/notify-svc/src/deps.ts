@@ -1,0 +1,27 @@
+import type { Keyring } from "@flowstate/shared/auth/keyring";
+import type { CredentialCheck, SeamDeps } from "@flowstate/shared/seam/call-context";
+
+/** How deliveries are made and retried (config.ts `delivery`; tests shorten the timings). */
+export interface DeliverySettings {
+  /** Local development only: http:// endpoints accepted. */
+  allowHttp: boolean;
+  /** Special-use addresses accepted all the same (loopback receivers of tests and the local stack). */
+  allowedAddresses: ReadonlySet<string>;
+  timeoutMs: number;
+  retryWindowMs: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  disableAfterFailures: number;
+  pollMs: number;
+  logDays: number;
+  secretOverlapMs: number;
+}
+
+/** Everything notify-svc's app, consumer and worker need, built once at boot (deps-factory.ts) or by a test. */
+export interface NotifyDeps extends SeamDeps {
+  /** Keys per caller (ADR 0014): the doors' `gateway--notify-svc`, its `notify-svc--identity-svc`. */
+  callerKeys: Keyring;
+  credentials: CredentialCheck;
+  delivery: DeliverySettings;
+  clock: () => Date;
+}
