@@ -241,6 +241,29 @@ describe("the synthesized stacks", () => {
     template(built.partner).hasResourceProperties("AWS::ECS::Service", { ServiceName: "partner-inbound" });
   });
 
+  it("partner (us-east-1): a depth and an age alarm on the transit DLQ, in its region, into a topic there (§7 check 20)", () => {
+    const p = names.partner;
+    const alarms = resources(built.partner, "AWS::CloudWatch::Alarm").map((a) => a.Properties!);
+    const on = (metric: string) =>
+      alarms.find(
+        (a) =>
+          a.MetricName === metric &&
+          (a.Dimensions as { Name: string; Value: string }[]).some(
+            (d) => d.Name === "QueueName" && d.Value === p.dlqName,
+          ),
+      );
+    const depth = on("ApproximateNumberOfMessagesVisible");
+    assert.ok(depth, "depth alarm");
+    assert.equal(depth.Threshold, 0);
+    assert.match(depth.AlarmDescription as string, new RegExp(`^A message is in ${p.dlqName}`));
+    const age = on("ApproximateAgeOfOldestMessage");
+    assert.ok(age, "age alarm");
+    assert.ok((age.Threshold as number) < p.retentionSeconds, "it fires before the messages expire");
+    const topics = resources(built.partner, "AWS::SNS::Topic");
+    assert.equal(topics.length, 1);
+    for (const a of [depth, age]) assert.equal((a.AlarmActions as unknown[]).length, 1);
+  });
+
   it("passes CloudFormation's own template rules (CDK's built-in validation, which caught a description SG rules refuse)", () => {
     const report = JSON.parse(readFileSync(join(built.app.outdir, "validation-report.json"), "utf8"));
     for (const plugin of report.pluginReports) {

@@ -47,21 +47,22 @@ export async function settledState(o: {
     return { unsent, unaudited };
   });
   const credentials = { accessKeyId: "testing", secretAccessKey: "testing" };
-  const sqs = createAwsClients({ endpoint: o.awsEndpoint, credentials }).data("sqs");
+  const clients = createAwsClients({ endpoint: o.awsEndpoint, credentials });
   const queued: Record<string, number> = {};
-  const urls = (await sqs.send(new ListQueuesCommand({ QueueNamePrefix: o.prefix }))).QueueUrls ?? [];
-  for (const url of urls) {
-    const a = await sqs.send(
-      new GetQueueAttributesCommand({
-        QueueUrl: url,
-        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
-      }),
-    );
-    const n =
-      Number(a.Attributes?.ApproximateNumberOfMessages ?? 0) +
-      Number(a.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
-    if (n) queued[url.split("/").pop()!] = n;
-  }
+  // eu-central-1's consumer queues and DLQs, and partner-inbound's us-east-1 queue and DLQ.
+  for (const sqs of [clients.data("sqs"), clients.partner("partner-sqs")])
+    for (const url of (await sqs.send(new ListQueuesCommand({ QueueNamePrefix: o.prefix }))).QueueUrls ?? []) {
+      const a = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: url,
+          AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+        }),
+      );
+      const n =
+        Number(a.Attributes?.ApproximateNumberOfMessages ?? 0) +
+        Number(a.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+      if (n) queued[url.split("/").pop()!] = n;
+    }
   const mails = (await sentMail(o.awsEndpoint)).filter((m) => m.subject === READY_SUBJECT);
   const mail = o.exports
     .map(({ email }) => ({ email, count: mails.filter((m) => m.destinations.includes(email)).length }))

@@ -8,7 +8,7 @@ import { defaultLogFile, reportIsClean, reportTable, runFaultSuite } from "./sui
 
 /**
  * The CI-sized subset of `npm run faults` (issue 24): the whole system as `npm start` runs it, the
- * four flows looping through the gateway, and three faults mid-flow — a service killed and
+ * five flows looping (the partner flow among them) through the gateway, and three faults mid-flow — a service killed and
  * restarted (privacy-svc, while one of its ready e-mails is at SES: the window an at-most-once send
  * lost its mail in), a service stalled 10 s (identity-svc, which every flow's credential check
  * reaches) and every database connection terminated. Nothing lost, nothing done twice (one ready

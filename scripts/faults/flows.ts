@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { offerRequest } from "@flowstate/offers-svc/testing/offer-fixtures";
+import { opportunityDetail, partnerEvent } from "@flowstate/partner-inbound/testdata/partner-events";
 import type { FaultCall } from "./client.ts";
 
 /** What a flow leaves for the checks that run once the system has settled. */
@@ -14,6 +15,11 @@ export type Flow = (call: FaultCall, world: World) => Promise<FlowTrace>;
 /** What flows share: a tenant connected to a seller account of the sandbox, set up before any fault. */
 export interface World {
   seller: { tenantId: string; token: string; productId: string; control: string };
+  /**
+   * The seller account's Partner Central side: `send` puts one event on partner-inbound's us-east-1
+   * queue, as the tenant's forwarding rule and the shard bus deliver it.
+   */
+  partner: { account: string; send(body: string): Promise<void> };
 }
 
 const PASSWORD = "correct horse battery staple";
@@ -153,9 +159,46 @@ const deletion: Flow = async (call) => {
   return {};
 };
 
+/**
+ * A Partner Central event (delivered twice, as EventBridge may) on the us-east-1 queue → partner-inbound
+ * → eu-central-1 → partner-svc → the opportunity in the tenant's sync state, listed exactly once.
+ */
+const partner: Flow = async (call, world) => {
+  const { tenantId, token } = world.seller;
+  const id = `O${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+  const event = partnerEvent("Opportunity Created", opportunityDetail(id), {
+    account: world.partner.account,
+    time: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+  });
+  // AWS's side of the delivery, not a client of ours: retried until the queue takes it.
+  for (const _ of [1, 2]) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await world.partner.send(JSON.stringify(event));
+        break;
+      } catch (err) {
+        must(attempt < 20, `the partner queue refused the event: ${(err as Error).message}`);
+        await pause(1_000);
+      }
+    }
+  }
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const list = await call("partner", "list", "GET", `/v1/tenants/${tenantId}/partner/opportunities?limit=100`, {
+      token,
+    });
+    must(list.status === 200, "list", list);
+    const copies = (list.json.items as { opportunity_id: string }[]).filter((o) => o.opportunity_id === id).length;
+    if (copies > 1) throw new Duplicated(`opportunity ${id} listed ${copies} times`);
+    if (copies === 1) return {};
+    must(Date.now() < deadline, `opportunity ${id} never appeared`);
+    await pause(500);
+  }
+};
+
 /** A second effect where one was asked for (reported apart from lost flows). */
 export class Duplicated extends Error {}
 export { Lost };
 
-export const flows = { invitation, export: exportFlow, offer, deletion } satisfies Record<string, Flow>;
+export const flows = { invitation, export: exportFlow, offer, deletion, partner } satisfies Record<string, Flow>;
 export type FlowName = keyof typeof flows;

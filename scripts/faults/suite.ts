@@ -1,7 +1,9 @@
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { withConnection } from "@flowstate/shared/db/with-connection";
 import { type Moto, startMoto } from "../../deploy/local/moto.ts";
 import { ensureDatabase } from "../../deploy/local/postgres.ts";
@@ -99,7 +101,10 @@ export async function runFaultSuite(o: SuiteOptions): Promise<FaultReport> {
     if (down.length) throw new Error(`services did not start:\n${down.join("\n")}`);
     const running = stack;
     const url = (name: string) => running.services.find((s) => s.name === name)!.url;
-    const world = await connectedSeller(url("edge-gateway"), url("seller-sandbox"));
+    const world = await connectedSeller(url("edge-gateway"), url("seller-sandbox"), {
+      queueUrl: stack.outputs.partner.queueUrl,
+      endpoint: moto.endpoint,
+    });
     const targets: FaultTargets = {
       stack,
       moto,
@@ -196,7 +201,11 @@ function summary(cells: Record<string, Cell>): string {
 }
 
 /** A tenant connected to a seller account of the sandbox (its CloudFormation stack in the emulator), before any fault. */
-async function connectedSeller(gateway: string, sandbox: string): Promise<World> {
+async function connectedSeller(
+  gateway: string,
+  sandbox: string,
+  partnerQueue: { queueUrl: string; endpoint: string },
+): Promise<World> {
   const caller = gatewayCaller(gateway);
   const owner = await caller.signUp();
   const tenantId = (await caller.expect("POST", "/v1/tenants", 201, { token: owner.token, body: { name: "Faults" } }))
@@ -219,7 +228,19 @@ async function connectedSeller(gateway: string, sandbox: string): Promise<World>
   });
   const products = (await (await fetch(seller.control)).json()) as { products: { id: string; visibility: string }[] };
   const productId = products.products.find((p) => p.visibility === "Public")!.id;
-  return { seller: { tenantId, token: owner.token, productId, control: seller.control } };
+  const sqs = createAwsClients({
+    endpoint: partnerQueue.endpoint,
+    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
+  }).partner("partner-sqs");
+  return {
+    seller: { tenantId, token: owner.token, productId, control: seller.control },
+    partner: {
+      account: seller.accountId,
+      async send(body) {
+        await sqs.send(new SendMessageCommand({ QueueUrl: partnerQueue.queueUrl, MessageBody: body }));
+      },
+    },
+  };
 }
 
 /** The report as a table: one row per fault, one column per flow (lost/twice/unexplained of runs). */

@@ -200,7 +200,7 @@ export class ObservabilityStack extends Stack {
 }
 
 /** An SQS queue metric's maximum over `minutes` (the DLQ alarms: depth and age of the oldest message). */
-function queueMaximum(queueName: string, metricName: string, minutes: number): cloudwatch.Metric {
+export function queueMaximum(queueName: string, metricName: string, minutes: number): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: "AWS/SQS",
     metricName,

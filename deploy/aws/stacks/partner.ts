@@ -1,8 +1,12 @@
 import { Duration, Fn, Stack, type StackProps } from "aws-cdk-lib";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import * as ecs from "aws-cdk-lib/aws-ecs";
 import * as events from "aws-cdk-lib/aws-events";
 import * as iam from "aws-cdk-lib/aws-iam";
+import * as sns from "aws-cdk-lib/aws-sns";
+import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
 import { serviceEnvironment } from "../environment.ts";
@@ -12,6 +16,7 @@ import { type DeploySettings, regions } from "../settings.ts";
 import { DOCKERFILE, ECR_TOKEN_REASON, readyzCheck, repoRoot, serviceCommand } from "./compute.ts";
 import { taskRoleName } from "./identity.ts";
 import { allowRules, queueTarget } from "./messaging.ts";
+import { queueMaximum } from "./observability.ts";
 
 /**
  * The CloudFormation resource types the us-east-1 stack may hold: buses, rules, the transit queue
@@ -44,7 +49,20 @@ export const PARTNER_ALLOWED_TYPES = [
   "AWS::IAM::Policy",
   "Custom::VpcRestrictDefaultSG",
   "AWS::Lambda::Function",
+  // The transit DLQ's alarms and their topic: an alarm must live in its metric's region, and an alarm
+  // action's topic in the alarm's. They hold alarm states and notifications (queue name, counts), no
+  // event content.
+  "AWS::CloudWatch::Alarm",
+  "AWS::SNS::Topic",
+  "AWS::SNS::TopicPolicy",
+  "AWS::SNS::Subscription",
 ] as const;
+
+/**
+ * A dead letter older than this raises the transit DLQ's age alarm: six hours of the one day it is
+ * kept (the eu-central-1 DLQs keep 14 days and alarm at 2).
+ */
+export const PARTNER_DLQ_AGE_ALARM_SECONDS = 6 * 3600;
 
 export interface PartnerStackProps extends StackProps {
   settings: DeploySettings;
@@ -62,6 +80,7 @@ export class PartnerStack extends Stack {
   readonly queue: sqs.Queue;
   readonly dlq: sqs.Queue;
   readonly buses: events.CfnEventBus[] = [];
+  readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: PartnerStackProps) {
     super(scope, id, props);
@@ -101,6 +120,50 @@ export class PartnerStack extends Stack {
       rules.map((r) => r.attrArn),
     );
     for (const service of partnerServices) this.handler(settings, names, service);
+    this.dlqAlarms(settings, def.dlqName);
+  }
+
+  /**
+   * The transit DLQ's depth and age alarms (§7 check 20; issue 24: nothing read this DLQ, and an
+   * eu-central-1 EventBridge outage of a few minutes moves events there to expire after a day). In
+   * us-east-1 with a topic of their own, which the alarm e-mail subscribes to like the main one.
+   */
+  private dlqAlarms(settings: DeploySettings, dlqName: string) {
+    const topic = new sns.Topic(this, "Alarms", {
+      topicName: `${settings.prefix}-${settings.stage}-partner-alarms`,
+      enforceSSL: true,
+    });
+    acknowledge(
+      topic,
+      "AwsSolutions-SNS2",
+      "the topic carries alarm state changes only (alarm and queue names, counts), no event content; a KMS key would be a store in us-east-1, which the residency rule forbids",
+    );
+    if (settings.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
+    const runbook = "runbook docs/runbooks/redrive-a-dlq.md (us-east-1) (docs/runbooks/respond-to-an-alarm.md)";
+    const alarm = (id: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
+      const a = new cloudwatch.Alarm(this, id, {
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: `${description}: ${runbook}`,
+      });
+      a.addAlarmAction(new actions.SnsAction(topic));
+      this.alarms.push(a);
+    };
+    alarm(
+      "Dlq-partner-inbound",
+      queueMaximum(dlqName, "ApproximateNumberOfMessagesVisible", 1),
+      0,
+      `A message is in ${dlqName}`,
+    );
+    alarm(
+      "DlqAge-partner-inbound",
+      queueMaximum(dlqName, "ApproximateAgeOfOldestMessage", 5),
+      PARTNER_DLQ_AGE_ALARM_SECONDS,
+      `A message has waited in ${dlqName} over 6 hours (kept 1 day)`,
+    );
   }
 
   private handler(settings: DeploySettings, names: DeploymentNames, service: (typeof partnerServices)[number]) {
