@@ -76,7 +76,7 @@ export async function onboardSeller(gatewayUrl: string, motoEndpoint: string) {
     principalArns: bundle.cloudformation.parameters.FlowstatePrincipalArns.split(","),
     externalId: bundle.external_id,
   });
-  return { token, tenantId, tenant, externalId: bundle.external_id, roleArn };
+  return { email, password, token, tenantId, tenant, externalId: bundle.external_id, roleArn };
 }
 
 /** A ListEntities request to the sandbox at `url`, signed once with `credentials`: replayable as is. */

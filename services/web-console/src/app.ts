@@ -4,6 +4,7 @@ import type { MetricsRegistry } from "@flowstate/shared/http/metrics";
 import type { ConsoleDeps } from "./deps.ts";
 import type { ConsoleApp } from "./http/env.ts";
 import { pageHeaders } from "./http/page-headers.ts";
+import { serverTiming } from "./http/server-timing.ts";
 import { mountAccount } from "./routes/account.ts";
 import { mountAccountDelete } from "./routes/account-delete.ts";
 import { mountAccountMcp } from "./routes/account-mcp.ts";
@@ -44,6 +45,7 @@ export function createApp(deps: ConsoleDeps, options: { metrics?: MetricsRegistr
     readiness: { database: databaseReady(deps.orm) },
   }) as unknown as ConsoleApp;
   for (const path of ["/app", "/app/*"]) {
+    app.use(path, serverTiming());
     app.use(path, async (c, next) => {
       c.set("deps", deps);
       await next();

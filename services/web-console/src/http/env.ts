@@ -9,6 +9,8 @@ export type ConsoleEnv = {
   Variables: ServiceEnv["Variables"] & {
     deps: ConsoleDeps;
     session: Session;
+    /** The page's Server-Timing metrics so far (http/server-timing.ts): each API call it made. */
+    timings: string[];
     /** The CSRF token every form of this page carries (an HMAC of the session or of the anonymous cookie). */
     csrf: string;
     /** The public API with the session's token and the request id (a 401 ends the session: see signed-in.ts). */

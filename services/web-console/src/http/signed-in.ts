@@ -4,6 +4,7 @@ import { refreshTokens } from "../session/oauth-client.ts";
 import { endSessions, loadSession, refreshSession } from "../session/sessions.ts";
 import { redirectEndingSession, SESSION_COOKIE } from "./cookies.ts";
 import type { ConsoleContext, ConsoleEnv } from "./env.ts";
+import { timingMetric } from "./server-timing.ts";
 
 /** A token with less than this left is refreshed before the page's calls (a page makes several). */
 const REFRESH_AHEAD_MS = 60_000;
@@ -36,7 +37,9 @@ export const signedIn = (): MiddlewareHandler<ConsoleEnv> => async (c, next) => 
   c.set("csrf", deps.sealer.mac("csrf", current.idHash));
   let ended = false;
   c.set("api", async (call) => {
+    const before = performance.now();
     const answer = await deps.api({ ...call, token: current.accessToken, requestId: c.get("requestId") });
+    c.get("timings")?.push(timingMetric("api", performance.now() - before, `${call.method} ${call.path}`));
     if (!answer.ok && answer.problem.status === 401 && ENDED.has(answer.problem.code)) {
       ended = true;
       await endSessions(deps, { idHash: current.idHash });
