@@ -37,6 +37,9 @@ const ARGS: Record<string, Record<string, unknown>> = {
   release_private_offer: { offer_id: "offer-abc123" },
   update_private_offer: { offer_id: "offer-abc123", name: "Renamed" },
   get_offer_history: { offer_id: "offer-abc123" },
+  create_notification_endpoint: { url: "https://hooks.example.com/flowstate" },
+  list_notification_deliveries: { endpoint_id: "whe_0123456789abcdef" },
+  replay_notification_delivery: { endpoint_id: "whe_0123456789abcdef", delivery_id: "dlv_0123456789abcdef" },
 };
 
 /** Calls `tool` as `caller` through the official client; returns the result and how many pipeline calls it made. */

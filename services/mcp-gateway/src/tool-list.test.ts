@@ -10,9 +10,11 @@ import { buildServer, INSTRUCTIONS } from "./server.ts";
  * one measured 22,072 when this budget was set (README, "Tool list size"). A new tool or a longer
  * description must fit in it or take the bytes from somewhere else. Raised once, for the two tools of
  * drafts (update_private_offer, get_offer_history: 3.3 kB, 1.1 kB of their descriptions cut back):
- * 25,393 bytes measured, about 6.2k tokens.
+ * 25,393 bytes measured, about 6.2k tokens. Raised again for issue 25's four notification tools
+ * (list and create endpoints, list and replay deliveries; deletion stays REST-only): 31,692 bytes,
+ * most of it their answers' schemas (the eight notification kinds, the delivery's fields).
  */
-const TOOL_LIST_BUDGET = 25_500;
+const TOOL_LIST_BUDGET = 31_800;
 const INSTRUCTIONS_BUDGET = 800;
 
 /** The official client on an in-process server of a signed-in person in a tenant (no pipeline: nothing is sent). */
@@ -49,7 +51,7 @@ describe("the published tool list", () => {
   it("stays within its budget, with the instructions", async () => {
     const c = await client();
     const { tools } = await c.listTools();
-    assert.equal(tools.length, 20);
+    assert.equal(tools.length, 24);
     const size = JSON.stringify(tools).length;
     assert.ok(size <= TOOL_LIST_BUDGET, `tools/list is ${size} bytes, over its budget of ${TOOL_LIST_BUDGET}`);
     assert.equal(c.getInstructions(), INSTRUCTIONS);

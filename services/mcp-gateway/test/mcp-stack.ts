@@ -3,6 +3,7 @@ import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { createPipeline as createRestGateway, GatewayConfig } from "@flowstate/edge-gateway/pipeline";
 import { unlimitedRates } from "@flowstate/edge-gateway/testing/gateway-harness";
 import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { startNotifySvc } from "@flowstate/notify-svc/testing/harness";
 import { startOffersService } from "@flowstate/offers-svc/testing/offers-service";
 import { startPrivacyHarness } from "@flowstate/privacy-svc/testing/harness";
 import { startSandbox } from "@flowstate/seller-sandbox/testing/start-sandbox";
@@ -57,11 +58,18 @@ export async function startMcpStack(prefix: string) {
     participantUrls: { "identity-svc": identityServer.url },
   });
   const privacyServer = await serve(privacy.app, { ...quiet, port: 0 });
+  // notify-svc (issue 25), its writes re-checked at the real identity-svc; loopback receivers allowed.
+  const notify = await startNotifySvc({
+    prefix: `${prefix}_nt`,
+    secret: identity.secret,
+    identityUrl: identityServer.url,
+  });
   const config = {
     ...GatewayConfig.parse({ IDENTITY_URL: identityServer.url }),
     CONNECTOR_URL: connector.url,
     OFFERS_URL: offers.url,
     PRIVACY_URL: privacyServer.url,
+    NOTIFY_URL: notify.url,
     JWT_ISSUER: issuer,
     ...unlimitedRates,
   };
@@ -102,6 +110,7 @@ export async function startMcpStack(prefix: string) {
     sandbox,
     offers,
     privacy,
+    notify,
     /** `<prefix>-<stage>` of Flowstate's principal roles. */
     principalPrefix,
     pipeline,
@@ -117,6 +126,7 @@ export async function startMcpStack(prefix: string) {
       await rest.close();
       await privacyServer.shutdown("test done");
       await privacy.close();
+      await notify.close();
       await offers.close();
       await connector.close();
       await sandbox.stop();

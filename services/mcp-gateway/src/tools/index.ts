@@ -1,6 +1,7 @@
 import { checkMarketplaceConnectorHealth } from "./check-marketplace-connector-health.ts";
 import { clonePrivateOffer } from "./clone-private-offer.ts";
 import { connectMarketplaceConnector } from "./connect-marketplace-connector.ts";
+import { createNotificationEndpoint } from "./create-notification-endpoint.ts";
 import { createPrivateOffer } from "./create-private-offer.ts";
 import { deleteMyAccount } from "./delete-my-account.ts";
 import { disconnectMarketplaceConnector } from "./disconnect-marketplace-connector.ts";
@@ -14,15 +15,19 @@ import { getOfferHistory } from "./get-offer-history.ts";
 import { getPrivateOffer } from "./get-private-offer.ts";
 import { getSellerCurrencies } from "./get-seller-currencies.ts";
 import { listMarketplaceProducts } from "./list-marketplace-products.ts";
+import { listNotificationDeliveries } from "./list-notification-deliveries.ts";
+import { listNotificationEndpoints } from "./list-notification-endpoints.ts";
 import { listPrivateOffers } from "./list-private-offers.ts";
 import { listPurchaseAgreements } from "./list-purchase-agreements.ts";
 import { releasePrivateOffer } from "./release-private-offer.ts";
+import { replayNotificationDelivery } from "./replay-notification-delivery.ts";
 import type { ToolSpec } from "./tool.ts";
 import { updatePrivateOffer } from "./update-private-offer.ts";
 
 /**
  * Every tool, in name order (tools/list answers in this order; the snapshot test pins it): one per
- * tool of interface.md 4.2 and decisions.md (MCP), each a view of one registry route.
+ * tool of interface.md 4.2 and decisions.md (MCP), and issue 25's notification endpoints (all
+ * but their deletion, which stays a REST and console act), each a view of one registry route.
  */
 export const tools: readonly ToolSpec[] = (
   [
@@ -46,5 +51,9 @@ export const tools: readonly ToolSpec[] = (
     listPurchaseAgreements,
     releasePrivateOffer,
     updatePrivateOffer,
+    createNotificationEndpoint,
+    listNotificationDeliveries,
+    listNotificationEndpoints,
+    replayNotificationDelivery,
   ] as ToolSpec[]
 ).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
