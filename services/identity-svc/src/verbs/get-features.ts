@@ -1,20 +1,13 @@
 import { FEATURE_DEFAULTS, type FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
 import { preparedRead } from "@flowstate/shared/db/prepared-read";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../context.ts";
-import { FeatureFlag } from "../db/entities.ts";
 import { tenantList } from "./lib/tenant-list.ts";
 
 /** Stored values over the defaults; unknown stored flags are ignored. */
-function toFlags(rows: readonly { flag: string; enabled: boolean }[]): FeatureFlags {
+export function toFlags(rows: readonly { flag: string; enabled: boolean }[]): FeatureFlags {
   const out = { ...FEATURE_DEFAULTS };
   for (const row of rows) if (row.flag in out) out[row.flag as keyof FeatureFlags] = row.enabled;
   return out;
-}
-
-/** The tenant's flags for a change: the rows are loaded as entities, so the change updates them in place. */
-export async function flagsOf(em: EntityManager, tenantId: string): Promise<FeatureFlags> {
-  return toFlags(await em.find(FeatureFlag, { tenant_id: tenantId }));
 }
 
 /** The tenant's flags for a read (a service's internal one, access decided by its route): a grouped prepared read, no entities. */

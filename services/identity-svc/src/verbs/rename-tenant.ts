@@ -1,7 +1,6 @@
 import type { RenameTenantRequest, Tenant } from "@flowstate/contracts/rest/identity/tenants";
 import { emit, inTransaction, type ServiceContext } from "../context.ts";
 import { authorizeTenant } from "./lib/authorize-tenant.ts";
-import { tenantView } from "./lib/tenant-view.ts";
 
 /** Renames a tenant (admin or owner). */
 export async function renameTenant({
@@ -14,12 +13,13 @@ export async function renameTenant({
   input: RenameTenantRequest;
 }): Promise<Tenant> {
   return inTransaction(ctx, async (em) => {
-    const { tenant, sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
+    const { tenant, role, ownerSub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
     if (tenant.name !== input.name) {
       tenant.name = input.name;
       emit(ctx, em, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: null });
       await em.flush();
     }
-    return (await tenantView(ctx, em, tenantId, sub))!.tenant;
+    // The answer from the rows locked above: no read after the write.
+    return { id: tenant.id, name: tenant.name, owner_sub: ownerSub, role, created_at: tenant.created_at.toISOString() };
   });
 }

@@ -1,7 +1,7 @@
 import type { FeatureFlags, UpdateFeatureFlagsRequest } from "@flowstate/contracts/rest/identity/tenants";
 import { emit, inTransaction, now, type ServiceContext } from "../context.ts";
 import { FeatureFlag } from "../db/entities.ts";
-import { flagsOf } from "./get-features.ts";
+import { toFlags } from "./get-features.ts";
 import { authorizeTenant } from "./lib/authorize-tenant.ts";
 
 /**
@@ -19,12 +19,14 @@ export async function updateFeatures({
 }): Promise<FeatureFlags> {
   return inTransaction(ctx, async (em) => {
     const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
-    const current = await flagsOf(em, tenantId);
+    // The stored rows once, as entities: a change updates its row in place, a new flag creates one.
+    const rows = await em.find(FeatureFlag, { tenant_id: tenantId });
+    const current = toFlags(rows);
     const at = now(ctx);
     let changed = false;
     for (const [flag, enabled] of Object.entries(input) as [keyof FeatureFlags, boolean][]) {
       if (current[flag] === enabled) continue;
-      const row = await em.findOne(FeatureFlag, { tenant_id: tenantId, flag });
+      const row = rows.find((r) => r.flag === flag);
       if (row) Object.assign(row, { enabled, updated_at: at, updated_by: sub });
       else em.create(FeatureFlag, { tenant_id: tenantId, flag, enabled, updated_at: at, updated_by: sub });
       current[flag] = enabled;

@@ -6,10 +6,13 @@ import { DomainError, notFound } from "@flowstate/shared/errors/domain-error";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../../context.ts";
 import { Membership, Tenant } from "../../db/entities.ts";
+import { table } from "../../sql-table.ts";
 import { tenantView } from "./tenant-view.ts";
 
 export interface TenantAccess {
   tenant: Tenant;
+  /** The owner's sub, read under the same locks (the tenant as callers see it names its owner). */
+  ownerSub: string;
   /** The caller's role; for an API key, the role it acts with (`keyRole`: its scope's, capped by its creator's). */
   role: TenantRole;
   /** The acting person: the user, or the admin who created the API key. */
@@ -33,13 +36,39 @@ export async function authorizeTenant(
   need: TenantNeed,
 ): Promise<TenantAccess> {
   const a = tenantActor(ctx, tenantId);
+  // One statement for the usual case, a member acting on a live tenant: the tenant row, the
+  // caller's membership and the owner's, locked in that order (the order of the FROM list, which is
+  // the order every verb here locks them; each verb that changes a membership locks the tenant
+  // first). Locked rows are re-read at their latest version after a wait, so a role changed
+  // meanwhile is seen. No row (no such tenant, not a member, or the owner changed while waiting):
+  // the separate reads below tell the cases apart.
+  const [row] = await em.execute<(TenantColumns & { role: TenantRole; owner_sub: string })[]>(
+    `SELECT t.*, m.role, o.sub AS owner_sub
+       FROM ${table(ctx, "tenant")} t
+       JOIN ${table(ctx, "membership")} m ON m.tenant_id = t.id AND m.sub = ?
+       JOIN ${table(ctx, "membership")} o ON o.tenant_id = t.id AND o.role = 'owner'
+      WHERE t.id = ? AND t.status = 'active'
+        FOR UPDATE OF t, m, o`,
+    [a.sub, tenantId],
+  );
+  if (row) {
+    const { role, owner_sub, ...columns } = row;
+    return { tenant: em.map(Tenant, columns), ownerSub: owner_sub, role: decide(need, a, role), sub: a.sub };
+  }
   const lockMode = LockMode.PESSIMISTIC_WRITE;
   const tenant = await em.findOne(Tenant, { id: tenantId, status: "active" }, { lockMode });
   if (!tenant) throw notFound("tenant");
   // For an API key, its creator's membership: the key acts with at most the creator's current role.
   const membership = await em.findOne(Membership, { tenant_id: tenantId, sub: a.sub }, { lockMode });
-  return { tenant, role: decide(need, a, membership?.role ?? null), sub: a.sub };
+  const role = decide(need, a, membership?.role ?? null);
+  const owner = await em.findOne(Membership, { tenant_id: tenantId, role: "owner" }, { lockMode });
+  return { tenant, ownerSub: owner!.sub, role, sub: a.sub };
 }
+
+type TenantColumns = { id: string; name: string; status: "active" | "deleted"; created_at: Date } & Record<
+  string,
+  unknown
+>;
 
 /**
  * The same check for a read, or a change that needs no lock on the tenant: one query for the
