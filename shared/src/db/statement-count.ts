@@ -31,7 +31,6 @@ export async function countStatements<T>(
     proto.query = function (this: unknown, ...args: unknown[]) {
       const box = counting.getStore();
       if (box) box.statements++;
-        console.log("SQL", String((args[0] as { text?: string })?.text ?? args[0]).slice(0, 90));
       return query.apply(this, args);
     };
   }
