@@ -61,9 +61,17 @@ export default async function mcpBench(): Promise<BenchRow[]> {
   const children = names.slice(0, 3).map((n) => startService(n, { ...env, PORT: String(ports[n]) }));
   try {
     await Promise.all(names.slice(0, 3).map((n) => waitHealthy(url(n))));
-    // METRICS_PORT 0: the gateways' internal /metrics listeners on free ports (no clash with npm start's).
+    // The gateways' internal /metrics listeners on free ports (no clash with npm start's); mcp-gateway's
+    // is read for its audit counters.
+    const mcpMetrics = `http://127.0.0.1:${await freePort()}/metrics`;
     for (const n of names.slice(3))
-      children.push(startService(n, { ...env, PORT: String(ports[n]), METRICS_PORT: "0" }));
+      children.push(
+        startService(n, {
+          ...env,
+          PORT: String(ports[n]),
+          METRICS_PORT: n === "mcp-gateway" ? new URL(mcpMetrics).port : "0",
+        }),
+      );
     await Promise.all(names.slice(3).map((n) => waitHealthy(url(n))));
 
     // A tenant onboarded as a seller would, and a read key for both doors.
@@ -150,6 +158,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       moto: moto.process.pid!,
     };
     const zero = () => ({ door: 0, connector: 0, moto: 0, calls: 0 });
+    // PutEvents requests mcp-gateway made for its audit events during the 32-connection MCP windows.
+    const audit = { putEvents: 0, calls: 0 };
     const cpu = { mcp: { one: zero(), many: zero() }, rest: { one: zero(), many: zero() } };
     // With BENCH_CPU_PROF, the measured windows go beside the profiles (bench/lib/profile-summary.ts
     // reads them): kinds mcp-one, mcp-many, rest-one, rest-many.
@@ -159,9 +169,17 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       const o = { ...(door === "mcp" ? mcp : rest), connections };
       const read = () => [cpuMs(pids.door[door]), cpuMs(pids.connector), cpuMs(pids.moto)] as const;
       await measureHttp({ ...o, durationMs: 1000 }); // warm-up (connections, JIT), outside the window
+      const audited = door === "mcp" && connections > 1;
+      const putEventsBefore = audited ? await counter(mcpMetrics, "mcp_audit_put_events_total") : 0;
       const before = read();
       const startUs = monotonicUs();
       const r = await check(await measureHttp({ ...o, durationMs: 3000 }), `${door} ${connections}`);
+      if (audited) {
+        // Batches still open at the window's end go within the publisher's 200 ms timer.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        audit.putEvents += (await counter(mcpMetrics, "mcp_audit_put_events_total")) - putEventsBefore;
+        audit.calls += r.requests;
+      }
       windows.push({ kind: `${door}-${connections === 1 ? "one" : "many"}`, startUs, endUs: monotonicUs() });
       const after = read();
       const c = cpu[door][connections === 1 ? "one" : "many"];
@@ -239,6 +257,40 @@ export default async function mcpBench(): Promise<BenchRow[]> {
         baseline: { name: "the REST floor", value: Math.round(floorCpu.rest.us / floorCpu.rest.calls) },
         ratio: floorCpu.mcp.us / floorCpu.mcp.calls / (floorCpu.rest.us / floorCpu.rest.calls),
       },
+      {
+        // Issue 26: Flowstate's own share of each door's latency, beyond what its floor takes.
+        name: "what Flowstate adds on MCP beyond the MCP floor, p50 (1 conn)",
+        value: ms2(mcpP50 - floorMcp),
+        unit: "ms",
+        baseline: { name: "what it adds on REST beyond the REST floor", value: ms2(restP50 - floorRest) },
+        ratio: (mcpP50 - floorMcp) / (restP50 - floorRest),
+        target: "<= 1.5x REST's",
+        met: (mcpP50 - floorMcp) / (restP50 - floorRest) <= 1.5,
+      },
+      {
+        name: "CPU per call, 1 conn: mcp-gateway against the MCP floor + edge-gateway",
+        value: Math.round((cpu.mcp.one.door * 1000) / cpu.mcp.one.calls),
+        unit: "µs CPU/call",
+        baseline: {
+          name: "MCP floor + edge-gateway, same run",
+          value: Math.round(floorCpu.mcp.us / floorCpu.mcp.calls + (cpu.rest.one.door * 1000) / cpu.rest.one.calls),
+        },
+        ratio:
+          (cpu.mcp.one.door * 1000) /
+          cpu.mcp.one.calls /
+          (floorCpu.mcp.us / floorCpu.mcp.calls + (cpu.rest.one.door * 1000) / cpu.rest.one.calls),
+        target: "<= 1 (at most their sum)",
+        met:
+          (cpu.mcp.one.door * 1000) / cpu.mcp.one.calls <=
+          floorCpu.mcp.us / floorCpu.mcp.calls + (cpu.rest.one.door * 1000) / cpu.rest.one.calls,
+      },
+      {
+        name: `mcp-gateway audit: PutEvents requests per tool call (${CONNECTIONS} conns)`,
+        value: Math.round((audit.putEvents / audit.calls) * 1000) / 1000,
+        unit: "PutEvents/call",
+        target: "<= 0.1",
+        met: audit.putEvents / audit.calls <= 0.1,
+      },
       ...cpuRows(cpu),
     ];
   } finally {
@@ -247,6 +299,13 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     await new Promise((r) => setTimeout(r, 500));
     await moto.stop();
   }
+}
+
+/** A counter's value on a Prometheus text page (0 when absent). */
+async function counter(metricsUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : 0;
 }
 
 type Cpu = { door: number; connector: number; moto: number; calls: number };

@@ -71,7 +71,8 @@ export interface AuditPublisherOptions {
  * batches), and at most `maxBuffered` calls waiting: past that they are dropped and counted.
  */
 export class AuditPublisher implements AuditSink {
-  readonly stats = { published: 0, failed: 0, dropped: 0 };
+  /** `requests`: PutEvents calls made (under load a tenth of the tool calls: full batches of 10). */
+  readonly stats = { published: 0, failed: 0, dropped: 0, requests: 0 };
   #buffer: { call: ToolCallRecord; at: Date }[] = [];
   #timer: NodeJS.Timeout | undefined;
   #soon: NodeJS.Immediate | undefined;
@@ -125,6 +126,7 @@ export class AuditPublisher implements AuditSink {
   async #send(calls: { call: ToolCallRecord; at: Date }[]): Promise<void> {
     try {
       const batch = calls.map(({ call, at }) => toolCallEnvelope(call, at));
+      this.stats.requests++;
       const res = await this.o.eventBridge.send(
         new PutEventsCommand({
           Entries: batch.map((e) => ({

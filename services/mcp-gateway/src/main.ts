@@ -58,6 +58,11 @@ metrics.counter(
   () => audit.stats.failed,
 );
 metrics.counter(
+  "mcp_audit_put_events_total",
+  "PutEvents requests made for McpToolCalled events",
+  () => audit.stats.requests,
+);
+metrics.counter(
   "mcp_audit_dropped_total",
   "McpToolCalled events dropped because the buffer was full (the bus slower than the calls)",
   () => audit.stats.dropped,
