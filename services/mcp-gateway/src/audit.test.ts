@@ -48,7 +48,7 @@ describe("mcp-gateway audit events", () => {
     const audit = new AuditPublisher({ eventBridge, busName: "unused", logger });
     assert.doesNotThrow(() => audit.record({ ...call(1), tool: "Not A Tool Name" }));
     await audit.drain();
-    assert.deepEqual(audit.stats, { published: 0, failed: 1, dropped: 0 });
+    assert.deepEqual(audit.stats, { published: 0, failed: 1, dropped: 0, requests: 0 });
   });
 
   it("publishes in batches of at most 10 without holding the caller, and counts what the bus refuses", async () => {
@@ -57,12 +57,12 @@ describe("mcp-gateway audit events", () => {
     const audit = new AuditPublisher({ eventBridge, busName, logger, flushMs: 20 });
     for (let n = 0; n < 23; n++) audit.record(call(n));
     await audit.drain();
-    assert.deepEqual(audit.stats, { published: 23, failed: 0, dropped: 0 });
+    assert.deepEqual(audit.stats, { published: 23, failed: 0, dropped: 0, requests: 3 });
 
     const lost = new AuditPublisher({ eventBridge, busName: `missing-${randomUUID().slice(0, 8)}`, logger });
     for (let n = 0; n < 3; n++) lost.record(call(n));
     await lost.drain();
-    assert.deepEqual(lost.stats, { published: 0, failed: 3, dropped: 0 });
+    assert.deepEqual(lost.stats, { published: 0, failed: 3, dropped: 0, requests: 1 });
   });
 
   it("keeps at most maxInFlight PutEvents requests open, however many calls arrive at once", async () => {
@@ -86,7 +86,7 @@ describe("mcp-gateway audit events", () => {
     const audit = new AuditPublisher({ eventBridge: counted, busName, logger, maxInFlight: 2 });
     for (let n = 0; n < 200; n++) audit.record(call(n));
     await audit.drain();
-    assert.deepEqual(audit.stats, { published: 200, failed: 0, dropped: 0 });
+    assert.deepEqual(audit.stats, { published: 200, failed: 0, dropped: 0, requests: 20 });
     assert.equal(most, 2);
   });
 
@@ -100,6 +100,6 @@ describe("mcp-gateway audit events", () => {
     });
     for (let n = 0; n < 40; n++) audit.record(call(n));
     await audit.drain();
-    assert.deepEqual(audit.stats, { published: 0, failed: 25, dropped: 15 });
+    assert.deepEqual(audit.stats, { published: 0, failed: 25, dropped: 15, requests: 3 });
   });
 });
