@@ -7,12 +7,14 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 export interface ConnectorRow {
   tenant_id: string;
   external_id_enc: Buffer;
+  /** SHA-256 of the plaintext ID (unique across tenants); null on rows from before migration 0003 until filled. */
+  external_id_digest: Buffer | null;
   role_arn: string | null;
   account_id: string | null;
   connected_at: Date | null;
 }
 
-const COLUMNS = "tenant_id, external_id_enc, role_arn, account_id, connected_at";
+const COLUMNS = "tenant_id, external_id_enc, external_id_digest, role_arn, account_id, connected_at";
 
 /** The connector table's reads and writes, bound to one ORM (see `connectorRows`). */
 export interface ConnectorRows {
@@ -28,7 +30,9 @@ export interface ConnectorRows {
    * that won. Concurrent first reads (any number of processes) end with one value: the losers'
    * INSERT waits on the winner's unique key, then finds its row.
    */
-  insertFirstExternalId(em: EntityManager, tenantId: string, sealed: Uint8Array): Promise<ConnectorRow>;
+  insertFirstExternalId(em: EntityManager, tenantId: string, sealed: Uint8Array, digest: Buffer): Promise<ConnectorRow>;
+  /** Gives a row from before migration 0003 its digest (once: only where it is still missing). */
+  fillDigest(tenantId: string, sealed: Buffer, digest: Buffer): Promise<void>;
 }
 
 /**
@@ -76,15 +80,27 @@ export function connectorRows(orm: Database, schema: string): ConnectorRows {
       );
       return rows[0];
     },
-    async insertFirstExternalId(em, tenantId, sealed) {
+    async insertFirstExternalId(em, tenantId, sealed, digest) {
+      // Only the tenant's own conflict is the expected race; a digest another tenant holds is a
+      // duplicate ID, which the unique index refuses with an error.
       await em.execute(
-        `INSERT INTO "${schema}".marketplace_connector (tenant_id, external_id_enc) VALUES (?, ?) ON CONFLICT (tenant_id) DO NOTHING`,
-        [tenantId, Buffer.from(sealed)],
+        `INSERT INTO "${schema}".marketplace_connector (tenant_id, external_id_enc, external_id_digest) VALUES (?, ?, ?)
+           ON CONFLICT (tenant_id) DO NOTHING`,
+        [tenantId, Buffer.from(sealed), digest],
         "run",
       );
       const row = await read(tenantId, em);
       if (!row) throw new Error("the connector row vanished right after its insert");
       return row;
+    },
+    async fillDigest(tenantId, sealed, digest) {
+      // Keyed on the ciphertext too: a disconnect and a new ID meanwhile leave the new row alone.
+      await orm.em.fork().execute(
+        `UPDATE "${schema}".marketplace_connector SET external_id_digest = ?
+            WHERE tenant_id = ? AND external_id_enc = ? AND external_id_digest IS NULL`,
+        [digest, tenantId, sealed],
+        "run",
+      );
     },
   };
 }

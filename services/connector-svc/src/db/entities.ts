@@ -12,6 +12,7 @@ export const MarketplaceConnector = defineEntity({
     tenant_id: p.string().primary(),
     external_id_enc: p.blob().hidden(),
     external_id_created_at: p.datetime(),
+    external_id_digest: p.blob().nullable().hidden(),
     role_arn: p.string().nullable(),
     account_id: p.string().nullable(),
     connected_at: p.datetime().nullable(),

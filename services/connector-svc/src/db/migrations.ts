@@ -39,4 +39,16 @@ export const migrations: Migration[] = [
       CREATE UNIQUE INDEX marketplace_connector_account_id ON marketplace_connector (account_id);
     `,
   },
+  {
+    name: "0003_external_id_unique",
+    up: `
+      -- External IDs unique across tenants as a rule of the database, not only of randomness (§7
+      -- check 27): the SHA-256 of the plaintext ID, unique. The ID is a random UUIDv4 (122 bits), so
+      -- the digest cannot be turned back into it and the column holds no usable value either; it only
+      -- lets the database refuse a second tenant with the same ID (a copied row, a broken generator).
+      -- Rows from before this migration get theirs at their next status read (external-id.ts).
+      ALTER TABLE marketplace_connector ADD COLUMN external_id_digest bytea;
+      CREATE UNIQUE INDEX marketplace_connector_external_id_digest ON marketplace_connector (external_id_digest);
+    `,
+  },
 ];

@@ -8,6 +8,7 @@ import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { buildDeps } from "../deps-factory.ts";
+import { externalIdDigest } from "../secrets/external-id-vault.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
 import { disconnect } from "../verbs/disconnect.ts";
 
@@ -32,6 +33,7 @@ describe("marketplace routes: isolation and the feature flag", () => {
 
   it("generates every external ID itself, distinct across tenants, UUIDv4 in IAM's pattern, and refuses one a client supplies (§7 check 27)", async () => {
     const ids = [a.externalId, b.externalId];
+    const tenants = [a.tenantId, b.tenantId];
     for (let i = 0; i < 8; i++) {
       const { tenantId, owner } = await stack.tenant();
       const status = await stack.call("GET", `/v1/tenants/${tenantId}/integrations/marketplace`, {
@@ -39,6 +41,7 @@ describe("marketplace routes: isolation and the feature flag", () => {
       });
       assert.equal(status.status, 200, status.text);
       ids.push(status.json.external_id);
+      tenants.push(tenantId);
       const supplied = await stack.call("POST", `/v1/tenants/${tenantId}/integrations/marketplace`, {
         token: owner.token,
         body: { role_arn: a.roleArn, external_id: a.externalId },
@@ -50,6 +53,12 @@ describe("marketplace routes: isolation and the feature flag", () => {
     for (const id of ids) {
       assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       assert.match(id, /^[\w+=,.@:/-]{2,1224}$/);
+    }
+    // The database's unique index holds each tenant's digest (a second tenant with the same ID is
+    // refused by it: src/db/external-id-unique.test.ts).
+    for (const [i, tenantId] of tenants.entries()) {
+      const row = await stack.connector.rows.read(tenantId);
+      assert.deepEqual(row?.external_id_digest, externalIdDigest(ids[i]!), tenantId);
     }
   });
 

@@ -16,6 +16,12 @@ export interface ExternalIdVault {
   forget(tenantId: string): void;
 }
 
+/**
+ * The SHA-256 of a plaintext external ID: what the database's unique index holds (migration 0003).
+ * The ID is a random UUIDv4, so the digest gives nothing to guess it from.
+ */
+export const externalIdDigest = (externalId: string): Buffer => createHash("sha256").update(externalId).digest();
+
 const PURPOSE = "marketplace-external-id";
 const context = (tenantId: string) => ({ tenant_id: tenantId, purpose: PURPOSE });
 
