@@ -24,9 +24,12 @@ export const sellerConnectorPath = (tenantId: string) => `/internal/v1/tenants/$
 /**
  * GET /internal/v1/marketplace-connectors on connector-svc: every connected tenant's seller account,
  * ids only (no role ARN, no external ID). partner-inbound rebuilds its account → tenant map from it
- * (ADR 0003); it is the only caller, and the only route it may call.
+ * (ADR 0003; the only route it may call); offers-svc enrolls in its agreement watch the tenants
+ * connected before it listened to ConnectorConnected (services/offers-svc/src/watch/backfill.ts).
  */
 export const ConnectedAccounts = z.object({
   connectors: z.array(z.object({ tenant_id: TenantId, account_id: AccountId })),
 });
 export type ConnectedAccounts = z.infer<typeof ConnectedAccounts>;
+
+export const connectedAccountsPath = "/internal/v1/marketplace-connectors";

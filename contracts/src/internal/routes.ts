@@ -138,8 +138,9 @@ export const internalConnectorRoutes = [
     method: "GET",
     path: "/internal/v1/marketplace-connectors",
     service: connector,
-    // Account ids only, for partner-inbound's account → tenant map; it may read nothing else.
-    callers: ["partner-inbound"],
+    // Ids only: partner-inbound's account → tenant map (it may read nothing else), and offers-svc's
+    // agreement-watch backfill (tenants connected before it listened to ConnectorConnected).
+    callers: ["partner-inbound", "offers-svc"],
     responses: { 200: ConnectedAccounts },
   }),
 ] as const;

@@ -1,4 +1,9 @@
-import { SellerConnectorRecord, sellerConnectorPath } from "@flowstate/contracts/internal/connector";
+import {
+  ConnectedAccounts,
+  connectedAccountsPath,
+  SellerConnectorRecord,
+  sellerConnectorPath,
+} from "@flowstate/contracts/internal/connector";
 import { bodyless, IDENTITY_HEADER, type RequestBinding } from "../auth/identity-assertion.ts";
 import type { SellerConnector } from "./seller-sessions.ts";
 
@@ -20,6 +25,12 @@ export interface ConnectorLookup {
   get(tenantId: string): Promise<(SellerConnector & { accountId: string }) | null>;
   /** Drops the cached answer (ConnectorConnected, ConnectorDisconnected, TenantSoftDeleted). */
   forget(tenantId: string): void;
+  /**
+   * Every connected tenant's id (connector-svc's list route, ids only; offers-svc and
+   * partner-inbound may call it): what a caller that learns connections from events missed before
+   * it listened. Not cached; an Error when connector-svc does not answer.
+   */
+  connected(): Promise<string[]>;
 }
 
 /**
@@ -70,6 +81,20 @@ export function connectorLookup(options: ConnectorLookupOptions): ConnectorLooku
     },
     forget(tenantId) {
       cache.delete(tenantId);
+    },
+    async connected() {
+      const res = await fetch(`${options.baseUrl}${connectedAccountsPath}`, {
+        headers: {
+          [IDENTITY_HEADER]: options.sign(bodyless("GET", connectedAccountsPath)),
+          accept: "application/json",
+        },
+        signal: AbortSignal.timeout(5000),
+      });
+      if (res.status !== 200) {
+        await res.body?.cancel();
+        throw new Error(`connector-svc answered ${res.status} to the connected-tenants list`);
+      }
+      return ConnectedAccounts.parse(await res.json()).connectors.map((c) => c.tenant_id);
     },
   };
 }

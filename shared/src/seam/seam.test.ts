@@ -125,9 +125,11 @@ describe("the service seam", () => {
 
   it("lets only the services in a route's `callers` call it (403 for another service)", async () => {
     const list = "/internal/v1/marketplace-connectors";
-    const as = (service: "partner-inbound" | "offers-svc") => ({ identity: { kind: "service", service } }) as const;
+    const as = (service: "partner-inbound" | "offers-svc" | "notify-svc") =>
+      ({ identity: { kind: "service", service } }) as const;
     assert.equal((await signed("GET", list, as("partner-inbound"))).status, 200);
-    assert.deepEqual(await codeOf(await signed("GET", list, as("offers-svc"))), [403, "FORBIDDEN"]);
+    assert.equal((await signed("GET", list, as("offers-svc"))).status, 200);
+    assert.deepEqual(await codeOf(await signed("GET", list, as("notify-svc"))), [403, "FORBIDDEN"]);
   });
 
   it("applies the route's tenant rule from the registry: another tenant looks missing, a low role is refused", async () => {

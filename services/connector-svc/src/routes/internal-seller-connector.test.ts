@@ -87,13 +87,25 @@ describe("the connector lookup of offers-svc and mcp-gateway (internal route)", 
     });
     assert.equal(keyedPartner.status, 403);
     const list = "/internal/v1/marketplace-connectors";
-    const asOffers = await fetch(`${stack.connectorUrl}${list}`, {
+    const asGateway = await fetch(`${stack.connectorUrl}${list}`, {
       headers: {
         [IDENTITY_HEADER]: signedAs(stack.secret, "connector-svc", bodyless("GET", list), {
-          identity: { kind: "service", service: "offers-svc" },
+          identity: { kind: "service", service: "edge-gateway" },
         }),
       },
     });
-    assert.equal(asOffers.status, 403);
+    assert.equal(asGateway.status, 403);
+  });
+
+  it("lists connected tenants' ids to offers-svc (its agreement-watch backfill), signed with its own key", async () => {
+    const t = await stack.connectedTenant();
+    const gone = await stack.tenant();
+    const lookup = connectorLookup({
+      baseUrl: stack.connectorUrl,
+      sign: serviceSigner(testKeyring("offers-svc", stack.secret), "connector-svc"),
+    });
+    const connected = await lookup.connected();
+    assert.ok(connected.includes(t.tenantId));
+    assert.ok(!connected.includes(gone.tenantId), "a tenant never connected is not listed");
   });
 });

@@ -7,13 +7,15 @@ import type { SellerClients, SellerSessions } from "@flowstate/shared/marketplac
 export type { Principal, SellerClients };
 
 /** Where a tenant's connector (role ARN, external ID) comes from (connector-svc's lookup, or a test's). */
-export type ConnectorDirectory = Pick<ConnectorLookup, "get" | "forget">;
+export type ConnectorDirectory = Pick<ConnectorLookup, "get" | "forget" | "connected">;
 
 /** A connected tenant's Marketplace clients for a principal; a DomainError when not connected. */
 export interface SellerAccess {
   withClients<T>(tenantId: string, principal: Principal, fn: (clients: SellerClients) => Promise<T>): Promise<T>;
   /** Drops the tenant's connector and cached sessions (disconnect, TenantSoftDeleted). */
   drop(tenantId: string): void;
+  /** Every connected tenant's id (the agreement watch's backfill); an Error when the directory does not answer. */
+  connectedTenants(): Promise<string[]>;
 }
 
 const lookupFailed = (cause: unknown) =>
@@ -41,5 +43,6 @@ export function sellerAccess(sessions: SellerSessions, directory: ConnectorDirec
       directory.forget(tenantId);
       sessions.drop(tenantId);
     },
+    connectedTenants: () => directory.connected(),
   };
 }

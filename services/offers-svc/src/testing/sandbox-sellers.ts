@@ -47,6 +47,7 @@ export function sandboxSellers(
       return c ? { ...c, accountId: c.roleArn.split(":")[4] ?? "" } : null;
     },
     forget: () => {},
+    connected: async () => [...connectors.keys()],
   };
   const access = sellerAccess(sessions, directory);
   return {

@@ -223,4 +223,44 @@ describe("the agreement watch", () => {
     const res = await read(t);
     assert.equal((await answer<{ code: string }>(res, 409)).code, "CONNECTOR_NOT_CONNECTED");
   });
+
+  it("watches tenants connected before it started (backfill from the connector list), without a read", async () => {
+    // Connected while no ConnectorConnected reached this service and never read: no watch row.
+    const { t, seller } = await connectedTenant(h);
+    const watched = async () =>
+      (
+        await h.db.orm.em
+          .fork()
+          .execute<{ baseline_done: boolean }[]>(
+            `SELECT baseline_done FROM "${h.db.schema}".agreement_watch WHERE tenant_id = ?`,
+            [t.id],
+          )
+      )[0];
+    await sleep(2 * INTERVAL_MS);
+    assert.equal(await watched(), undefined, "not watched before the backfill");
+    assert.equal(await calls(seller.control, "SearchAgreements"), 0);
+
+    await h.restartWatch(); // a (re)start enrolls every connected tenant it has no row for
+    await waitFor(async () => (await watched())?.baseline_done, 10 * INTERVAL_MS, "the silent first pass");
+    assert.deepEqual(await agreementEvents(t.id), [], "what existed before watching began is no news");
+
+    const offer = (await account(seller.control)).offers.find((o) => o.state === "Released");
+    const made = (await (await send(`${seller.control}/agreements`, "POST", { offerId: offer?.id })).json()) as {
+      id: string;
+    };
+    const created = await waitFor(
+      async () => (await agreementEvents(t.id)).find((e) => e.event_key === "PurchaseAgreementCreated.v1"),
+      10 * INTERVAL_MS,
+      "the new agreement's event, with no read of the list",
+    );
+    assert.equal(created.envelope.data["agreement_id"], made.id);
+
+    // Another start leaves a watched tenant's row (and its baseline) as it is: no second first pass.
+    await h.restartWatch();
+    await sleep(3 * INTERVAL_MS);
+    assert.deepEqual(
+      (await agreementEvents(t.id)).map((e) => e.event_key),
+      ["PurchaseAgreementCreated.v1"],
+    );
+  });
 });
