@@ -29,6 +29,10 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
   "MembershipAdded.v1": { accept: { tenant_id, sub, role: "member" }, reject: { tenant_id, sub, role: "superuser" } },
   "MembershipRoleChanged.v1": { accept: { tenant_id, sub, role: "admin" }, reject: { tenant_id, sub } },
   "MembershipRemoved.v1": { accept: { tenant_id, sub }, reject: { sub } },
+  "ConnectorAttentionNeeded.v1": {
+    accept: { tenant_id, codes: ["POLICY_MIGRATION_REQUIRED"], failing: ["agreements", "seller_currencies"] },
+    reject: { tenant_id, codes: ["SOMETHING_ELSE"], failing: [] },
+  },
   "FeatureFlagChanged.v1": {
     accept: { tenant_id, flag: "marketplace_offers", enabled: true },
     reject: { tenant_id, flag: "marketplace_offers", enabled: "yes" },

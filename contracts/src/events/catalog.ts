@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiKeyId, ExportJobId, InvitationId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
+import { Capability, DiagnosisCode } from "../rest/connector/diagnosis.ts";
 import { AgreementStatus } from "../rest/offers/agreements.ts";
 import { AgreementId, AwsAccountId } from "../rest/offers/common.ts";
 import { EventEnvelope } from "./envelope.ts";
@@ -124,6 +125,17 @@ export const eventCatalog = {
   // connector-svc
   "ConnectorConnected.v1": z.object({ tenant_id: TenantId, account_id: z.string().regex(/^\d{12}$/) }),
   "ConnectorDisconnected.v1": z.object({ tenant_id: TenantId }),
+  /**
+   * A health check found the connector needing the seller's attention (a role to fix, the policy
+   * migration due), or a different problem than last reported; sent once per change of findings,
+   * never for transient ones (throttling, an unavailable AWS). The diagnosis codes and the failing
+   * capabilities, nothing else.
+   */
+  "ConnectorAttentionNeeded.v1": z.object({
+    tenant_id: TenantId,
+    codes: z.array(DiagnosisCode),
+    failing: z.array(Capability),
+  }),
   // offers-svc (the schemas above the catalog)
   "OfferChangeRequested.v1": OfferChangeRequestedV1,
   "OfferChangeSucceeded.v1": OfferChangeSucceededV1,

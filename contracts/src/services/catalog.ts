@@ -106,6 +106,7 @@ export const serviceCatalog = {
       "PurchaseAgreementCreated",
       "PurchaseAgreementChanged",
       "PartnerEventReceived",
+      "ConnectorAttentionNeeded",
       "TenantSoftDeleted",
     ],
     aws: ["secretsmanager", "sqs"],

@@ -265,6 +265,22 @@ describe("the audit trail of one flow through the real services", () => {
     const M = `/v1/tenants/${tenantId}/integrations/marketplace`;
     await ok(200, call("POST", M, { token: owner.token, body: { role_arn: seller.roleArn } }));
 
+    // Connector attention (issue 25): with a legacy stack's policy the health check names the
+    // migration (ConnectorAttentionNeeded, once); the stack is then brought back to the current one.
+    const reread = async (version: "legacy" | "current") => {
+      await seller.update(version);
+      await fetch(`${caller.sandbox.endpoint}/_sandbox/iam/flush`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ roleArn: seller.roleArn }),
+      });
+      await new Promise((r) => setTimeout(r, 1_200)); // the sandbox re-reads role policies within a second
+    };
+    await reread("legacy");
+    const degraded = await ok(200, call("GET", `${M}/health`, { token: owner.token }));
+    assert.equal(degraded.healthy, false, JSON.stringify(degraded.diagnosis));
+    await reread("current");
+
     // Offers: one created (requested, succeeded), one released without buyers (failed).
     const products = (await (await fetch(seller.control)).json()) as { products: { id: string; visibility: string }[] };
     const productId = products.products.find((p) => p.visibility === "Public")!.id;

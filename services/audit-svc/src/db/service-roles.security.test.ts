@@ -63,6 +63,7 @@ describe("each service's database role", () => {
     assert.deepEqual(roles.map((r) => r.service).sort(), [
       "connector-svc",
       "identity-svc",
+      "notify-svc",
       "offers-svc",
       "partner-svc",
       "privacy-svc",

@@ -93,6 +93,10 @@ export const summaryAllowList = {
   "ExportFailed.v1": { job_id: kinds.exportJobId, reason: kinds.exportFailure },
   "ConnectorConnected.v1": { account_id: kinds.awsAccountId },
   "ConnectorDisconnected.v1": null,
+  "ConnectorAttentionNeeded.v1": {
+    codes: kinds.codes,
+    failing: own("ConnectorAttentionNeeded.v1", "failing"),
+  },
   "OfferChangeRequested.v1": {
     change_set_id: kinds.changeSetId,
     action: own("OfferChangeRequested.v1", "action"),

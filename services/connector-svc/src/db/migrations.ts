@@ -51,4 +51,12 @@ export const migrations: Migration[] = [
       CREATE UNIQUE INDEX marketplace_connector_external_id_digest ON marketplace_connector (external_id_digest);
     `,
   },
+  {
+    name: "0004_attention",
+    up: `
+      -- What the last health check reported as needing the seller's attention (ConnectorAttentionNeeded,
+      -- issue 25): its findings' fingerprint, NULL while healthy. An event goes out when it changes.
+      ALTER TABLE marketplace_connector ADD COLUMN attention text;
+    `,
+  },
 ];

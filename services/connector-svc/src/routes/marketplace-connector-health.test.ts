@@ -26,6 +26,13 @@ describe("GET …/integrations/marketplace/health", () => {
   };
   const codes = (r: HealthReport) => r.diagnosis.map((d) => `${d.code}:${d.certainty}`);
   const capabilities = (r: HealthReport) => Object.fromEntries(r.capabilities.map((c) => [c.capability, c.ok]));
+  /** The ConnectorAttentionNeeded events of a tenant in connector-svc's outbox (issue 25: notify-svc tells the tenant). */
+  const attention = (t: ConnectedTenant) =>
+    stack.connector.orm.em.fork().execute<{ envelope: { actor: unknown; data: Record<string, unknown> } }[]>(
+      `SELECT envelope FROM "${stack.connector.schema}".outbox_event
+          WHERE event_key = 'ConnectorAttentionNeeded.v1' AND envelope->>'tenant_id' = ?`,
+      [t.tenantId],
+    );
   const flush = () => fetch(`${stack.sandbox.endpoint}/_sandbox/iam/flush`, { method: "POST", body: "{}" });
 
   it("is healthy for a role deployed from the current template: both principals, every capability", async () => {
@@ -124,6 +131,16 @@ describe("GET …/integrations/marketplace/health", () => {
     assert.match(fixes.console, /MarketplaceAgreementRead/);
     const products = `/v1/tenants/${t.tenantId}/integrations/marketplace/products`;
     assert.equal((await stack.call("GET", products, { token: t.owner.token })).status, 200);
+    // The migration due is announced once, by the system, with codes and capabilities only.
+    await health(t);
+    const announced = await attention(t);
+    assert.equal(announced.length, 1);
+    assert.deepEqual(announced[0]!.envelope.data, {
+      tenant_id: t.tenantId,
+      codes: ["POLICY_MIGRATION_REQUIRED"],
+      failing: ["agreements", "seller_currencies"],
+    });
+    assert.deepEqual(announced[0]!.envelope.actor, { kind: "system", service: "connector-svc" });
 
     await t.seller.update("current");
     // The sandbox re-reads role policies within a second; nothing is reconnected or flushed.
@@ -134,6 +151,7 @@ describe("GET …/integrations/marketplace/health", () => {
     }, 5_000);
     assert.ok(Date.now() - updated < 3_000);
     assert.deepEqual(after.diagnosis, []);
+    assert.equal((await attention(t)).length, 1, "a healthy report announces nothing");
     const status = await stack.call("GET", `/v1/tenants/${t.tenantId}/integrations/marketplace`, {
       token: t.owner.token,
     });

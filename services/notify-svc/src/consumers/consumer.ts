@@ -1,6 +1,12 @@
 import { defineConsumer } from "@flowstate/shared/consumer/define-consumer";
 import type { NotifyDeps } from "../deps.ts";
-import { agreement, offerFailed, offerSucceeded, partnerInvitation } from "../messages/message-of.ts";
+import {
+  agreement,
+  connectorAttention,
+  offerFailed,
+  offerSucceeded,
+  partnerInvitation,
+} from "../messages/message-of.ts";
 import { enqueueMessage } from "../verbs/enqueue-message.ts";
 import { forgetTenant } from "../verbs/forget-tenant.ts";
 
@@ -19,6 +25,7 @@ export const notifyConsumer = defineConsumer<NotifyDeps>()({
     "PurchaseAgreementCreated.v1": (e, em, deps) => enqueueMessage(em, deps, e, agreement(e)),
     "PurchaseAgreementChanged.v1": (e, em, deps) => enqueueMessage(em, deps, e, agreement(e)),
     "PartnerEventReceived.v1": (e, em, deps) => enqueueMessage(em, deps, e, partnerInvitation(e)),
+    "ConnectorAttentionNeeded.v1": (e, em, deps) => enqueueMessage(em, deps, e, connectorAttention(e)),
     "TenantSoftDeleted.v1": (e, em, deps) => forgetTenant(em, deps, e.data.tenant_id),
   },
 });

@@ -57,6 +57,15 @@ export function agreement(e: Agreement): Message {
   };
 }
 
+/** The connector's findings (diagnosis codes, failing capabilities): the seller has something to fix. */
+export function connectorAttention(e: DomainEvent<"ConnectorAttentionNeeded.v1">): Message {
+  return {
+    tenantId: e.data.tenant_id,
+    type: "connector.attention_needed",
+    data: { tenant_id: e.data.tenant_id, codes: e.data.codes, failing: e.data.failing },
+  };
+}
+
 /** Only a new engagement invitation is news to a seller; the other partner events are sync state. */
 export function partnerInvitation(e: DomainEvent<"PartnerEventReceived.v1">): Message | null {
   const d = e.data;

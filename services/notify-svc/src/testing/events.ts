@@ -62,6 +62,10 @@ export function eventOfEachKind(tenantId: string): Record<string, DomainEvent> {
       previous_status: "active",
       changed: ["status"],
     }),
+    "connector.attention_needed": envelope("ConnectorAttentionNeeded", 1, tenantId, "flowstate.connector-svc", {
+      codes: ["POLICY_MIGRATION_REQUIRED"],
+      failing: ["agreements", "seller_currencies"],
+    }),
     "partner.invitation_received": envelope("PartnerEventReceived", 1, tenantId, "flowstate.partner-inbound", {
       account_id: "111122223333",
       partner_event_id: `e-${tenantId}`,
