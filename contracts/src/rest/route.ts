@@ -1,17 +1,18 @@
 import type { z } from "zod";
 import type { ProblemCode } from "../errors/codes.ts";
 import type { TenantRole } from "../ids.ts";
+import type { ServiceCatalog } from "../services/catalog.ts";
 import type { FeatureFlags } from "./identity/tenants.ts";
 
-/** The services that own routes; the gateway maps each to a base URL. */
-export type ServiceName =
-  | "identity-svc"
-  | "connector-svc"
-  | "offers-svc"
-  | "privacy-svc"
-  | "audit-svc"
-  | "partner-svc"
-  | "notify-svc";
+/**
+ * The services that may own a route: the catalog's entries of kind `service` (no door, no sandbox),
+ * so a new catalog entry can name itself in its routes with no other list to edit. Which of them
+ * own a public route, and so are the gateway's upstreams, the registry says (`routedServices`,
+ * routes.ts).
+ */
+export type ServiceName = {
+  [S in keyof ServiceCatalog]: ServiceCatalog[S]["kind"] extends "service" ? S : never;
+}[keyof ServiceCatalog];
 
 /**
  * What a service needs to mount a handler (`mountRoute`, shared/src/http/mount-route.ts): method,

@@ -1,3 +1,4 @@
+import { serviceNames } from "../services/catalog.ts";
 import { auditRoutes } from "./audit/routes.ts";
 import { connectorRoutes } from "./connector/routes.ts";
 import { oauthRoutes } from "./identity/oauth-routes.ts";
@@ -27,7 +28,7 @@ export {
  * route that is not here does not exist. A new service declares its list in `./<service>/routes.ts`
  * (who may call each route: `accessOf` in access.ts) and adds it below; the order is the document's.
  */
-export const routes: readonly RouteSpec[] = [
+const everyRoute = [
   ...identityRoutes,
   ...partnerRoutes,
   ...oauthRoutes,
@@ -36,7 +37,20 @@ export const routes: readonly RouteSpec[] = [
   ...privacyRoutes,
   ...auditRoutes,
   ...notifyRoutes,
-];
+] as const;
+export const routes: readonly RouteSpec[] = everyRoute;
+
+/** A service that owns a public route (`routedServices`). */
+export type RoutedServiceName = (typeof everyRoute)[number]["service"];
+
+/**
+ * The services that own a public route, in the catalog's order: the edge gateway's upstreams, one
+ * URL variable (`urlVariable`) and one connection pool each. Derived, so a service whose routes
+ * are added above is reachable through the gateway with no other list to edit.
+ */
+export const routedServices: readonly RoutedServiceName[] = serviceNames.filter((name): name is RoutedServiceName =>
+  routes.some((r) => r.service === name),
+);
 
 /** Looks a route up by id, for tests and tools that name routes. */
 export const routeById = (id: string): RouteSpec | undefined => routes.find((r) => r.id === id);

@@ -205,3 +205,25 @@ export const consumingServices = flowstateServiceNames.filter((n) => {
   const consumes = serviceCatalog[n].consumes;
   return consumes === "all" || consumes.length > 0;
 });
+
+type Underscored<S extends string> = S extends `${infer A}-${infer B}` ? `${A}_${Underscored<B>}` : S;
+
+/** The variable naming where service `S` listens (see `urlVariable`), as a type: config schemas keyed by it stay typed. */
+export type UrlVariable<S extends ServiceName> = S extends "seller-sandbox"
+  ? "MARKETPLACE_ENDPOINT_URL"
+  : `${Uppercase<Underscored<S extends `${infer Base}-svc` ? Base : S>>}_URL`;
+
+/**
+ * The variable that tells other processes where a service listens: identity-svc → IDENTITY_URL,
+ * edge-gateway → EDGE_GATEWAY_URL. One rule, so `npm start`, docker-compose, the production task
+ * and every config schema that reads one (the gateway's upstreams, privacy-svc's participants)
+ * agree on the name. The sandbox is the seller's AWS account, so the services know it as their
+ * marketplace endpoint.
+ *
+ * @example
+ * urlVariable("connector-svc"); // "CONNECTOR_URL"
+ */
+export function urlVariable<S extends ServiceName>(service: S): UrlVariable<S> {
+  if (service === "seller-sandbox") return "MARKETPLACE_ENDPOINT_URL" as UrlVariable<S>;
+  return `${service.replace(/-svc$/, "").replaceAll("-", "_").toUpperCase()}_URL` as UrlVariable<S>;
+}

@@ -16,7 +16,7 @@ import { credentialOf } from "./auth/credential.ts";
 import { identityClient } from "./auth/identity-client.ts";
 import { InvalidationLog } from "./cache/invalidation-log.ts";
 import { applyInvalidations, parseInvalidateHeader } from "./cache/invalidations.ts";
-import type { GatewayConfig } from "./config.ts";
+import { type GatewayConfig, upstreamUrls } from "./config.ts";
 import { clientAddress, trustedProxies } from "./http/client-address.ts";
 import { gatewayFetch } from "./http/gateway-fetch.ts";
 import type { LocalAnswer, LocalRequest } from "./http/local-call.ts";
@@ -116,31 +116,20 @@ export function createApp(deps: GatewayDeps): Gateway {
   const { config, logger } = deps;
   const routes = deps.routes ?? registry;
   const breakerOpenings = new Map<string, number>();
-  const upstreams = new Upstreams(
-    {
-      "identity-svc": config.IDENTITY_URL,
-      "connector-svc": config.CONNECTOR_URL,
-      "offers-svc": config.OFFERS_URL,
-      "privacy-svc": config.PRIVACY_URL,
-      "audit-svc": config.AUDIT_URL,
-      "partner-svc": config.PARTNER_URL,
-      "notify-svc": config.NOTIFY_URL,
+  const upstreams = new Upstreams(upstreamUrls(config), {
+    connections: config.UPSTREAM_CONNECTIONS,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    lookupTimeoutMs: config.LOOKUP_TIMEOUT_MS,
+    breakerFailures: config.BREAKER_FAILURES,
+    breakerProbeMs: config.BREAKER_PROBE_MS,
+    onBreakerChange: (service, state, cause) => {
+      if (state === "open")
+        logger.warn({ upstream: service, err: cause }, "upstream circuit open: answering 503 at once");
+      else if (state === "closed")
+        logger.info({ upstream: service }, "upstream circuit closed: the service answers again");
+      if (state === "open") breakerOpenings.set(service, (breakerOpenings.get(service) ?? 0) + 1);
     },
-    {
-      connections: config.UPSTREAM_CONNECTIONS,
-      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-      lookupTimeoutMs: config.LOOKUP_TIMEOUT_MS,
-      breakerFailures: config.BREAKER_FAILURES,
-      breakerProbeMs: config.BREAKER_PROBE_MS,
-      onBreakerChange: (service, state, cause) => {
-        if (state === "open")
-          logger.warn({ upstream: service, err: cause }, "upstream circuit open: answering 503 at once");
-        else if (state === "closed")
-          logger.info({ upstream: service }, "upstream circuit closed: the service answers again");
-        if (state === "open") breakerOpenings.set(service, (breakerOpenings.get(service) ?? 0) + 1);
-      },
-    },
-  );
+  });
   const identity = identityClient({
     upstream: upstreams.get("identity-svc")!,
     sign: serviceSigner(deps.callerKeys, "identity-svc"),

@@ -1,9 +1,27 @@
+import { type RoutedServiceName, routedServices } from "@flowstate/contracts/rest/routes";
+import { type UrlVariable, urlVariable } from "@flowstate/contracts/services/catalog";
 import { accessTokenEnv, booleanVar, portVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
 const int = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 const rate = (fallback: number) => z.coerce.number().positive().default(fallback);
 const serviceUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+type UpstreamVariables = {
+  [S in RoutedServiceName as UrlVariable<S>]: S extends "identity-svc"
+    ? typeof serviceUrl
+    : z.ZodOptional<typeof serviceUrl>;
+};
+
+/**
+ * Where each service that owns a registry route listens (IDENTITY_URL, CONNECTOR_URL, …: one
+ * `urlVariable` per entry of `routedServices`), so a new service's routes are relayed with no edit
+ * here. identity-svc's is required: every authenticated call is looked up there. Any other may be
+ * unset (not deployed yet): its routes answer 503 SERVICE_UNAVAILABLE.
+ */
+const upstreamVariables = Object.fromEntries(
+  routedServices.map((s) => [urlVariable(s), s === "identity-svc" ? serviceUrl : serviceUrl.optional()]),
+) as UpstreamVariables;
 
 /**
  * edge-gateway's environment. Rate limits are per instance (see README); the defaults suit a
@@ -13,13 +31,7 @@ export const GatewayConfig = serviceConfigSchema({
   defaultPort: 8080,
   database: false,
   extra: {
-    IDENTITY_URL: serviceUrl,
-    CONNECTOR_URL: serviceUrl.optional(),
-    OFFERS_URL: serviceUrl.optional(),
-    PRIVACY_URL: serviceUrl.optional(),
-    AUDIT_URL: serviceUrl.optional(),
-    PARTNER_URL: serviceUrl.optional(),
-    NOTIFY_URL: serviceUrl.optional(),
+    ...upstreamVariables,
     /** The seller console (services/web-console), served at `/app` on this origin; unset: no `/app`. */
     WEB_CONSOLE_URL: serviceUrl.optional(),
     ...accessTokenEnv,
@@ -87,3 +99,12 @@ export const GatewayConfig = serviceConfigSchema({
   },
 });
 export type GatewayConfig = z.output<typeof GatewayConfig>;
+
+/** Each routed service's base URL as configured (undefined: not deployed), for the gateway's `Upstreams`. */
+export const upstreamUrls = (
+  config: Pick<GatewayConfig, UrlVariable<RoutedServiceName>>,
+): Record<RoutedServiceName, string | undefined> =>
+  Object.fromEntries(routedServices.map((s) => [s, config[urlVariable(s)]])) as Record<
+    RoutedServiceName,
+    string | undefined
+  >;
