@@ -1,5 +1,4 @@
-import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
-import { urlVariable } from "../local/environment.ts";
+import { type FlowstateServiceName, urlVariable } from "@flowstate/contracts/services/catalog";
 import { BUCKET_VARIABLES, type DeploymentNames, deployedServices, entryOf } from "./services.ts";
 import type { DeploySettings } from "./settings.ts";
 

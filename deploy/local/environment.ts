@@ -1,4 +1,5 @@
-import { type ServiceEntry, serviceCatalog, serviceNames } from "@flowstate/contracts/services/catalog";
+import { routedServices } from "@flowstate/contracts/rest/routes";
+import { type ServiceEntry, serviceCatalog, serviceNames, urlVariable } from "@flowstate/contracts/services/catalog";
 import { baseEnv, derivedNames } from "@flowstate/shared/config/base";
 import type { StackOutputs } from "./bootstrap.ts";
 
@@ -11,7 +12,8 @@ export const CONTRACT_VARIABLES = [...Object.keys(baseEnv), "PORT"].sort();
 
 /** Variables a particular service needs beyond the shared ones. */
 export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
-  "edge-gateway": ["IDENTITY_URL", "CONNECTOR_URL", "OFFERS_URL", "WEB_CONSOLE_URL"],
+  // Its upstreams (every service that owns a registry route) and the console it serves at /app.
+  "edge-gateway": [...routedServices.map(urlVariable), urlVariable("web-console")],
   // The console's calls go to the public API through the gateway, as a browser's would (ADR 0015).
   "web-console": ["EDGE_GATEWAY_URL", "JWT_ISSUER"],
   "identity-svc": ["SIGNING_KEYS_SECRET_ID", "SIGN_IN_THROTTLE_SECRET_ID"],
@@ -57,19 +59,6 @@ export const DEFAULT_METRICS_PORTS: Record<string, number> = Object.fromEntries(
     return entry.metricsPort === undefined ? [] : [[name, entry.metricsPort]];
   }),
 );
-
-/**
- * The variable that tells other processes where a service listens: identity-svc → IDENTITY_URL,
- * edge-gateway → EDGE_GATEWAY_URL. The sandbox is the seller's AWS account, so the services know
- * it as their marketplace endpoint.
- *
- * @example
- * urlVariable("connector-svc"); // "CONNECTOR_URL"
- */
-export function urlVariable(service: string): string {
-  if (service === "seller-sandbox") return "MARKETPLACE_ENDPOINT_URL";
-  return `${service.replace(/-svc$/, "").replaceAll("-", "_").toUpperCase()}_URL`;
-}
 
 /** What the bootstrap created, as variables (names a service may also derive on its own). */
 export function stackEnvironment(outputs: StackOutputs, prefix: string, stage: string): Record<string, string> {

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serviceCatalog, serviceNames } from "@flowstate/contracts/services/catalog";
+import { serviceCatalog, serviceNames, urlVariable } from "@flowstate/contracts/services/catalog";
 import { describe, it } from "vitest";
-import { DEFAULT_METRICS_PORTS, urlVariable } from "./environment.ts";
+import { DEFAULT_METRICS_PORTS } from "./environment.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type ServiceName, serviceCatalog, serviceNames } from "@flowstate/contracts/services/catalog";
+import { type ServiceName, serviceCatalog, serviceNames, urlVariable } from "@flowstate/contracts/services/catalog";
 import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { baseEnv } from "@flowstate/shared/config/base";
@@ -10,7 +10,7 @@ import { bootstrap, type StackOutputs } from "./bootstrap.ts";
 import { type Child, formatLogLine, startChild, waitHealthy } from "./children.ts";
 import { localDatabaseUrls } from "./database-roles.ts";
 import { BOOTSTRAP_CLIENTS } from "./definition.ts";
-import { DEFAULT_METRICS_PORTS, DEFAULT_PORTS, stackEnvironment, urlVariable } from "./environment.ts";
+import { DEFAULT_METRICS_PORTS, DEFAULT_PORTS, stackEnvironment } from "./environment.ts";
 import { type Moto, startMoto } from "./moto.ts";
 import { assignPorts } from "./ports.ts";
 import { embeddedDataDir, localPostgres } from "./postgres.ts";
@@ -73,7 +73,7 @@ const isDoor = (name: string) => serviceCatalog[name as ServiceName]?.kind === "
  * Every process of the services catalog (contracts/src/services/catalog.ts) in start-up order: the
  * sandbox, the services, then the doors. Each must have `services/<name>/src/main.ts`.
  */
-export function discoverServices(root: string): string[] {
+export function discoverServices(root: string): ServiceName[] {
   for (const name of serviceNames) {
     if (!existsSync(join(root, "services", name, "src", "main.ts")))
       throw new Error(`services/${name}/src/main.ts is missing (listed in contracts/src/services/catalog.ts)`);
@@ -167,7 +167,7 @@ export async function startStack(options: {
       Boolean(env.FLOWSTATE_FREE_PORTS),
     );
     const reachable = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
-    const urls = new Map(names.map((n) => [n, `http://${reachable}:${ports.get(n)}`]));
+    const urls = new Map<string, string>(names.map((n) => [n, `http://${reachable}:${ports.get(n)}`]));
     const shared: NodeJS.ProcessEnv = {
       ...options.env,
       ...(motoCredentials && {
@@ -190,7 +190,7 @@ export async function startStack(options: {
       WEBHOOK_ALLOWED_ADDRESSES: "127.0.0.1,::1",
       AWS_ENDPOINT_URL: awsEndpoint,
       ...stackEnvironment(outputs, env.SERVICE_PREFIX, env.STAGE),
-      ...Object.fromEntries([...urls].map(([n, url]) => [urlVariable(n), url])),
+      ...Object.fromEntries(names.map((n) => [urlVariable(n), urls.get(n)])),
     };
     // Tokens are issued by the OAuth authorization server whose metadata the gateway serves at its
     // origin, so the issuer is the gateway's URL (MCP clients compare it with where they fetched it).

@@ -1,14 +1,11 @@
 import { type ParticipantService, personalDataCategories } from "@flowstate/contracts/internal/personal-data";
+import { urlVariable } from "@flowstate/contracts/services/catalog";
 import { booleanVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
 const serviceUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const int = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
-
-/** identity-svc → IDENTITY_URL: the variable `npm start` and docker-compose set for every service. */
-export const urlVariableOf = (service: string) =>
-  `${service.replace(/-svc$/, "").replaceAll("-", "_").toUpperCase()}_URL`;
 
 /**
  * Every other service that answers for an export category (contracts/src/internal/personal-data.ts)
@@ -29,7 +26,7 @@ export const PrivacyConfig = serviceConfigSchema({
       .default("privacy"),
     /** Exports hold a connection while they build; HTTP and the sweeper need their own. */
     DATABASE_POOL_MAX: int(20, 4, 100),
-    ...Object.fromEntries(PARTICIPANTS.map((s) => [urlVariableOf(s), serviceUrl])),
+    ...Object.fromEntries(PARTICIPANTS.map((s) => [urlVariable(s), serviceUrl])),
     /** The exports bucket (`<prefix>-<stage>-<account>-exports`, from the bootstrap). */
     EXPORTS_BUCKET: z.string().min(3),
     /** SSE-KMS key for the archives; the bootstrap's data key alias by default. */
@@ -61,7 +58,7 @@ export const PrivacyConfig = serviceConfigSchema({
   // (each is a required, validated URL above) rather than through a typed property.
   const parsed = new Map<string, unknown>(Object.entries(env));
   const participantUrls: Partial<Record<ParticipantService, string>> = {};
-  for (const s of PARTICIPANTS) participantUrls[s] = String(parsed.get(urlVariableOf(s)));
+  for (const s of PARTICIPANTS) participantUrls[s] = String(parsed.get(urlVariable(s)));
   return {
     ...env,
     DATA_KMS_KEY_ID: env.DATA_KMS_KEY_ID ?? `alias/${env.SERVICE_PREFIX}-${env.STAGE}-data`,
