@@ -26,6 +26,13 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Fallback poll when no notification arrives (default 1000 ms). */
   pollIntervalMs?: number;
+  /**
+   * After a notification wakes an idle relay, how long it waits for more commits before claiming
+   * (default 20 ms): under a stream of writes each round then carries several events, and a round
+   * costs the same four statements and one PutEvents whatever it carries (issue 26: most rounds
+   * carried one event). 0: claim at once.
+   */
+  gatherMs?: number;
   /** Cap of the per-row retry backoff (default 60 s). */
   maxBackoffMs?: number;
   /** Sent rows older than this are deleted, a batch at a time (default 7 days). */
@@ -68,6 +75,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { orm, eventBridge, busName, logger } = options;
   const schema = schemaOf(orm);
   const batchSize = Math.min(Math.max(options.batchSize ?? 10, 1), 10);
+  const gatherMs = options.gatherMs ?? 20;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
   const retainSentMs = options.retainSentMs ?? 7 * 24 * 3600_000;
@@ -164,6 +172,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         errorDelay = pollIntervalMs;
         if (claimed === batchSize) continue; // more may be waiting
         await sleep(pollIntervalMs);
+        if (notified && running && gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, gatherMs));
       } catch (err) {
         log.error({ err }, "outbox relay round failed");
         await sleep(errorDelay);
