@@ -62,6 +62,7 @@ export async function startMailGate(target: string): Promise<MailGate> {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           onHeld = undefined;
+          holding = false; // nothing struck: later sends must not be held for good
           reject(new Error(`no SendEmail call within ${timeoutMs / 1000} s`));
         }, timeoutMs);
         onHeld = () => {
