@@ -41,7 +41,7 @@ export const SERVICE_VARIABLES: Record<string, readonly string[]> = {
   // AUDIT_PROVISION_ROLES: the local DATABASE_URL is an administrator (README of audit-svc, "Database roles").
   "audit-svc": ["AUDIT_ARCHIVE_BUCKET", "AUDIT_PROVISION_ROLES"],
   // Local development only: webhooks to http:// receivers on this machine (production: https, public addresses).
-  "notify-svc": ["IDENTITY_URL", "WEBHOOK_ALLOW_HTTP", "WEBHOOK_ALLOWED_ADDRESSES"],
+  "notify-svc": ["IDENTITY_URL", "MAIL_FROM", "WEBHOOK_ALLOW_HTTP", "WEBHOOK_ALLOWED_ADDRESSES"],
 };
 
 /** Default local ports (the README's `PORT` row), from the services catalog. */

@@ -99,6 +99,14 @@ export type CredentialCheckRequest = z.infer<typeof CredentialCheckRequest>;
 
 /** GET /internal/v1/tenants/{id}/members/{sub}: 200 Membership, or 404 when not an active member. */
 export const MembershipState = z.object({ tenant_id: TenantId, sub: Sub, role: TenantRole });
+
+/**
+ * Where an operational notice about a tenant goes (notify-svc: one of its endpoints was disabled):
+ * the owner and admins with an active account, their `sub` and address, read at the moment of
+ * sending and never stored by the caller.
+ */
+export const TenantAdmins = z.object({ items: z.array(z.object({ sub: Sub, email: z.email() })) });
+export type TenantAdmins = z.infer<typeof TenantAdmins>;
 export type MembershipState = z.infer<typeof MembershipState>;
 
 /**

@@ -5,7 +5,14 @@ import type { RouteShape } from "../rest/route.ts";
 import type { FlowstateServiceName } from "../services/catalog.ts";
 import { ConnectedAccounts, SellerConnectorRecord } from "./connector.ts";
 import { DoorLease, DoorLeaseRequest, DoorPath } from "./doors.ts";
-import { ApiKeyState, ApiKeyVerifyRequest, CredentialCheckRequest, MembershipState, SessionState } from "./identity.ts";
+import {
+  ApiKeyState,
+  ApiKeyVerifyRequest,
+  CredentialCheckRequest,
+  MembershipState,
+  SessionState,
+  TenantAdmins,
+} from "./identity.ts";
 import { categoriesOf, NDJSON, PartLine } from "./personal-data.ts";
 
 /** An internal route: its shape and the services that may call it (the seam refuses any other with 403). */
@@ -116,6 +123,16 @@ export const internalIdentityRoutes = [
     body: CredentialCheckRequest,
     problems: ["SESSION_REVOKED", "INVALID_API_KEY"],
     responses: { 204: null },
+  }),
+  defineInternalRoute({
+    id: "internal.tenant_admins.list",
+    method: "GET",
+    path: "/internal/v1/tenants/{id}/admins",
+    service: identity,
+    // notify-svc's e-mail when an endpoint of the tenant is disabled (issue 25); nobody else.
+    callers: ["notify-svc"],
+    params: z.object({ id: TenantId }),
+    responses: { 200: TenantAdmins },
   }),
 ] as const;
 

@@ -109,7 +109,8 @@ export const serviceCatalog = {
       "ConnectorAttentionNeeded",
       "TenantSoftDeleted",
     ],
-    aws: ["secretsmanager", "sqs"],
+    // sesv2: the e-mail to a tenant's admins when one of its endpoints is disabled.
+    aws: ["secretsmanager", "sesv2", "sqs"],
   }),
   "offers-svc": entry({
     kind: "service",

@@ -25,6 +25,7 @@ import { mountInternalFeaturesGet } from "./routes/internal-features-get.ts";
 import { mountInternalMembershipsGet } from "./routes/internal-memberships-get.ts";
 import { mountInternalPersonalDataGet } from "./routes/internal-personal-data-get.ts";
 import { mountInternalSessionsGet } from "./routes/internal-sessions-get.ts";
+import { mountInternalTenantAdminsList } from "./routes/internal-tenant-admins-list.ts";
 import { mountMembersAdd } from "./routes/members-add.ts";
 import { mountMembersList } from "./routes/members-list.ts";
 import { mountMembersRemove } from "./routes/members-remove.ts";
@@ -121,6 +122,8 @@ export function createApp(
   mountInternalApiKeysVerify(app);
   mountInternalMembershipsGet(app);
   mountInternalFeaturesGet(app);
+  // internal (notify-svc: whom to tell that an endpoint was disabled)
+  mountInternalTenantAdminsList(app);
   // internal (door instances' leases: invalidations pushed to every instance, ADR 0011)
   mountInternalDoorsRenew(app);
   mountInternalDoorsLeave(app);

@@ -44,6 +44,8 @@ export const NotifyConfig = serviceConfigSchema({
     DELIVERY_LOG_DAYS: int(30, 1, 365),
     /** After a rotation, the previous secret signs too for this long. */
     SECRET_OVERLAP_SECONDS: int(86_400, 0, 7 * 86_400),
+    /** SES v2 sender identity of the e-mail to admins when an endpoint is disabled. */
+    MAIL_FROM: z.email().default("no-reply@flowstate.local"),
     /** Consume the domain events from `<prefix>-<stage>-notify-svc`. */
     CONSUME_EVENTS: booleanVar(true),
   },

@@ -2,6 +2,7 @@ import { type BootParts, platformDeps } from "@flowstate/shared/boot/platform-de
 import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
 import { callSigner } from "@flowstate/shared/seam/verify-caller";
 import type { NotifyConfig } from "./config.ts";
+import { remoteTenantAdmins } from "./delivery/tenant-admins.ts";
 import type { NotifyDeps } from "./deps.ts";
 
 /** The one way to assemble NotifyDeps from configuration (main.ts; the test harness builds its own). */
@@ -15,5 +16,8 @@ export function buildDeps(o: BootParts<NotifyConfig>): NotifyDeps {
     }),
     delivery: o.config.delivery,
     clock: () => new Date(),
+    ses: o.aws.data("sesv2"),
+    mailFrom: o.config.MAIL_FROM,
+    tenantAdmins: remoteTenantAdmins(o.config.IDENTITY_URL, callSigner(platform, "notify-svc", "identity-svc")),
   };
 }

@@ -1,3 +1,5 @@
+import type { SESv2Client } from "@aws-sdk/client-sesv2";
+import type { TenantAdmins } from "@flowstate/contracts/internal/identity";
 import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { CredentialCheck, SeamDeps } from "@flowstate/shared/seam/call-context";
 
@@ -24,4 +26,9 @@ export interface NotifyDeps extends SeamDeps {
   credentials: CredentialCheck;
   delivery: DeliverySettings;
   clock: () => Date;
+  /** SES v2 (eu-central-1) and its sender identity: the e-mail to admins when an endpoint is disabled. */
+  ses: SESv2Client;
+  mailFrom: string;
+  /** The tenant's owner and admins with their addresses, from identity-svc at the moment of sending. */
+  tenantAdmins: (tenantId: string) => Promise<TenantAdmins["items"]>;
 }

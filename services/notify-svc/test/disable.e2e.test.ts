@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
+import { CreateEmailIdentityCommand } from "@aws-sdk/client-sesv2";
+import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import { sentMail } from "@flowstate/privacy-svc/testing/aws-fixtures";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
+import { type RunningServer, serve } from "@flowstate/shared/http/serve";
+import { createLogger } from "@flowstate/shared/log/logger";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { offerSucceeded } from "../src/messages/message-of.ts";
@@ -12,23 +16,49 @@ import { enqueueMessage } from "../src/verbs/enqueue-message.ts";
 
 /**
  * An endpoint that fails every attempt for the whole retry window is disabled (production: 24 h
- * and at least 10 attempts; here 1.5 s and 3), its pending deliveries closed, and enabling it
- * again sends new messages. Enqueued as the consumer would, without the queue (delivery.e2e.test.ts has that path).
+ * and at least 10 attempts; here 1.5 s and 3), its pending deliveries closed, the tenant's owner
+ * and admins e-mailed through SES (addresses from a real identity-svc), and enabling it again
+ * sends new messages. Enqueued as the consumer would, without the queue (delivery.e2e.test.ts has that path).
  */
+let identity: Harness;
+let identityServer: RunningServer;
 let h: NotifyHarness;
+const mailFrom = "notify-disable@flowstate.test";
 beforeAll(async () => {
+  identity = await startHarness({ prefix: "notify_disable_id" });
+  identityServer = await serve(identity.app, {
+    host: "127.0.0.1",
+    port: 0,
+    logger: createLogger({ service: "identity-svc" }),
+    handleSignals: false,
+    drainTimeoutMs: 1_000,
+  });
+  await createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL })
+    .data("sesv2")
+    .send(new CreateEmailIdentityCommand({ EmailIdentity: mailFrom }));
   h = await startNotifySvc({
+    secret: identity.secret,
+    identityUrl: identityServer.url,
+    mailFrom,
     prefix: "disable",
     delivery: { retryWindowMs: 1_500, disableAfterFailures: 3, backoffBaseMs: 100, backoffMaxMs: 200 },
   });
 });
-afterAll(() => h.close());
-
-const admin: VerifiedIdentity = { kind: "user", sub: "usr_0123456789ab", sid: "ses_0123456789ab" };
+afterAll(async () => {
+  await h.close();
+  await identityServer.shutdown("test done");
+  await identity.close();
+});
 
 describe("a failing endpoint", () => {
-  it("is disabled after failing for the retry window, and takes messages again once enabled", async () => {
-    const t = `tnt_${randomBytes(8).toString("hex")}`;
+  it("is disabled after failing for the retry window, its tenant's admins are e-mailed, and it takes messages again once enabled", async () => {
+    const owner = await identity.signUp();
+    const { id: t } = await identity.createTenant(owner);
+    const [other, member] = [await identity.signUp(), await identity.signUp()];
+    await identity.addMember(owner, t, other, "admin");
+    // Writes re-check the caller at the real identity-svc: the owner's live session.
+    const admin = owner.identity;
+    await identity.addMember(owner, t, member, "member");
     const r = await startReceiver();
     r.down = true;
     const res = await h.call("POST", `/v1/tenants/${t}/notifications/endpoints`, { as: admin, body: { url: r.url } });
@@ -54,6 +84,17 @@ describe("a failing endpoint", () => {
     const log = JSON.parse(await (await h.call("GET", `${path}/${endpoint.id}/deliveries`, { as: admin })).text());
     assert.equal(log.items[0].status, "failed");
     assert.ok(log.items[0].attempts >= 3);
+
+    // The owner and the other admin are told, in one e-mail from SES (moto's store); the member is not.
+    const mail = await waitFor(
+      async () => (await sentMail(process.env.AWS_ENDPOINT_URL!)).find((m) => m.body.includes(endpoint.id)),
+      15_000,
+      "the disabled-endpoint e-mail",
+      500,
+    );
+    assert.equal(mail.source, mailFrom);
+    assert.deepEqual([...mail.destinations].sort(), [owner.email, other.email].sort());
+    assert.match(mail.body, /enable/);
 
     r.down = false;
     const enabled = await h.call("POST", `${path}/${endpoint.id}/enable`, { as: admin });

@@ -65,4 +65,23 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX delivery_age ON delivery (created_at);
     `,
   },
+  {
+    name: "0002_admin_notice",
+    up: `
+      -- An endpoint disabled for failing: the e-mail to the tenant's admins, written in the transaction
+      -- that disables it and sent by the worker (at least once; the addresses are read from
+      -- identity-svc at sending and never stored here).
+      CREATE TABLE admin_notice (
+        id text PRIMARY KEY,
+        tenant_id text NOT NULL,
+        endpoint_id text NOT NULL REFERENCES endpoint (id) ON DELETE CASCADE,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        sent_at timestamptz,
+        recipients integer,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX admin_notice_due ON admin_notice (next_attempt_at) WHERE sent_at IS NULL;
+    `,
+  },
 ];

@@ -1,3 +1,4 @@
+import { newId } from "@flowstate/shared/ids/new-id";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { NotifyDeps } from "../deps.ts";
 import { backoffMs } from "./backoff.ts";
@@ -53,6 +54,11 @@ export async function recordOutcome(deps: NotifyDeps, due: Due, attempt: Attempt
     );
     if (!streak?.disable) return { disabled: false };
     await em.execute(`UPDATE ${e} SET status = 'disabled', disabled_at = now() WHERE id = ?`, [due.endpoint_id]);
+    // The admins hear of it: the notice commits with the disabling, the worker sends it (send-notices.ts).
+    await em.execute(
+      `INSERT INTO ${qualifiedTable(deps.schema, "admin_notice")} (id, tenant_id, endpoint_id) VALUES (?, ?, ?)`,
+      [newId("ntc"), due.tenant_id, due.endpoint_id],
+    );
     await em.execute(
       `UPDATE ${d} SET status = 'failed', next_attempt_at = NULL, last_error = coalesce(last_error, 'endpoint_disabled')
         WHERE endpoint_id = ? AND status = 'pending'`,

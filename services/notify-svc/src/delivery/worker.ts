@@ -3,6 +3,7 @@ import type { NotifyDeps } from "../deps.ts";
 import { attempt } from "./attempt.ts";
 import { claimDue } from "./claim.ts";
 import { recordOutcome } from "./record-outcome.ts";
+import { sendNotices } from "./send-notices.ts";
 import { wakeChannel } from "./wake.ts";
 
 const BATCH = 20;
@@ -69,6 +70,8 @@ export async function startDeliveryWorker(
         }
       }),
     );
+    // Notices of disabled endpoints (rare; a partial index keeps the look cheap).
+    await sendNotices(deps);
     return due.length;
   };
 

@@ -3,6 +3,7 @@ import type { TenantRole } from "@flowstate/contracts/ids";
 import type { VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { testKeyring } from "@flowstate/shared/auth/keyring";
+import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { serve } from "@flowstate/shared/http/serve";
 import { newId } from "@flowstate/shared/ids/new-id";
@@ -14,6 +15,7 @@ import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { createApp } from "../app.ts";
 import { migrations } from "../db/migrations.ts";
+import { remoteTenantAdmins } from "../delivery/tenant-admins.ts";
 import { type DeliveryWorker, startDeliveryWorker } from "../delivery/worker.ts";
 import type { DeliverySettings, NotifyDeps } from "../deps.ts";
 import type { NotifyApp } from "../http/env.ts";
@@ -61,7 +63,14 @@ export interface NotifyHarness {
  * (`credentialsAsSigned`); with it, writes re-check at that identity-svc as in production.
  */
 export async function startNotifySvc(
-  o: { prefix?: string; secret?: string; identityUrl?: string; delivery?: Partial<DeliverySettings> } = {},
+  o: {
+    prefix?: string;
+    secret?: string;
+    identityUrl?: string;
+    delivery?: Partial<DeliverySettings>;
+    /** SES v2's sender identity (verified by the test on its moto). */
+    mailFrom?: string;
+  } = {},
 ): Promise<NotifyHarness> {
   const db = await openTestDatabase({ prefix: `${o.prefix ?? "notify"}_nt`, migrations });
   const secret = o.secret ?? randomBytes(32).toString("base64url");
@@ -74,6 +83,12 @@ export async function startNotifySvc(
       : credentialsAsSigned,
     delivery: testDelivery(o.delivery),
     clock: () => new Date(),
+    ses: createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("sesv2"),
+    mailFrom: o.mailFrom ?? "notify@flowstate.test",
+    // Without identity-svc there is nobody to tell: a disabled endpoint's notice is marked sent to no one.
+    tenantAdmins: o.identityUrl
+      ? remoteTenantAdmins(o.identityUrl, callSigner(platform, "notify-svc", "identity-svc"))
+      : async () => [],
   };
   const app = createApp(deps, { checkResponses: true });
   const worker = await startDeliveryWorker(deps);

@@ -1,0 +1,21 @@
+import { TenantAdmins } from "@flowstate/contracts/internal/identity";
+import { bodyless, IDENTITY_HEADER, type RequestBinding } from "@flowstate/shared/auth/identity-assertion";
+
+/**
+ * identity-svc's `internal.tenant_admins.list`, signed with notify-svc's own key for identity-svc
+ * (ADR 0014). Throws on anything but a valid 200: the notice is retried later.
+ */
+export function remoteTenantAdmins(identityUrl: string, sign: (binding: RequestBinding) => string) {
+  return async (tenantId: string): Promise<TenantAdmins["items"]> => {
+    const path = `/internal/v1/tenants/${encodeURIComponent(tenantId)}/admins`;
+    const res = await fetch(new URL(path, identityUrl), {
+      headers: { [IDENTITY_HEADER]: sign(bodyless("GET", path)) },
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      throw new Error(`identity-svc answered ${res.status} for the tenant's admins`);
+    }
+    return TenantAdmins.parse(await res.json()).items;
+  };
+}
