@@ -166,6 +166,30 @@ describe("notify-svc delivery", () => {
     await r.close();
   });
 
+  it("posts a Slack endpoint one text line of ids and states, unsigned, and shows its URL by origin only", async () => {
+    const t = tenant();
+    const r = await startReceiver();
+    const created = await json(
+      await h.call("POST", `/v1/tenants/${t}/notifications/endpoints`, {
+        as: admin,
+        body: { kind: "slack", url: r.url, types: ["offer.change_failed"] },
+      }),
+      201,
+    );
+    assert.equal(created.secret, null);
+    assert.equal(created.url, `${new URL(r.url).origin}/…`);
+    await sendBodies(sqs, q.queueUrl, [JSON.stringify(eventOfEachKind(t)["offer.change_failed"])]);
+    await waitFor(() => r.received.length === 1, 10_000, "the Slack message");
+    const [got] = r.received;
+    assert.equal(got!.signature, "", "a Slack message carries no webhook signature");
+    const { text } = JSON.parse(got!.body) as { text: string };
+    assert.match(text, /offer\.change_failed/);
+    assert.match(text, /offer_id: `offer-upd1`/);
+    assert.match(text, /failure_code: `CLIENT_ERROR`/);
+    assert.doesNotMatch(text, /@/);
+    await r.close();
+  });
+
   it("sends only the kinds an endpoint takes, and nothing for another tenant's events", async () => {
     const t = tenant();
     const r = await startReceiver();
