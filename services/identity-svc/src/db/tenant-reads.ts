@@ -19,8 +19,19 @@ export interface TenantReads {
   flags: TenantLists<{ flag: string; enabled: boolean }>;
   /** A tenant's active members, owner first (sub, name, email, role, created_at). */
   members: TenantLists<MemberRow>;
+  /** A tenant's API keys, revoked ones included, newest first (never the secret's hash). */
+  apiKeys: TenantLists<ApiKeyRow>;
   byMember: CoalescedRead<[sub: string, tenantId: string], TenantRow>;
 }
+
+export type ApiKeyRow = {
+  key_id: string;
+  name: string;
+  scope: "read" | "write";
+  created_by: string;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
+};
 
 export type MemberRow = { sub: string; name: string; email: string; role: TenantRole; created_at: Date };
 
@@ -89,6 +100,13 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
                JOIN ${membership} m ON m.tenant_id = q.id
                JOIN "${schema}"."app_user" u ON u.sub = m.sub AND u.status = 'active'
               ORDER BY q.i, CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, m.created_at, u.sub`,
+    }),
+    apiKeys: tenantLists(orm, {
+      name: `api_keys_of_${schema}`,
+      text: `SELECT q.i::int AS i, k.key_id, k.name, k.scope, k.created_by, k.created_at, k.revoked_at
+               FROM unnest($1::text[]) WITH ORDINALITY AS q(id, i)
+               JOIN "${schema}"."api_key" k ON k.tenant_id = q.id
+              ORDER BY q.i, k.created_at DESC, k.key_id`,
     }),
     all: {
       name: `tenants_of_${schema}`,
