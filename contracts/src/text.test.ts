@@ -60,6 +60,7 @@ describe("the free-text fields of the registry", () => {
     "offers.create": ["name", "description"],
     "offers.clone": ["name", "description"],
     "offers.update": ["name", "description"],
+    "agreements.replacement_offers.create": ["name", "description"],
     "notifications.endpoints.create": ["description"],
   };
 

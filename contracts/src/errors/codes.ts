@@ -121,6 +121,15 @@ export const problemCodes = {
     meaning:
       "The seller account's connector role refused the call (`upstream_error`); the health endpoint says what to change.",
   },
+  CONNECTOR_PERMISSION_MISSING: {
+    status: 409,
+    meaning:
+      "The connector role lacks a permission this operation needs (`missing_permission`, e.g. aws-marketplace:DescribeAgreement); add it to the role's inline policy, then retry. Nothing was submitted.",
+  },
+  AGREEMENT_NOT_ACTIVE: {
+    status: 409,
+    meaning: "Only an active agreement can be replaced; this one is not (`agreement_status`). Nothing was submitted.",
+  },
   OFFER_CHANGE_IN_PROGRESS: {
     status: 409,
     meaning: "Another change set is still being applied to this offer (AWS ResourceInUseException); wait for it.",

@@ -6,6 +6,7 @@ import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { oauthDriver } from "@flowstate/identity-svc/oauth/testing/oauth-driver";
 import { disableAccount } from "@flowstate/identity-svc/verbs/disable-account";
+import { grantAgreementReads } from "@flowstate/seller-sandbox/testing/agreement-reads";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Account, AUDIENCE, type E2E, ISSUER, startE2E } from "./e2e-stack.ts";
@@ -203,6 +204,17 @@ const cases: Record<string, Case> = {
     return { path: `${M(w)}/changes/${w.offers!.changeSetId}` };
   },
   "agreements.list": connected("/agreements"),
+  "agreements.replacement_offers.create": async (w, _caller, allowed) => {
+    // The seller added the agreement reads a replacement offer needs (the interface's policy lacks them).
+    if (allowed) {
+      await ensureConnected(w);
+      await grantAgreementReads(w.seller!.control.split("/_sandbox/")[0]!, w.seller!.roleArn);
+    }
+    const account = (await (await fetch(w.seller!.control)).json()) as { agreements: { id: string; status: string }[] };
+    const { product_id: _p, buyer_accounts: _b, ...body } = offerBody(w.offers!.productId);
+    const agreement = account.agreements.find((a) => a.status === "ACTIVE")!.id;
+    return { path: `${M(w)}/agreements/${agreement}/replacement-offers`, body };
+  },
   "notifications.endpoints.list": async (w) => ({ path: `${T(w)}/notifications/endpoints` }),
   "notifications.endpoints.create": async (w) => ({
     path: `${T(w)}/notifications/endpoints`,

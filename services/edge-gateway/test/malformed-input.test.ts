@@ -107,6 +107,7 @@ describe("malformed input to every route", () => {
       client_ref: "cli_0000000000notgranted",
       offer_id: "offer-doesnotexist1",
       change_set_id: "doesnotexist0000000000000",
+      agreement_id: "agmt-doesnotexist000000000",
     };
   });
   afterAll(() => e2e.close());

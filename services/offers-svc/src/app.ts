@@ -2,6 +2,7 @@ import { type AppOptions, databaseServiceApp } from "@flowstate/shared/http/data
 import type { OffersDeps } from "./deps.ts";
 import type { OffersApp, OffersEnv } from "./http/env.ts";
 import { mountAgreementsList } from "./routes/agreements-list.ts";
+import { mountAgreementsReplacementOffersCreate } from "./routes/agreements-replacement-offers-create.ts";
 import { mountOffersChangesGet } from "./routes/offers-changes-get.ts";
 import { mountOffersChangesList } from "./routes/offers-changes-list.ts";
 import { mountOffersClone } from "./routes/offers-clone.ts";
@@ -37,6 +38,7 @@ export function createApp(deps: OffersDeps, options: AppOptions = {}): OffersApp
       mountOffersExpire,
       mountOffersChangesGet,
       mountAgreementsList,
+      mountAgreementsReplacementOffersCreate,
       mountSellerCurrenciesGet,
     ],
   });

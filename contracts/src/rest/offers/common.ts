@@ -45,6 +45,7 @@ export const today = (): string => new Date().toISOString().slice(0, 10);
 export const MarketplacePath = z.object({ id: TenantId });
 export const OfferPath = z.object({ id: TenantId, offer_id: OfferId });
 export const ChangePath = z.object({ id: TenantId, change_set_id: ChangeSetId });
+export const AgreementPath = z.object({ id: TenantId, agreement_id: AgreementId });
 
 /** Where offers-svc's routes live: `/v1/tenants/{id}/integrations/marketplace/...`. */
 export const marketplacePath = (tenantId: string, rest: string) =>

@@ -10,7 +10,7 @@ type Issue = { path: (string | number)[]; message: string; code?: string };
  * this also when a field failed a format check (only a wrong type stops it), so every value is
  * read defensively and all errors come back at once.
  */
-export function offerRuleIssues(o: z.infer<typeof CreateOfferFields>): Issue[] {
+export function offerRuleIssues(o: Omit<z.infer<typeof CreateOfferFields>, "product_id">): Issue[] {
   const issues: Issue[] = [];
   const now = today();
   if (o.release && !o.buyer_accounts?.length)
@@ -50,6 +50,21 @@ export const CreateOfferRequest = CreateOfferFields.superRefine((o, ctx) => {
   for (const issue of offerRuleIssues(o)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
 });
 export type CreateOfferRequest = z.infer<typeof CreateOfferRequest>;
+
+/**
+ * POST .../agreements/{agreement_id}/replacement-offers: an agreement-based offer (AWS's
+ * CreateReplacementOffer) that replaces the agreement's terms when its buyer accepts it. Product and
+ * buyer are the agreement's (no `product_id`, no `buyer_accounts`); everything else as a create,
+ * released in the same change set when `release` is true.
+ */
+export const ReplacementOfferRequest = CreateOfferFields.omit({ product_id: true, buyer_accounts: true }).superRefine(
+  (o, ctx) => {
+    // The buyer is the agreement's, so the create rule "a released offer needs buyers" does not apply.
+    for (const issue of offerRuleIssues({ ...o, release: false }))
+      ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  },
+);
+export type ReplacementOfferRequest = z.infer<typeof ReplacementOfferRequest>;
 
 /**
  * POST .../offers/{offer_id}/clone: the original's terms replayed into a new draft, each field

@@ -2,9 +2,14 @@ import { CONNECTOR_PROBLEMS, MARKETPLACE, marketplaceAccessOf } from "../access.
 import { defineRoute, type RouteSpec } from "../route.ts";
 import { AgreementList, ListAgreementsQuery } from "./agreements.ts";
 import { OfferChange, OfferHistory, OfferHistoryQuery } from "./changes.ts";
-import { ChangePath, MarketplacePath, OfferPath } from "./common.ts";
+import { AgreementPath, ChangePath, MarketplacePath, OfferPath } from "./common.ts";
 import { SellerCurrencies } from "./currencies.ts";
-import { CloneOfferRequest, CreateOfferRequest, UpdateOfferRequest } from "./offer-requests.ts";
+import {
+  CloneOfferRequest,
+  CreateOfferRequest,
+  ReplacementOfferRequest,
+  UpdateOfferRequest,
+} from "./offer-requests.ts";
 import { ChangeHandle, ListOffersQuery, Offer, OfferList } from "./offers.ts";
 
 /**
@@ -138,6 +143,21 @@ export const offersRoutes = [
     query: ListAgreementsQuery,
     problems: [...seller, "INVALID_CURSOR"],
     responses: { 200: AgreementList },
+  }),
+  defineRoute({
+    id: "agreements.replacement_offers.create",
+    method: "POST",
+    path: `${MARKETPLACE}/agreements/{agreement_id}/replacement-offers`,
+    ...write,
+    summary:
+      "Replace an active agreement's terms: an agreement-based offer to its buyer (AWS CreateReplacementOffer), when the connector role allows it",
+    idempotencyKey: {
+      withoutKey: "Without a key, a retried request submits another change set: a second replacement offer.",
+    },
+    params: AgreementPath,
+    body: ReplacementOfferRequest,
+    problems: [...change, "CONNECTOR_PERMISSION_MISSING", "AGREEMENT_NOT_ACTIVE"],
+    responses: { 202: ChangeHandle },
   }),
   defineRoute({
     id: "seller.currencies.get",

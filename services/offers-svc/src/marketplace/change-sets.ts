@@ -1,6 +1,6 @@
 import type { Change } from "@aws-sdk/client-marketplace-catalog";
 import type { Currency } from "@flowstate/contracts/rest/offers/common";
-import type { CreateOfferRequest } from "@flowstate/contracts/rest/offers/offer-requests";
+import type { CreateOfferRequest, ReplacementOfferRequest } from "@flowstate/contracts/rest/offers/offer-requests";
 import { legalTerm, PRICING_MODEL, paymentScheduleTerm, pricingTerm, validityTerm } from "./terms.ts";
 
 /** The ChangeName of a change set's CreateOffer, referenced by the changes after it. */
@@ -78,6 +78,32 @@ export function createOfferChanges(r: CreateOfferRequest): Change[] {
     },
     ...detailChanges(NEW_OFFER, r),
     ...(r.release ? [{ ChangeType: "ReleaseOffer", Entity: offer(NEW_OFFER), DetailsDocument: {} }] : []),
+  ];
+}
+
+/** The ChangeName of a replacement offer's CreateReplacementOffer. */
+const REPLACE = "CreateReplacementOffer";
+
+/**
+ * An agreement-based offer as one change set, in the order of AWS's replacement private offer
+ * example: CreateReplacementOffer {AgreementId, Name}, then the Update* changes on
+ * `$CreateReplacementOffer.Entity.Identifier`, then ReleaseOffer when asked. No UpdateTargeting:
+ * the offer goes to the agreement's buyer, on the agreement's product.
+ *
+ * @example
+ * replacementOfferChanges("agmt-abc", { name: "Renewal", ..., release: true }); // [CreateReplacementOffer, UpdateInformation, ..., ReleaseOffer]
+ */
+export function replacementOfferChanges(agreementId: string, r: ReplacementOfferRequest): Change[] {
+  const entity = `$${REPLACE}.Entity.Identifier`;
+  return [
+    {
+      ChangeType: "CreateReplacementOffer",
+      ChangeName: REPLACE,
+      Entity: { Type: "Offer@1.0" },
+      DetailsDocument: { AgreementId: agreementId, Name: r.name },
+    },
+    ...detailChanges(entity, r),
+    ...(r.release ? [{ ChangeType: "ReleaseOffer", Entity: offer(entity), DetailsDocument: {} }] : []),
   ];
 }
 

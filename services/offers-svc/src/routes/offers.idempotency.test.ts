@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
 import { offersRoutes } from "@flowstate/contracts/rest/offers/routes";
+import { grantAgreementReads } from "@flowstate/seller-sandbox/testing/agreement-reads";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { answer, connectedTenant, type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
-import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
+import { marketplace, offerRequest, replacementRequest } from "../testing/offer-fixtures.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -88,12 +89,18 @@ describe("Idempotency-Key on offer mutations", () => {
     // until it says how to call it, after the previous ones changed the offers (A released at
     // create, cloned to draft B with A expired, B renamed, released, expired).
     const ids = { a: "", b: "" };
+    // A replacement offer needs the agreement reads the interface's policy lacks (added by the seller).
+    await grantAgreementReads(h.sandbox.endpoint, seller.role.roleArn);
+    const view = (await (await fetch(seller.control)).json()) as { agreements: { id: string; status: string }[] };
+    const agreementId = view.agreements.find((x) => x.status === "ACTIVE")?.id ?? "";
     const calls: Record<Idempotent, () => Promise<Response>> = {
       "offers.create": () => post("offers", "replay-create", offerRequest(productId, { release: true })),
       "offers.clone": () => post(`offers/${ids.a}/clone`, "replay-clone", { name: "Copy", expire_original: true }),
       "offers.update": () => post(`offers/${ids.b}`, "replay-update", { name: "Copy, renamed" }, "PATCH"),
       "offers.release": () => post(`offers/${ids.b}/release`, "replay-release"),
       "offers.expire": () => post(`offers/${ids.b}/expire`, "replay-expire"),
+      "agreements.replacement_offers.create": () =>
+        post(`agreements/${agreementId}/replacement-offers`, "replay-replace", replacementRequest({ release: true })),
     };
     const honouring = offersRoutes.filter((r) => "idempotencyKey" in r).map((r) => r.id);
     assert.deepEqual(Object.keys(calls).sort(), [...honouring].sort());
@@ -118,7 +125,11 @@ describe("Idempotency-Key on offer mutations", () => {
     await fetch(`${seller.control}/faults`, {
       method: "PUT",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ faults: [{ kind: "error", operations: ["DescribeEntity", "ListEntities"] }] }),
+      body: JSON.stringify({
+        faults: [
+          { kind: "error", operations: ["DescribeEntity", "ListEntities", "DescribeAgreement", "GetAgreementTerms"] },
+        ],
+      }),
     });
     await replayAll();
     assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v2")).length, honouring.length);

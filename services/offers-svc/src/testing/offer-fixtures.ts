@@ -25,3 +25,9 @@ export function offerRequest(
 
 export const marketplace = (tenantId: string, rest: string) =>
   `/v1/tenants/${tenantId}/integrations/marketplace/${rest}`;
+
+/** A complete replacement offer for an agreement: an offer request without product and buyers (the agreement's). */
+export function replacementRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const { product_id: _p, buyer_accounts: _b, ...rest } = offerRequest("prod-unused", { name: "Acme, new terms" });
+  return { ...rest, ...overrides };
+}

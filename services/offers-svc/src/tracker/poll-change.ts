@@ -44,7 +44,10 @@ export async function pollChange(deps: OffersDeps, row: ClaimedChange): Promise<
       return;
     }
     const changes = changeResults(out.ChangeSet ?? []);
-    const created = changes.find((c) => c.change_type === "CreateOffer")?.offer_id;
+    // A replacement offer (agreement-based) is a create whose first change is CreateReplacementOffer.
+    const created = changes.find(
+      (c) => c.change_type === "CreateOffer" || c.change_type === "CreateReplacementOffer",
+    )?.offer_id;
     const resultOfferId = row.action === "create" || row.action === "clone" ? created : row.offer_id;
     const [done] = await em.execute<{ id: string }[]>(
       `UPDATE ${qualifiedTable(deps.schema, "offer_change")}

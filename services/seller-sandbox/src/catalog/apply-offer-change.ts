@@ -71,6 +71,26 @@ export function applyOfferChange(ws: Workspace, change: ChangeRecord): ChangeErr
     ws.touched.add(change.EntityId);
     return [];
   }
+  if (change.ChangeType === "CreateReplacementOffer") {
+    const { AgreementId, Name } = d as OfferChangeDetails<"CreateReplacementOffer">;
+    const agreement = ws.seller.agreements.find((a) => a.id === AgreementId);
+    if (!agreement) return err("INVALID_AGREEMENT_ID", `Agreement ${AgreementId} not found.`);
+    // The agreement's product and buyer: the offer is addressed to whoever accepted the agreement.
+    ws.offers.set(change.EntityId, {
+      id: change.EntityId,
+      productId: agreement.productId,
+      name: Name,
+      state: "Draft",
+      createdBySource: "Seller",
+      buyerAccounts: [agreement.acceptorAccountId],
+      targetAgreementId: AgreementId,
+      terms: [],
+      revision: 0,
+      lastModified: ws.now,
+    });
+    ws.touched.add(change.EntityId);
+    return [];
+  }
   const offer = editable(ws, change.EntityId);
   if (!offer)
     return err(

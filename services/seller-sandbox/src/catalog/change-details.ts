@@ -39,6 +39,12 @@ export const OFFER_CHANGE_DETAILS = {
     Name: z.string().max(150).optional(),
     OfferSetId: z.string().optional(),
   }),
+  // An agreement-based offer ([DOC-PO]: `CreateReplacementOffer` {AgreementId*, Name}): a new offer
+  // on the agreement's product, to its buyer, whose acceptance replaces the agreement.
+  CreateReplacementOffer: z.strictObject({
+    AgreementId: z.string().min(1).max(64),
+    Name: z.string().max(150).optional(),
+  }),
   UpdateInformation: z.strictObject({
     Name: z.string().min(1).max(150).optional(),
     Description: z.string().max(255).optional(),

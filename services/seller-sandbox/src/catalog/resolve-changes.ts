@@ -27,8 +27,9 @@ function detailsOf(change: ChangeInput, n: number): { details: unknown; sentAsSt
 /**
  * The synchronous half of StartChangeSet: every change is checked against its type's schema,
  * `$<ChangeName>.Entity.Identifier` references are resolved to earlier changes of the same set,
- * existing entities must exist (404 otherwise), and CreateOffer gets its offer id now so the
- * change set can be authorized on real ARNs and locked.
+ * existing entities must exist (404 otherwise), and CreateOffer and CreateReplacementOffer (whose
+ * agreement must exist) get their offer id now so the change set can be authorized on real ARNs
+ * and locked.
  */
 export function resolveChanges(seller: SellerState, changes: ChangeInput[]): ChangeRecord[] {
   const records: ChangeRecord[] = [];
@@ -57,6 +58,12 @@ export function resolveChanges(seller: SellerState, changes: ChangeInput[]): Cha
       const productId = (Details as { ProductId: string }).ProductId;
       if (!seller.products.has(productId))
         throw new ApiError(404, "ResourceNotFoundException", `Product ${productId} not found.`);
+      entityId = randomId("offer", ID_LENGTH.offer);
+    } else if (type === "CreateReplacementOffer") {
+      if (identifier !== undefined) invalid(`Change ${n}: CreateReplacementOffer must not carry an Entity.Identifier.`);
+      const agreementId = (Details as { AgreementId: string }).AgreementId;
+      if (!seller.agreements.some((a) => a.id === agreementId))
+        throw new ApiError(404, "ResourceNotFoundException", `Agreement ${agreementId} not found.`);
       entityId = randomId("offer", ID_LENGTH.offer);
     } else if (identifier === undefined) {
       entityId = invalid(`Change ${n}: Entity.Identifier is required for ${type}.`);

@@ -37,7 +37,7 @@ const answer = (account: string, cs: ChangeSet) => ({
 /**
  * StartChangeSet: validates synchronously (422/404), is idempotent on ClientRequestToken (the SDK
  * fills one in), authorizes `aws-marketplace:StartChangeSet` on every changed entity's ARN with
- * `catalog:ChangeType`, refuses entities locked by an open change set (423), then runs the change
+ * `catalog:ChangeType` (and a replacement offer's dependent agreement reads), refuses entities locked by an open change set (423), then runs the change
  * set asynchronously.
  */
 export async function startChangeSet(call: CallContext): Promise<ReturnType<typeof answer>> {
@@ -84,6 +84,17 @@ export async function startChangeSet(call: CallContext): Promise<ReturnType<type
           "aws-marketplace:Intent": [input.Intent ?? "APPLY"],
         },
       );
+      // An agreement-based offer reads the agreement it replaces and its terms: the Service
+      // Authorization Reference lists DescribeAgreement and GetAgreementTerms among StartChangeSet's
+      // dependent actions, checked as those calls check them (resource `*`, PartyType/AgreementType).
+      if (change.ChangeType === "CreateReplacementOffer") {
+        for (const action of ["aws-marketplace:DescribeAgreement", "aws-marketplace:GetAgreementTerms"]) {
+          await authorize(call.deps, call.caller, action, "*", {
+            "aws-marketplace:PartyType": ["Proposer"],
+            "aws-marketplace:AgreementType": ["PurchaseAgreement"],
+          });
+        }
+      }
     }
     const locked = [
       ...new Set(changes.map((c) => seller.locks.get(c.EntityId)).filter((id): id is string => id !== undefined)),

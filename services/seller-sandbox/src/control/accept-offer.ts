@@ -30,6 +30,11 @@ export function acceptOffer(
     status: "ACTIVE",
     terms: structuredClone(offer.terms),
   };
+  // Accepting an agreement-based offer replaces the agreement it targets (status REPLACED).
+  const replaced = offer.targetAgreementId
+    ? seller.agreements.find((a) => a.id === offer.targetAgreementId && a.status === "ACTIVE")
+    : undefined;
+  if (replaced) replaced.status = "REPLACED";
   seller.agreements.push(agreement);
   return agreement;
 }

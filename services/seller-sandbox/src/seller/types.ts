@@ -40,8 +40,9 @@ export interface Offer {
   releaseDate?: number | undefined;
   preExistingAgreement?: Record<string, unknown> | undefined;
   /**
-   * OfferSummary members the sandbox never sets on its own offers (no offer sets, resale
-   * authorizations or replacement offers here) but filters and sorts on, as the model allows.
+   * OfferSummary members: the sandbox has no offer sets, resale authorizations or renewals, but
+   * filters and sorts on them as the model allows; `targetAgreementId` is set by
+   * CreateReplacementOffer (the agreement the offer replaces).
    */
   offerSetId?: string | undefined;
   resaleAuthorizationId?: string | undefined;
