@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { TenantId, type TenantRole } from "@flowstate/contracts/ids";
 import type { Channel, Invalidation } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { routes as registry } from "@flowstate/contracts/rest/routes";
@@ -92,6 +93,12 @@ export interface Gateway {
    * the route would answer.
    */
   authenticate(authorization: string | undefined): Promise<CallerIdentity>;
+  /**
+   * A person's role in a tenant (null: not a member, or no such live tenant), from the same cached
+   * membership facts a tenant route is authorized with (auth/tenant-access.ts), so exactly as fresh:
+   * every change is invalidated before its answer. mcp-gateway checks a tenant URL with it.
+   */
+  memberRole(tenantId: string, sub: string): Promise<TenantRole | null>;
   /** The readiness check of identity-svc, which this pipeline needs for every authenticated call (mcp-gateway's /readyz runs it too). */
   identityReady(): Promise<void>;
   /** The door lease, when `deps.lease` was given: main.ts starts it; close() ends it. */
@@ -242,6 +249,13 @@ export function createApp(deps: GatewayDeps): Gateway {
     invalidate: (list) => applyInvalidations(log, list),
     invalidateAll: () => log.markAll(),
     authenticate: (authorization) => authenticate(credentialOf(authorization), tokens, state),
+    memberRole: async (tenantId, sub) => {
+      if (!TenantId.safeParse(tenantId).success) return null;
+      state.admit?.();
+      const key = `${tenantId} ${sub}`;
+      const role = state.memberships.peek(key);
+      return role === undefined ? state.memberships.load(key, undefined) : role;
+    },
     identityReady,
     lease,
     warmUp: () => keys.refresh(),

@@ -138,25 +138,11 @@ export function createMcpApp(o: McpAppOptions): Hono<McpEnv> {
         // The credential acts in one tenant (the key's, or the one chosen at consent; none for an
         // account-only token), so any other looks missing, even one the person belongs to. The
         // membership of a person is still checked, for tools/list and initialize too.
-        const membership =
-          pathTenant !== grant.tenantId
-            ? 404
-            : identity.kind === "api_key"
-              ? 200
-              : await o.pipeline.gateway
-                  .call({
-                    method: "GET",
-                    target: `/v1/tenants/${encodeURIComponent(pathTenant)}`,
-                    headers: { authorization, "x-request-id": caller.requestId },
-                    address: caller.address,
-                  })
-                  .then(
-                    (r) => r.status,
-                    () => 404,
-                  );
-        // Revoked since it was authenticated above: the same 401 as the door's, not a missing tenant.
-        if (membership === 401) return invalidToken(c, "the credential was refused");
-        const readable = membership === 200;
+        // A person's membership from the door's cached facts (invalidated before any change is
+        // answered, as for a REST tenant route): no request through the pipeline per call.
+        const readable =
+          pathTenant === grant.tenantId &&
+          (identity.kind === "api_key" || (await o.pipeline.gateway.memberRole(pathTenant, identity.sub)) !== null);
         if (!readable) return rpcError(c, 404, "No such tenant for this credential");
       }
       const tenantId = pathTenant ?? grant.tenantId;
