@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { CallerIdentity } from "@flowstate/edge-gateway/pipeline";
-import { offerRequest } from "@flowstate/offers-svc/testing/offer-fixtures";
+import { offerRequest, replacementRequest } from "@flowstate/offers-svc/testing/offer-fixtures";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, it } from "vitest";
@@ -29,6 +29,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   clone_private_offer: { offer_id: "offer-abc123" },
   connect_marketplace_connector: { role_arn: "arn:aws:iam::123456789012:role/MarketplaceConnector" },
   create_private_offer: offerRequest("prod-abc123"),
+  create_replacement_offer: { agreement_id: "agmt-abc123", ...replacementRequest() },
   delete_my_account: { confirm: "delete" },
   expire_private_offer: { offer_id: "offer-abc123" },
   get_my_export_status: { job_id: "exp_0000000000000000000000" },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { TestUser } from "@flowstate/identity-svc/testing/harness";
-import { offerRequest } from "@flowstate/offers-svc/testing/offer-fixtures";
+import { offerRequest, replacementRequest } from "@flowstate/offers-svc/testing/offer-fixtures";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { tools } from "../src/tools/index.ts";
 import type { Scope } from "../src/tools/tool.ts";
@@ -86,10 +86,13 @@ async function argumentsFor(t: Awaited<ReturnType<typeof sellerTenant>>, owner: 
   const released = offers.find((o) => o.state === "released")!.offer_id;
   const products = (await (await fetch(t.seller.control)).json()) as { products: { id: string; visibility: string }[] };
   const productId = products.products.find((p) => p.visibility === "Public")!.id;
+  const seeded = (await (await fetch(t.seller.control)).json()) as { agreements: { id: string; status: string }[] };
+  const agreementId = seeded.agreements.find((a) => a.status === "ACTIVE")!.id;
   const args: Record<string, Record<string, unknown>> = {
     clone_private_offer: { offer_id: released },
     connect_marketplace_connector: { role_arn: t.seller.roleArn },
     create_private_offer: offerRequest(productId),
+    create_replacement_offer: { agreement_id: agreementId, ...replacementRequest() },
     delete_my_account: { confirm: "delete" },
     expire_private_offer: { offer_id: released },
     get_my_export_status: { job_id: "exp_0000000000000000000000" },

@@ -3,6 +3,7 @@ import { clonePrivateOffer } from "./clone-private-offer.ts";
 import { connectMarketplaceConnector } from "./connect-marketplace-connector.ts";
 import { createNotificationEndpoint } from "./create-notification-endpoint.ts";
 import { createPrivateOffer } from "./create-private-offer.ts";
+import { createReplacementOffer } from "./create-replacement-offer.ts";
 import { deleteMyAccount } from "./delete-my-account.ts";
 import { disconnectMarketplaceConnector } from "./disconnect-marketplace-connector.ts";
 import { expirePrivateOffer } from "./expire-private-offer.ts";
@@ -27,7 +28,8 @@ import { updatePrivateOffer } from "./update-private-offer.ts";
 /**
  * Every tool, in name order (tools/list answers in this order; the snapshot test pins it): one per
  * tool of interface.md 4.2 and decisions.md (MCP), and issue 25's notification endpoints (all
- * but their deletion, which stays a REST and console act), each a view of one registry route.
+ * but their deletion, which stays a REST and console act) and replacement offers, each a view of
+ * one registry route.
  */
 export const tools: readonly ToolSpec[] = (
   [
@@ -35,6 +37,7 @@ export const tools: readonly ToolSpec[] = (
     clonePrivateOffer,
     connectMarketplaceConnector,
     createPrivateOffer,
+    createReplacementOffer,
     deleteMyAccount,
     disconnectMarketplaceConnector,
     expirePrivateOffer,
