@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiKeyId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
+import { NotificationPreferences } from "../rest/identity/users.ts";
 
 /**
  * Internal contract between edge-gateway and identity-svc. These routes live under `/internal/v1`
@@ -107,6 +108,13 @@ export const MembershipState = z.object({ tenant_id: TenantId, sub: Sub, role: T
  */
 export const TenantAdmins = z.object({ items: z.array(z.object({ sub: Sub, email: z.email() })) });
 export type TenantAdmins = z.infer<typeof TenantAdmins>;
+
+/**
+ * Where a person's own notification e-mail goes and whether they want it (notify-svc: an offer
+ * change they asked for succeeded or failed): read at the moment of sending, never stored.
+ */
+export const MailTarget = z.object({ sub: Sub, email: z.email(), preferences: NotificationPreferences });
+export type MailTarget = z.infer<typeof MailTarget>;
 export type MembershipState = z.infer<typeof MembershipState>;
 
 /**

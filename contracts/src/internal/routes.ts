@@ -9,6 +9,7 @@ import {
   ApiKeyState,
   ApiKeyVerifyRequest,
   CredentialCheckRequest,
+  MailTarget,
   MembershipState,
   SessionState,
   TenantAdmins,
@@ -133,6 +134,17 @@ export const internalIdentityRoutes = [
     callers: ["notify-svc"],
     params: z.object({ id: TenantId }),
     responses: { 200: TenantAdmins },
+  }),
+  defineInternalRoute({
+    id: "internal.users.mail_target.get",
+    method: "GET",
+    path: "/internal/v1/users/{sub}/mail-target",
+    service: identity,
+    // notify-svc's per-person e-mail (an offer change's result to whoever asked for it); nobody else.
+    callers: ["notify-svc"],
+    params: z.object({ sub: Sub }),
+    problems: ["ACCOUNT_GONE"],
+    responses: { 200: MailTarget },
   }),
 ] as const;
 

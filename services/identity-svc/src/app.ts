@@ -26,6 +26,7 @@ import { mountInternalMembershipsGet } from "./routes/internal-memberships-get.t
 import { mountInternalPersonalDataGet } from "./routes/internal-personal-data-get.ts";
 import { mountInternalSessionsGet } from "./routes/internal-sessions-get.ts";
 import { mountInternalTenantAdminsList } from "./routes/internal-tenant-admins-list.ts";
+import { mountInternalUsersMailTargetGet } from "./routes/internal-users-mail-target-get.ts";
 import { mountMembersAdd } from "./routes/members-add.ts";
 import { mountMembersList } from "./routes/members-list.ts";
 import { mountMembersRemove } from "./routes/members-remove.ts";
@@ -122,8 +123,9 @@ export function createApp(
   mountInternalApiKeysVerify(app);
   mountInternalMembershipsGet(app);
   mountInternalFeaturesGet(app);
-  // internal (notify-svc: whom to tell that an endpoint was disabled)
+  // internal (notify-svc: whom to tell that an endpoint was disabled, and a person's own mail)
   mountInternalTenantAdminsList(app);
+  mountInternalUsersMailTargetGet(app);
   // internal (door instances' leases: invalidations pushed to every instance, ADR 0011)
   mountInternalDoorsRenew(app);
   mountInternalDoorsLeave(app);

@@ -2,7 +2,7 @@ import { type BootParts, platformDeps } from "@flowstate/shared/boot/platform-de
 import { remoteCredentials } from "@flowstate/shared/seam/credential-check";
 import { callSigner } from "@flowstate/shared/seam/verify-caller";
 import type { NotifyConfig } from "./config.ts";
-import { remoteTenantAdmins } from "./delivery/tenant-admins.ts";
+import { remoteMailTarget, remoteTenantAdmins } from "./delivery/identity-client.ts";
 import type { NotifyDeps } from "./deps.ts";
 
 /** The one way to assemble NotifyDeps from configuration (main.ts; the test harness builds its own). */
@@ -19,5 +19,6 @@ export function buildDeps(o: BootParts<NotifyConfig>): NotifyDeps {
     ses: o.aws.data("sesv2"),
     mailFrom: o.config.MAIL_FROM,
     tenantAdmins: remoteTenantAdmins(o.config.IDENTITY_URL, callSigner(platform, "notify-svc", "identity-svc")),
+    mailTarget: remoteMailTarget(o.config.IDENTITY_URL, callSigner(platform, "notify-svc", "identity-svc")),
   };
 }

@@ -1,5 +1,5 @@
 import type { SESv2Client } from "@aws-sdk/client-sesv2";
-import type { TenantAdmins } from "@flowstate/contracts/internal/identity";
+import type { MailTarget, TenantAdmins } from "@flowstate/contracts/internal/identity";
 import type { Keyring } from "@flowstate/shared/auth/keyring";
 import type { CredentialCheck, SeamDeps } from "@flowstate/shared/seam/call-context";
 
@@ -31,4 +31,6 @@ export interface NotifyDeps extends SeamDeps {
   mailFrom: string;
   /** The tenant's owner and admins with their addresses, from identity-svc at the moment of sending. */
   tenantAdmins: (tenantId: string) => Promise<TenantAdmins["items"]>;
+  /** A person's address and preferences from identity-svc at sending; null when the account is gone. */
+  mailTarget: (sub: string) => Promise<MailTarget | null>;
 }

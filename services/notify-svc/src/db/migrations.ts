@@ -84,4 +84,26 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX admin_notice_due ON admin_notice (next_attempt_at) WHERE sent_at IS NULL;
     `,
   },
+  {
+    name: "0003_person_mail",
+    up: `
+      -- The e-mail to the person who asked for an offer change, about its result (their
+      -- offer_change_results preference decides, read from identity-svc at sending with the address,
+      -- neither stored here). One per event; written in the consumer's transaction, sent by the worker.
+      CREATE TABLE person_mail (
+        event_id text PRIMARY KEY,
+        tenant_id text NOT NULL,
+        sub text NOT NULL,
+        type text NOT NULL,
+        body text NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        outcome text CHECK (outcome IN ('sent', 'preference_off', 'account_gone')),
+        done_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX person_mail_due ON person_mail (next_attempt_at) WHERE done_at IS NULL;
+      CREATE INDEX person_mail_tenant ON person_mail (tenant_id);
+    `,
+  },
 ];

@@ -4,6 +4,7 @@ import { attempt } from "./attempt.ts";
 import { claimDue } from "./claim.ts";
 import { recordOutcome } from "./record-outcome.ts";
 import { sendNotices } from "./send-notices.ts";
+import { sendPersonMail } from "./send-person-mail.ts";
 import { wakeChannel } from "./wake.ts";
 
 const BATCH = 20;
@@ -70,8 +71,10 @@ export async function startDeliveryWorker(
         }
       }),
     );
-    // Notices of disabled endpoints (rare; a partial index keeps the look cheap).
+    // Notices of disabled endpoints (rare; partial indexes keep these looks cheap).
     await sendNotices(deps);
+    // An offer change's result to the person who asked for it (person_mail).
+    await sendPersonMail(deps);
     return due.length;
   };
 

@@ -15,7 +15,7 @@ import { credentialsAsSigned } from "@flowstate/shared/testing/credentials";
 import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { createApp } from "../app.ts";
 import { migrations } from "../db/migrations.ts";
-import { remoteTenantAdmins } from "../delivery/tenant-admins.ts";
+import { remoteMailTarget, remoteTenantAdmins } from "../delivery/identity-client.ts";
 import { type DeliveryWorker, startDeliveryWorker } from "../delivery/worker.ts";
 import type { DeliverySettings, NotifyDeps } from "../deps.ts";
 import type { NotifyApp } from "../http/env.ts";
@@ -89,6 +89,9 @@ export async function startNotifySvc(
     tenantAdmins: o.identityUrl
       ? remoteTenantAdmins(o.identityUrl, callSigner(platform, "notify-svc", "identity-svc"))
       : async () => [],
+    mailTarget: o.identityUrl
+      ? remoteMailTarget(o.identityUrl, callSigner(platform, "notify-svc", "identity-svc"))
+      : async () => null,
   };
   const app = createApp(deps, { checkResponses: true });
   const worker = await startDeliveryWorker(deps);
