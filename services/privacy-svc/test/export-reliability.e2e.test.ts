@@ -98,7 +98,11 @@ describe("personal-data exports under duplicates, outages and account deletion",
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => s.e2e.call("POST", "/v1/users/me/export", { token: user.token })),
     );
-    assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([202]));
+    // The fast path can finish the job (~0.1 s) before the last of the 20 arrives on a loaded
+    // machine: that one is then 429 EXPORT_RATE_LIMITED naming the same job (seen 2026-11-26).
+    for (const a of answers)
+      assert.ok(a.status === 202 || (a.status === 429 && a.json.code === "EXPORT_RATE_LIMITED"), a.text);
+    assert.ok(answers.some((a) => a.status === 202));
     const ids = new Set(answers.map((a) => a.json.job_id));
     assert.equal(ids.size, 1);
     const [counted] = await s.privacy.db.orm.em
