@@ -16,9 +16,10 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 /**
- * Sends the ready e-mail for one job, at least once and at most once as far as the database can
- * tell (the ExportCompleted handler; `em` is the consumer's transaction, which also records the
- * event id).
+ * Sends the ready e-mail for one job: never lost, and recorded once; sent twice only after a crash
+ * in the narrow window below (the ExportCompleted handler; `em` is the consumer's transaction,
+ * which also records the event id). The send-log row's primary key, in the old migration's words
+ * "the at-most-once guard", is now the duplicate guard of this at-least-once send.
  *
  * The durable intent is ExportCompleted itself: it is committed with the job's `ready` (outbox), and
  * its message stays on the queue until the transaction below commits. The send-log row is inserted
