@@ -182,6 +182,10 @@ export const problemCodes = {
     meaning: "The offer has terms a clone cannot carry over (`terms`); create the new offer instead.",
   },
   MARKETPLACE_REFUSED: { status: 422, meaning: "AWS Marketplace refused the request (`upstream_error`)." },
+  ENDPOINT_LIMIT_REACHED: {
+    status: 422,
+    meaning: "The tenant already has the most notification endpoints it may have (20); remove one first.",
+  },
   WEBHOOK_URL_REFUSED: {
     status: 422,
     meaning:

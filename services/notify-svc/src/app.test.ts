@@ -86,6 +86,18 @@ describe("notify-svc", () => {
     assert.equal("secret" in list.items[0], false);
   });
 
+  it("refuses a tenant's 21st endpoint", async () => {
+    const t = tenant();
+    for (let i = 0; i < 20; i++) {
+      const res = await h.call("POST", endpoints(t), { as: admin, body: { url: `http://127.0.0.1:9/h${i}` } });
+      assert.equal(res.status, 201);
+      recordSecret(JSON.parse(await res.text()).secret);
+    }
+    const res = await h.call("POST", endpoints(t), { as: admin, body: { url: "http://127.0.0.1:9/h20" } });
+    assert.equal(res.status, 422);
+    assert.equal(JSON.parse(await res.text()).code, "ENDPOINT_LIMIT_REACHED");
+  });
+
   it("treats another tenant's endpoint and delivery as missing", async () => {
     const [a, b] = [tenant(), tenant()];
     const created = JSON.parse(

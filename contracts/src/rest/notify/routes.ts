@@ -41,7 +41,7 @@ export const notifyRoutes = [
       "Registers a webhook (https, public addresses only; its whsec_ signing secret is shown once) or a Slack incoming webhook",
     params: TenantPath,
     body: CreateEndpoint,
-    problems: ["WEBHOOK_URL_REFUSED"],
+    problems: ["WEBHOOK_URL_REFUSED", "ENDPOINT_LIMIT_REACHED"],
     responses: { 201: CreatedEndpoint },
   }),
   defineRoute({
