@@ -6,7 +6,14 @@ interface NativePool {
   Client: { prototype: { query: (...args: unknown[]) => unknown } };
 }
 
-const counting = new AsyncLocalStorage<{ statements: number }>();
+const counting = new AsyncLocalStorage<{ statements: number; shapes: string[] }>();
+
+/** A statement's text with its quoted literals blanked (the ORM's flushes inline their values). */
+const shapeOf = (query: unknown): string =>
+  String(typeof query === "object" && query !== null ? (query as { text?: unknown }).text : query).replace(
+    /'(?:[^']|'')*'/g,
+    "?",
+  );
 const instrumented = new WeakSet<object>();
 
 /**
@@ -14,7 +21,9 @@ const instrumented = new WeakSet<object>();
  * from `fn`'s async context (BEGIN and COMMIT included, each one round trip), so a bench or a test
  * can count a request's round trips on the real database. Other work in the process (a relay, a
  * concurrent request) is not counted. The client class is wrapped once, on first use; outside a
- * count the wrapper only reads an AsyncLocalStorage.
+ * count the wrapper only reads an AsyncLocalStorage. `shapes`: each statement's text with quoted
+ * literals blanked, in order: two requests that must do the same work (whatever their inputs) can
+ * be compared by them, where comparing their timings would fail on a loaded machine.
  *
  * @example
  * const { statements } = await countStatements(orm, () => app.request("/v1/tenants/tnt_1", { method: "PATCH", ... }));
@@ -22,7 +31,7 @@ const instrumented = new WeakSet<object>();
 export async function countStatements<T>(
   orm: Database,
   fn: () => Promise<T>,
-): Promise<{ result: T; statements: number }> {
+): Promise<{ result: T; statements: number; shapes: string[] }> {
   const pool = (await orm.em.getConnection().getNativeClient()) as unknown as NativePool;
   const proto = pool.Client.prototype;
   if (!instrumented.has(proto)) {
@@ -30,11 +39,14 @@ export async function countStatements<T>(
     const query = proto.query;
     proto.query = function (this: unknown, ...args: unknown[]) {
       const box = counting.getStore();
-      if (box) box.statements++;
+      if (box) {
+        box.statements++;
+        box.shapes.push(shapeOf(args[0]));
+      }
       return query.apply(this, args);
     };
   }
-  const box = { statements: 0 };
+  const box = { statements: 0, shapes: [] as string[] };
   const result = await counting.run(box, fn);
-  return { result, statements: box.statements };
+  return { result, statements: box.statements, shapes: box.shapes };
 }
