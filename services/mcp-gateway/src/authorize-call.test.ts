@@ -41,6 +41,9 @@ const ARGS: Record<string, Record<string, unknown>> = {
   create_notification_endpoint: { url: "https://hooks.example.com/flowstate" },
   list_notification_deliveries: { endpoint_id: "whe_0123456789abcdef" },
   replay_notification_delivery: { endpoint_id: "whe_0123456789abcdef", delivery_id: "dlv_0123456789abcdef" },
+  delete_notification_endpoint: { endpoint_id: "whe_0123456789abcdef" },
+  enable_notification_endpoint: { endpoint_id: "whe_0123456789abcdef" },
+  rotate_notification_endpoint_secret: { endpoint_id: "whe_0123456789abcdef" },
 };
 
 /** Calls `tool` as `caller` through the official client; returns the result and how many pipeline calls it made. */

@@ -11,12 +11,14 @@ import { buildServer, INSTRUCTIONS } from "./server.ts";
  * description must fit in it or take the bytes from somewhere else. Raised once, for the two tools of
  * drafts (update_private_offer, get_offer_history: 3.3 kB, 1.1 kB of their descriptions cut back):
  * 25,393 bytes measured, about 6.2k tokens. Raised again for issue 25's four notification tools
- * (list and create endpoints, list and replay deliveries; deletion stays REST-only): 31,692 bytes,
+ * (list and create endpoints, list and replay deliveries): 31,692 bytes,
  * most of it their answers' schemas (the eight notification kinds, the delivery's fields). And for
  * issue 25's create_replacement_offer (an offer's input, its nested terms outlined as
- * create_private_offer's): 33,521 bytes.
+ * create_private_offer's): 33,521 bytes. And for the rest of notify-svc's routes as tools (delete,
+ * enable, rotate an endpoint's secret; one-sentence descriptions): 2,487 bytes, 959 of them the
+ * answers' schemas (enable answers the endpoint, 732), so 36,011 bytes.
  */
-const TOOL_LIST_BUDGET = 33_600;
+const TOOL_LIST_BUDGET = 36_100;
 const INSTRUCTIONS_BUDGET = 800;
 
 /** The official client on an in-process server of a signed-in person in a tenant (no pipeline: nothing is sent). */
@@ -53,7 +55,7 @@ describe("the published tool list", () => {
   it("stays within its budget, with the instructions", async () => {
     const c = await client();
     const { tools } = await c.listTools();
-    assert.equal(tools.length, 25);
+    assert.equal(tools.length, 28);
     const size = JSON.stringify(tools).length;
     assert.ok(size <= TOOL_LIST_BUDGET, `tools/list is ${size} bytes, over its budget of ${TOOL_LIST_BUDGET}`);
     assert.equal(c.getInstructions(), INSTRUCTIONS);

@@ -5,7 +5,9 @@ import { createNotificationEndpoint } from "./create-notification-endpoint.ts";
 import { createPrivateOffer } from "./create-private-offer.ts";
 import { createReplacementOffer } from "./create-replacement-offer.ts";
 import { deleteMyAccount } from "./delete-my-account.ts";
+import { deleteNotificationEndpoint } from "./delete-notification-endpoint.ts";
 import { disconnectMarketplaceConnector } from "./disconnect-marketplace-connector.ts";
+import { enableNotificationEndpoint } from "./enable-notification-endpoint.ts";
 import { expirePrivateOffer } from "./expire-private-offer.ts";
 import { exportMyData } from "./export-my-data.ts";
 import { getMarketplaceConnectorStatus } from "./get-marketplace-connector-status.ts";
@@ -22,14 +24,14 @@ import { listPrivateOffers } from "./list-private-offers.ts";
 import { listPurchaseAgreements } from "./list-purchase-agreements.ts";
 import { releasePrivateOffer } from "./release-private-offer.ts";
 import { replayNotificationDelivery } from "./replay-notification-delivery.ts";
+import { rotateNotificationEndpointSecret } from "./rotate-notification-endpoint-secret.ts";
 import type { ToolSpec } from "./tool.ts";
 import { updatePrivateOffer } from "./update-private-offer.ts";
 
 /**
  * Every tool, in name order (tools/list answers in this order; the snapshot test pins it): one per
- * tool of interface.md 4.2 and decisions.md (MCP), and issue 25's notification endpoints (all
- * but their deletion, which stays a REST and console act) and replacement offers, each a view of
- * one registry route.
+ * tool of interface.md 4.2 and decisions.md (MCP), and issue 25's notification endpoints (every
+ * route of notify-svc's registry) and replacement offers, each a view of one registry route.
  */
 export const tools: readonly ToolSpec[] = (
   [
@@ -58,5 +60,8 @@ export const tools: readonly ToolSpec[] = (
     listNotificationDeliveries,
     listNotificationEndpoints,
     replayNotificationDelivery,
+    deleteNotificationEndpoint,
+    enableNotificationEndpoint,
+    rotateNotificationEndpointSecret,
   ] as ToolSpec[]
 ).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
