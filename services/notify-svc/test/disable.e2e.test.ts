@@ -8,6 +8,7 @@ import { type RunningServer, serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { type Moto, startMoto } from "../../../deploy/local/moto.ts";
 import { offerSucceeded } from "../src/messages/message-of.ts";
 import { eventOfEachKind } from "../src/testing/events.ts";
 import { type NotifyHarness, startNotifySvc } from "../src/testing/harness.ts";
@@ -23,6 +24,8 @@ import { enqueueMessage } from "../src/verbs/enqueue-message.ts";
 let identity: Harness;
 let identityServer: RunningServer;
 let h: NotifyHarness;
+/** SES of its own: what this test reads back is only its own mail (harness.ts, `sesEndpoint`). */
+let mailMoto: Moto;
 const mailFrom = "notify-disable@flowstate.test";
 beforeAll(async () => {
   identity = await startHarness({ prefix: "notify_disable_id" });
@@ -33,13 +36,15 @@ beforeAll(async () => {
     handleSignals: false,
     drainTimeoutMs: 1_000,
   });
-  await createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL })
+  mailMoto = await startMoto();
+  await createAwsClients({ endpoint: mailMoto.endpoint })
     .data("sesv2")
     .send(new CreateEmailIdentityCommand({ EmailIdentity: mailFrom }));
   h = await startNotifySvc({
     secret: identity.secret,
     identityUrl: identityServer.url,
     mailFrom,
+    sesEndpoint: mailMoto.endpoint,
     prefix: "disable",
     delivery: { retryWindowMs: 1_500, disableAfterFailures: 3, backoffBaseMs: 100, backoffMaxMs: 200 },
   });
@@ -48,6 +53,7 @@ afterAll(async () => {
   await h.close();
   await identityServer.shutdown("test done");
   await identity.close();
+  await mailMoto.stop();
 });
 
 describe("a failing endpoint", () => {
@@ -87,9 +93,7 @@ describe("a failing endpoint", () => {
 
     // The owner and the other admin are told, in one e-mail from SES (moto's store); the member is not.
     const mail = await waitFor(
-      // moto's state page fails now and then under concurrent tests (aws-fixtures.ts): look again.
-      async () =>
-        (await sentMail(process.env.AWS_ENDPOINT_URL!).catch(() => [])).find((m) => m.body.includes(endpoint.id)),
+      async () => (await sentMail(mailMoto.endpoint)).find((m) => m.body.includes(endpoint.id)),
       15_000,
       "the disabled-endpoint e-mail",
       500,

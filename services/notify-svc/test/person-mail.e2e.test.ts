@@ -10,6 +10,7 @@ import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test
 import { type RunningServer, serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { type Moto, startMoto } from "../../../deploy/local/moto.ts";
 import { notifyConsumer } from "../src/consumers/consumer.ts";
 import { eventOfEachKind } from "../src/testing/events.ts";
 import { type NotifyHarness, startNotifySvc } from "../src/testing/harness.ts";
@@ -27,6 +28,8 @@ let identityServer: RunningServer;
 let h: NotifyHarness;
 let q: TestQueue;
 let consumer: Consumer;
+/** SES of its own: what this test reads back is only its own mail (harness.ts, `sesEndpoint`). */
+let mailMoto: Moto;
 beforeAll(async () => {
   identity = await startHarness({ prefix: "notify_person_id" });
   identityServer = await serve(identity.app, {
@@ -36,8 +39,17 @@ beforeAll(async () => {
     handleSignals: false,
     drainTimeoutMs: 1_000,
   });
-  await aws.data("sesv2").send(new CreateEmailIdentityCommand({ EmailIdentity: mailFrom }));
-  h = await startNotifySvc({ prefix: "person", secret: identity.secret, identityUrl: identityServer.url, mailFrom });
+  mailMoto = await startMoto();
+  await createAwsClients({ endpoint: mailMoto.endpoint })
+    .data("sesv2")
+    .send(new CreateEmailIdentityCommand({ EmailIdentity: mailFrom }));
+  h = await startNotifySvc({
+    prefix: "person",
+    secret: identity.secret,
+    identityUrl: identityServer.url,
+    mailFrom,
+    sesEndpoint: mailMoto.endpoint,
+  });
   q = await createTestQueue(aws.data("sqs"), { prefix: "notify-person", visibilityTimeout: 2 });
   consumer = createConsumer({
     sqs: aws.data("sqs"),
@@ -55,6 +67,7 @@ afterAll(async () => {
   await h.close();
   await identityServer.shutdown("test done");
   await identity.close();
+  await mailMoto.stop();
 });
 
 /** The event of `kind` as `user` caused it (the envelope's actor). */
@@ -90,15 +103,7 @@ describe("per-person e-mail", () => {
     const settled = Object.fromEntries((await outcomes()).map((o) => [o.sub, o.outcome]));
     assert.equal(settled[wants.sub], "sent");
     assert.equal(settled[declines.sub], "preference_off");
-    // moto's state page fails now and then under concurrent tests (aws-fixtures.ts): look again.
-    const mails = (
-      await waitFor(
-        () => sentMail(process.env.AWS_ENDPOINT_URL!).catch(() => undefined),
-        20_000,
-        "moto's SES store",
-        500,
-      )
-    ).filter((m) => m.source === mailFrom);
+    const mails = (await sentMail(mailMoto.endpoint)).filter((m) => m.source === mailFrom);
     const toWants = mails.filter((m) => m.destinations.includes(wants.email));
     assert.equal(toWants.length, 1, "one mail, although the event came twice");
     assert.match(toWants[0]!.subject, /released/);

@@ -70,6 +70,12 @@ export async function startNotifySvc(
     delivery?: Partial<DeliverySettings>;
     /** SES v2's sender identity (verified by the test on its moto). */
     mailFrom?: string;
+    /**
+     * Where SES is (default: the suite's moto). A test that reads sent mail gives its own moto:
+     * the shared one's state page serialises every suite's resources and, late in a full run,
+     * failed or timed out (two CI runs lost the e-mail tests that way).
+     */
+    sesEndpoint?: string;
   } = {},
 ): Promise<NotifyHarness> {
   const db = await openTestDatabase({ prefix: `${o.prefix ?? "notify"}_nt`, migrations });
@@ -83,7 +89,7 @@ export async function startNotifySvc(
       : credentialsAsSigned,
     delivery: testDelivery(o.delivery),
     clock: () => new Date(),
-    ses: createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("sesv2"),
+    ses: createAwsClients({ endpoint: o.sesEndpoint ?? process.env.AWS_ENDPOINT_URL }).data("sesv2"),
     mailFrom: o.mailFrom ?? "notify@flowstate.test",
     // Without identity-svc there is nobody to tell: a disabled endpoint's notice is marked sent to no one.
     tenantAdmins: o.identityUrl
