@@ -27,12 +27,22 @@ const keys = await startKeyring({
   service: "edge-gateway",
   logger,
 });
+// The internal listener also takes identity-svc's invalidation pushes. It listens first: the lease
+// registers the port it got, and the first push after registration finds it. Pushes come only once
+// the lease is taken (below), when `gateway` exists.
+const internal = await serveMetrics(metrics, {
+  host: config.METRICS_HOST,
+  port: config.METRICS_PORT,
+  logger,
+  routes: (app) =>
+    mountInvalidationPush(app, { keyring: keys.keyring, invalidate: (list) => gateway.invalidate(list) }),
+});
 const gateway = createApp({
   config,
   logger,
   callerKeys: keys.keyring,
   metrics,
-  lease: doorInstance("edge-gateway", config),
+  lease: doorInstance("edge-gateway", config, internal.port),
 });
 await gateway
   .warmUp()
@@ -49,14 +59,6 @@ const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
   }),
 );
 
-// The internal listener also takes identity-svc's invalidation pushes; it listens before the lease
-// is taken, so the first push after registration finds it.
-const internal = await serveMetrics(metrics, {
-  host: config.METRICS_HOST,
-  port: config.METRICS_PORT,
-  logger,
-  routes: (app) => mountInvalidationPush(app, { keyring: keys.keyring, invalidate: gateway.invalidate }),
-});
 await gateway.lease?.start();
 await boot.serve(
   gateway,

@@ -27,13 +27,23 @@ const keys = await startKeyring({
   service: "mcp-gateway",
   logger,
 });
+// /metrics and identity-svc's invalidation pushes on the internal port only (METRICS_HOST:METRICS_PORT);
+// the MCP port is public. It listens first: the lease registers the port it got, and the first push
+// finds it. Pushes come only once the lease is taken (below), when `pipeline` exists.
+const internal = await serveMetrics(metrics, {
+  host: config.gateway.METRICS_HOST,
+  port: config.gateway.METRICS_PORT,
+  logger,
+  routes: (app) =>
+    mountInvalidationPush(app, { keyring: keys.keyring, invalidate: (list) => pipeline.gateway.invalidate(list) }),
+});
 const pipeline = startPipeline({
   config: config.gateway,
   resource: config.resource,
   callerKeys: keys.keyring,
   logger,
   metrics,
-  lease: doorInstance("mcp-gateway", config.gateway),
+  lease: doorInstance("mcp-gateway", config.gateway, internal.port),
 });
 const consumer = await boot.consumer(aws.data("sqs"), (sqs, queueUrl) =>
   startStatelessConsumer({
@@ -76,14 +86,6 @@ const app = createMcpApp({
   principalPrefix: `${config.gateway.SERVICE_PREFIX}-${config.gateway.STAGE}`,
   allowedOrigins: config.allowedOrigins,
   logger,
-});
-// /metrics and identity-svc's invalidation pushes on the internal port only (METRICS_HOST:METRICS_PORT);
-// the MCP port is public. It listens before the door lease is taken, so the first push finds it.
-const internal = await serveMetrics(metrics, {
-  host: config.gateway.METRICS_HOST,
-  port: config.gateway.METRICS_PORT,
-  logger,
-  routes: (app) => mountInvalidationPush(app, { keyring: keys.keyring, invalidate: pipeline.gateway.invalidate }),
 });
 await pipeline.gateway.lease?.start();
 await boot.serve(

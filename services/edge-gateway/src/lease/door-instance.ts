@@ -7,7 +7,9 @@ import { hostname, networkInterfaces } from "node:os";
  * address anyone can reach, so this task's own private IPv4 address stands in for it (its first
  * non-loopback interface: the task's ENI on awsvpc, the container's on a compose network; the host
  * name if it has none) unless DOOR_PUSH_URL says otherwise. Each replica is reached by its own
- * address, never a service name's pick.
+ * address, never a service name's pick. `boundPort`: the port the internal listener actually got
+ * (METRICS_PORT 0 asks the kernel for one; registering port 0 made every push fail, so each
+ * revoking call waited out the lease and the door dropped all it had cached).
  *
  * @example
  * doorInstance("edge-gateway", config) // { instanceId: "edge-gateway-3f9a…", pushUrl: "http://127.0.0.1:9080", renewMs: 1000 }
@@ -20,6 +22,7 @@ export function doorInstance(
     DOOR_PUSH_URL?: string | undefined;
     DOOR_LEASE_RENEW_MS: number;
   },
+  boundPort: number = config.METRICS_PORT,
 ) {
   const wildcard = config.METRICS_HOST === "0.0.0.0" || config.METRICS_HOST === "::";
   const host = wildcard
@@ -29,7 +32,7 @@ export function doorInstance(
       : config.METRICS_HOST;
   return {
     instanceId: `${door}-${randomBytes(8).toString("hex")}`,
-    pushUrl: config.DOOR_PUSH_URL ?? `http://${host}:${config.METRICS_PORT}`,
+    pushUrl: config.DOOR_PUSH_URL ?? `http://${host}:${boundPort}`,
     renewMs: config.DOOR_LEASE_RENEW_MS,
   };
 }
