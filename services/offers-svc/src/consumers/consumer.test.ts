@@ -6,7 +6,7 @@ import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
 import { newEventId } from "@flowstate/shared/outbox/event-id";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { answer, connectedTenant, type Harness, startHarness } from "../testing/harness.ts";
+import { answer, connectedTenant, type Harness, readAgreements, startHarness } from "../testing/harness.ts";
 import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
 import { offersConsumer } from "./handlers.ts";
 
@@ -108,7 +108,7 @@ describe("offers-svc's consumer", () => {
   it("stops watching the agreements of a disconnected or soft-deleted tenant, and starts afresh on a connect", async () => {
     const [a, b, c] = [await connectedTenant(h), await connectedTenant(h), await connectedTenant(h)];
     for (const { t } of [a, b, c]) {
-      await answer(await h.call("GET", marketplace(t.id, "agreements"), { as: t.member, role: "member" }), 200);
+      await answer(await readAgreements(h, t), 200);
       assert.equal(await recorded(t.id), 6);
     }
     const events = [

@@ -14,6 +14,7 @@ import type { OffersApp } from "../http/env.ts";
 import { CurrencyCache } from "../marketplace/currency-cache.ts";
 import { startTracker, type Tracker } from "../tracker/tracker.ts";
 import { startAgreementWatch } from "../watch/watch.ts";
+import { marketplace } from "./offer-fixtures.ts";
 import { type ConnectedSeller, type ConnectOptions, sandboxSellers } from "./sandbox-sellers.ts";
 import { openOffersTestDatabase } from "./test-database.ts";
 
@@ -184,6 +185,20 @@ export async function connectedTenant(
   const seller = await h.connect(t.id, options);
   const account = (await (await fetch(seller.control)).json()) as { products: { id: string; visibility: string }[] };
   return { t, seller, productId: account.products.find((p) => p.visibility === "Public")?.id ?? "" };
+}
+
+/**
+ * A tenant's agreements read as a client reads them: while a read or the watch holds the tenant's
+ * first pass the answer is 503 UPSTREAM_UNAVAILABLE with Retry-After ("being read from AWS"), and
+ * the client asks again (three files run at once in CI: the watch and a read often meet there).
+ */
+export async function readAgreements(h: Harness, t: TestTenant, query = ""): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await h.call("GET", `${marketplace(t.id, "agreements")}${query}`, { as: t.member, role: "member" });
+    if (res.status !== 503 || attempt >= 40) return res;
+    await res.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** The body of an answer, after asserting its status (the text is the assertion message). */

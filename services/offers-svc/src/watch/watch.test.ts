@@ -7,6 +7,7 @@ import {
   connectedTenant,
   type Harness,
   outboxEvents,
+  readAgreements,
   startHarness,
   type TestTenant,
 } from "../testing/harness.ts";
@@ -25,19 +26,7 @@ const send = (url: string, method: string, body: unknown) =>
 const account = async (control: string) =>
   (await (await fetch(control)).json()) as { offers: { id: string; state: string }[]; calls: Record<string, number> };
 const calls = async (control: string, op: string) => (await account(control)).calls[op] ?? 0;
-/**
- * A read as a client makes it: while another read or the loop holds the tenant's first pass the
- * answer is 503 UPSTREAM_UNAVAILABLE with Retry-After ("being read from AWS"), and the client asks
- * again (three files run at once in CI: the loop and a read often meet there).
- */
-const read = async (t: TestTenant, query = "") => {
-  for (let attempt = 1; ; attempt++) {
-    const res = await h.call("GET", `${marketplace(t.id, "agreements")}${query}`, { as: t.member, role: "member" });
-    if (res.status !== 503 || attempt >= 40) return res;
-    await res.body?.cancel();
-    await sleep(250);
-  }
-};
+const read = (t: TestTenant, query = "") => readAgreements(h, t, query);
 const list = async (t: TestTenant, query = "") => answer<AgreementList>(await read(t, query), 200);
 const agreementEvents = async (tenantId: string) =>
   (await outboxEvents(h, tenantId)).filter((e) => e.event_key.startsWith("PurchaseAgreement"));
