@@ -15,6 +15,7 @@ import { AccessTokenVerifier } from "./auth/access-token.ts";
 import { authenticate, type CallerIdentity } from "./auth/authenticate.ts";
 import { credentialOf } from "./auth/credential.ts";
 import { identityClient } from "./auth/identity-client.ts";
+import { memberRoleOf } from "./auth/tenant-access.ts";
 import { InvalidationLog } from "./cache/invalidation-log.ts";
 import { applyInvalidations, parseInvalidateHeader } from "./cache/invalidations.ts";
 import { type GatewayConfig, upstreamUrls } from "./config.ts";
@@ -252,9 +253,7 @@ export function createApp(deps: GatewayDeps): Gateway {
     memberRole: async (tenantId, sub) => {
       if (!TenantId.safeParse(tenantId).success) return null;
       state.admit?.();
-      const key = `${tenantId} ${sub}`;
-      const role = state.memberships.peek(key);
-      return role === undefined ? state.memberships.load(key, undefined) : role;
+      return memberRoleOf(state, tenantId, sub);
     },
     identityReady,
     lease,

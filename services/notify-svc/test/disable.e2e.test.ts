@@ -1,19 +1,15 @@
 import assert from "node:assert/strict";
-import { CreateEmailIdentityCommand } from "@aws-sdk/client-sesv2";
-import { type Harness, startHarness } from "@flowstate/identity-svc/testing/harness";
+import type { Harness } from "@flowstate/identity-svc/testing/harness";
 import { sentMail } from "@flowstate/privacy-svc/testing/aws-fixtures";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
-import { type RunningServer, serve } from "@flowstate/shared/http/serve";
-import { createLogger } from "@flowstate/shared/log/logger";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { type Moto, startMoto } from "../../../deploy/local/moto.ts";
 import { offerSucceeded } from "../src/messages/message-of.ts";
 import { eventOfEachKind } from "../src/testing/events.ts";
-import { type NotifyHarness, startNotifySvc } from "../src/testing/harness.ts";
+import type { NotifyHarness } from "../src/testing/harness.ts";
 import { startReceiver } from "../src/testing/receiver.ts";
 import { enqueueMessage } from "../src/verbs/enqueue-message.ts";
+import { startMailStack } from "./mail-stack.ts";
 
 /**
  * An endpoint that fails every attempt for the whole retry window is disabled (production: 24 h
@@ -22,39 +18,18 @@ import { enqueueMessage } from "../src/verbs/enqueue-message.ts";
  * sends new messages. Enqueued as the consumer would, without the queue (delivery.e2e.test.ts has that path).
  */
 let identity: Harness;
-let identityServer: RunningServer;
 let h: NotifyHarness;
-/** SES of its own: what this test reads back is only its own mail (harness.ts, `sesEndpoint`). */
-let mailMoto: Moto;
+let stack: Awaited<ReturnType<typeof startMailStack>>;
 const mailFrom = "notify-disable@flowstate.test";
 beforeAll(async () => {
-  identity = await startHarness({ prefix: "notify_disable_id" });
-  identityServer = await serve(identity.app, {
-    host: "127.0.0.1",
-    port: 0,
-    logger: createLogger({ service: "identity-svc" }),
-    handleSignals: false,
-    drainTimeoutMs: 1_000,
-  });
-  mailMoto = await startMoto();
-  await createAwsClients({ endpoint: mailMoto.endpoint })
-    .data("sesv2")
-    .send(new CreateEmailIdentityCommand({ EmailIdentity: mailFrom }));
-  h = await startNotifySvc({
-    secret: identity.secret,
-    identityUrl: identityServer.url,
-    mailFrom,
-    sesEndpoint: mailMoto.endpoint,
+  stack = await startMailStack({
     prefix: "disable",
+    mailFrom,
     delivery: { retryWindowMs: 1_500, disableAfterFailures: 3, backoffBaseMs: 100, backoffMaxMs: 200 },
   });
+  ({ identity, h } = stack);
 });
-afterAll(async () => {
-  await h.close();
-  await identityServer.shutdown("test done");
-  await identity.close();
-  await mailMoto.stop();
-});
+afterAll(() => stack.close());
 
 describe("a failing endpoint", () => {
   it("is disabled after failing for the retry window, its tenant's admins are e-mailed, and it takes messages again once enabled", async () => {
@@ -93,7 +68,7 @@ describe("a failing endpoint", () => {
 
     // The owner and the other admin are told, in one e-mail from SES (moto's store); the member is not.
     const mail = await waitFor(
-      async () => (await sentMail(mailMoto.endpoint)).find((m) => m.body.includes(endpoint.id)),
+      async () => (await sentMail(stack.mailEndpoint)).find((m) => m.body.includes(endpoint.id)),
       15_000,
       "the disabled-endpoint e-mail",
       500,

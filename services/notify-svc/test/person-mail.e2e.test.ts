@@ -1,19 +1,16 @@
 import assert from "node:assert/strict";
-import { CreateEmailIdentityCommand } from "@aws-sdk/client-sesv2";
 import type { DomainEvent } from "@flowstate/contracts/events/catalog";
-import { type Harness, startHarness, type TestUser } from "@flowstate/identity-svc/testing/harness";
+import type { Harness, TestUser } from "@flowstate/identity-svc/testing/harness";
 import { sentMail } from "@flowstate/privacy-svc/testing/aws-fixtures";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { type Consumer, createConsumer } from "@flowstate/shared/consumer/consumer";
 import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
-import { type RunningServer, serve } from "@flowstate/shared/http/serve";
-import { createLogger } from "@flowstate/shared/log/logger";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { type Moto, startMoto } from "../../../deploy/local/moto.ts";
 import { notifyConsumer } from "../src/consumers/consumer.ts";
 import { eventOfEachKind } from "../src/testing/events.ts";
-import { type NotifyHarness, startNotifySvc } from "../src/testing/harness.ts";
+import type { NotifyHarness } from "../src/testing/harness.ts";
+import { startMailStack } from "./mail-stack.ts";
 
 /**
  * Per-person e-mail (issue 25): an offer change's result goes to the person who asked for it
@@ -24,32 +21,13 @@ import { type NotifyHarness, startNotifySvc } from "../src/testing/harness.ts";
 const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
 const mailFrom = "notify-person@flowstate.test";
 let identity: Harness;
-let identityServer: RunningServer;
 let h: NotifyHarness;
 let q: TestQueue;
 let consumer: Consumer;
-/** SES of its own: what this test reads back is only its own mail (harness.ts, `sesEndpoint`). */
-let mailMoto: Moto;
+let stack: Awaited<ReturnType<typeof startMailStack>>;
 beforeAll(async () => {
-  identity = await startHarness({ prefix: "notify_person_id" });
-  identityServer = await serve(identity.app, {
-    host: "127.0.0.1",
-    port: 0,
-    logger: createLogger({ service: "identity-svc" }),
-    handleSignals: false,
-    drainTimeoutMs: 1_000,
-  });
-  mailMoto = await startMoto();
-  await createAwsClients({ endpoint: mailMoto.endpoint })
-    .data("sesv2")
-    .send(new CreateEmailIdentityCommand({ EmailIdentity: mailFrom }));
-  h = await startNotifySvc({
-    prefix: "person",
-    secret: identity.secret,
-    identityUrl: identityServer.url,
-    mailFrom,
-    sesEndpoint: mailMoto.endpoint,
-  });
+  stack = await startMailStack({ prefix: "person", mailFrom });
+  ({ identity, h } = stack);
   q = await createTestQueue(aws.data("sqs"), { prefix: "notify-person", visibilityTimeout: 2 });
   consumer = createConsumer({
     sqs: aws.data("sqs"),
@@ -64,10 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await consumer.stop();
   await q.delete();
-  await h.close();
-  await identityServer.shutdown("test done");
-  await identity.close();
-  await mailMoto.stop();
+  await stack.close();
 });
 
 /** The event of `kind` as `user` caused it (the envelope's actor). */
@@ -103,7 +78,7 @@ describe("per-person e-mail", () => {
     const settled = Object.fromEntries((await outcomes()).map((o) => [o.sub, o.outcome]));
     assert.equal(settled[wants.sub], "sent");
     assert.equal(settled[declines.sub], "preference_off");
-    const mails = (await sentMail(mailMoto.endpoint)).filter((m) => m.source === mailFrom);
+    const mails = (await sentMail(stack.mailEndpoint)).filter((m) => m.source === mailFrom);
     const toWants = mails.filter((m) => m.destinations.includes(wants.email));
     assert.equal(toWants.length, 1, "one mail, although the event came twice");
     assert.match(toWants[0]!.subject, /released/);

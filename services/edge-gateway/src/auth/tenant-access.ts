@@ -1,5 +1,5 @@
 import { decideTenantAccess } from "@flowstate/contracts/auth/tenant-access";
-import { TenantId } from "@flowstate/contracts/ids";
+import { TenantId, type TenantRole } from "@flowstate/contracts/ids";
 import type { TenantContext } from "@flowstate/contracts/internal/identity";
 import type { RouteSpec } from "@flowstate/contracts/rest/route";
 import { tenantRefusal } from "@flowstate/shared/auth/tenant-refusal";
@@ -26,9 +26,7 @@ export async function authorizeTenant(
 ): Promise<TenantContext> {
   if (!TenantId.safeParse(tenantId).success) throw notFound("tenant");
   if (identity.kind === "api_key" && identity.tenant_id !== tenantId) throw notFound("tenant");
-  const key = `${tenantId} ${identity.sub}`;
-  let role = state.memberships.peek(key);
-  if (role === undefined) role = await state.memberships.load(key, undefined);
+  const role = await memberRoleOf(state, tenantId, identity.sub);
   const minRole = route.minRole ?? "member";
   const decision = decideTenantAccess(
     { minRole, apiKey: route.apiKey },
@@ -36,4 +34,11 @@ export async function authorizeTenant(
   );
   if (!decision.ok) throw tenantRefusal(decision.code, minRole);
   return { tenant_id: tenantId, role: decision.role };
+}
+
+/** A person's role in a tenant from the cached membership facts (null: not a member, or no such live tenant). */
+export async function memberRoleOf(state: AccessState, tenantId: string, sub: string): Promise<TenantRole | null> {
+  const key = `${tenantId} ${sub}`;
+  const role = state.memberships.peek(key);
+  return role === undefined ? state.memberships.load(key, undefined) : role;
 }
