@@ -55,6 +55,14 @@ export function everyFault(stack: RunningStack): Fault[] {
   ];
 }
 
+/**
+ * Whether the fault can strike between SES accepting a ready e-mail and privacy-svc's send
+ * transaction committing (the process killed, or its database connection terminated): the one window
+ * in which the at-least-once send sends twice (`checks.ts`).
+ */
+export const strikesSendWindow = (f: Fault) =>
+  f.kind === "kill" && (f.target === "privacy-svc" || f.target === "postgresql");
+
 export const faultName = (f: Fault) => `${f.kind} ${f.target}${f.during === "mail" ? " mid-send" : ""}`;
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

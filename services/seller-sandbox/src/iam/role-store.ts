@@ -79,6 +79,11 @@ export class RoleStore {
   readonly #iam: AccountIam;
   readonly #ttlMs: number;
   readonly #cache = new Map<string, Entry>();
+  /**
+   * Bumped by `flush`: a read that began before a flush may have seen IAM before the change the flush
+   * announces, so its result is handed to its own callers but never cached (it would undo the flush).
+   */
+  #epoch = 0;
 
   constructor(iam: AccountIam, options: { ttlMs: number }) {
     this.#iam = iam;
@@ -98,9 +103,10 @@ export class RoleStore {
   }
 
   #refresh(roleArn: string, entry: Entry | undefined): Promise<RoleRecord | undefined> {
+    const epoch = this.#epoch;
     const pending = this.#load(roleArn).then(
       (value) => {
-        this.#cache.set(roleArn, { value, fetchedAt: Date.now() });
+        if (epoch === this.#epoch) this.#cache.set(roleArn, { value, fetchedAt: Date.now() });
         return value;
       },
       (err: unknown) => {
@@ -115,6 +121,7 @@ export class RoleStore {
 
   /** Forget one role, or all: the next call reads IAM again. */
   flush(roleArn?: string): void {
+    this.#epoch++;
     if (roleArn) this.#cache.delete(roleArn);
     else this.#cache.clear();
   }
