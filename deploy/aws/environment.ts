@@ -1,5 +1,6 @@
 import { type FlowstateServiceName, urlVariable } from "@flowstate/contracts/services/catalog";
-import { BUCKET_VARIABLES, type DeploymentNames, deployedServices, entryOf } from "./services.ts";
+import { DEFAULT_OUTBOX_LAG_INTERVAL_MS } from "@flowstate/shared/outbox/lag-metric";
+import { BUCKET_VARIABLES, type DeploymentNames, deployedServices, entryOf, relayServices } from "./services.ts";
 import type { DeploySettings } from "./settings.ts";
 
 /** Where a eu-central-1 service answers inside the VPC: its Cloud Map name in the private namespace. */
@@ -51,6 +52,9 @@ export function serviceEnvironment(
     MCP_PUBLIC_URL: mcp,
     CONNECTOR_TEMPLATE_URL: `${api}/v1/marketplace/connector-role/template.json`,
     ...(entry.database ? { DATABASE_NAME: names.databaseName, PGSSLMODE: "verify-full" } : {}),
+    // The relay's outbox-lag EMF line, which the OutboxLag alarms read (observability stack). The
+    // default outside tests already; said here so the alarm's source is in the same code.
+    ...(relayServices.includes(service) ? { OUTBOX_LAG_METRIC_MS: String(DEFAULT_OUTBOX_LAG_INTERVAL_MS) } : {}),
     // A door's internal listener takes identity-svc's invalidation pushes (ADR 0011): on the task's
     // address (the push URL is that address), admitted from identity-svc only (network stack).
     ...(entry.kind === "door" && entry.metricsPort !== undefined

@@ -24,6 +24,11 @@ export const deployedServices: readonly FlowstateServiceName[] = flowstateServic
 export const dataServices = deployedServices.filter((s) => entryOf(s).region === "eu-central-1");
 export const partnerServices = deployedServices.filter((s) => entryOf(s).region === "us-east-1");
 export const doors = deployedServices.filter((s) => entryOf(s).kind === "door");
+/**
+ * Services that run the outbox relay: an outbox needs a database, publishing it needs EventBridge
+ * (stacks.test.ts holds this to the services whose main.ts starts the relay).
+ */
+export const relayServices = dataServices.filter((s) => entryOf(s).database && entryOf(s).aws.includes("eventbridge"));
 
 /**
  * The bucket each service's code reads and writes (its configuration's `*_BUCKET` variable): the

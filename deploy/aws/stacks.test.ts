@@ -1,19 +1,27 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { OUTBOX_BACKLOG_METRIC, OUTBOX_OLDEST_PENDING_AGE_METRIC } from "@flowstate/shared/outbox/lag-metric";
 import { Validations } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import nag from "cdk-nag";
 import { describe, it } from "vitest";
-import { consumes, dataServices, deploymentNames, entryOf } from "./services.ts";
+import { consumes, dataServices, deploymentNames, entryOf, relayServices } from "./services.ts";
 import { TARGET_RETRY } from "./stacks/messaging.ts";
 import { endpointClients } from "./stacks/network.ts";
-import { ERASURE_LAG_ALARM_SECONDS, ERASURE_LAG_FIELD, ERASURE_LAG_PATTERN } from "./stacks/observability.ts";
+import {
+  ERASURE_LAG_ALARM_SECONDS,
+  ERASURE_LAG_FIELD,
+  ERASURE_LAG_PATTERN,
+  OUTBOX_FAILURE_PATTERN,
+  OUTBOX_LAG_ALARM_SECONDS,
+} from "./stacks/observability.ts";
 import { type CfnJson, synthesize } from "./synth.ts";
 
 // One synthesis for the whole file (seconds of CPU): every test reads these templates.
 const { built, settings, template } = synthesize({ validate: true });
 const names = deploymentNames(settings);
+const root = join(import.meta.dirname, "..", "..");
 const def = names.definition;
 type Resources = Record<string, { Type: string; Properties?: Record<string, CfnJson> }>;
 const resources = (stack: (typeof built.stacks)[number], type: string) =>
@@ -189,6 +197,53 @@ describe("the synthesized stacks", () => {
     assert.equal(alarms.filter((a) => a.includes("p99")).length, 2);
     assert.ok(alarms.some((a) => a.includes("outbox")) && alarms.some((a) => a.includes("export failed")));
     template(built.observability).resourceCountIs("AWS::CloudWatch::Dashboard", 1);
+  });
+
+  it("observability: an outbox-lag alarm per relay service on the relay's EMF figure, on the dashboard, beside the failure alarm", () => {
+    // The services that start the relay, read from their main.ts: the alarms must follow the code.
+    const starting = dataServices.filter((s) =>
+      /\bboot\.relay\(/.test(readFileSync(join(root, "services", s, "src", "main.ts"), "utf8")),
+    );
+    assert.deepEqual([...relayServices].sort(), starting.sort());
+    assert.ok(relayServices.length >= 4);
+    const t = template(built.observability);
+    const lag = resources(built.observability, "AWS::CloudWatch::Alarm")
+      .map((a) => a.Properties!)
+      .filter((a) => a.MetricName === OUTBOX_OLDEST_PENDING_AGE_METRIC);
+    assert.deepEqual(
+      lag.map((a) => a.Dimensions[0].Value).sort(),
+      [...relayServices].sort(),
+      "one alarm per relay service",
+    );
+    for (const a of lag) {
+      assert.equal(a.Namespace, "Flowstate");
+      assert.deepEqual(
+        a.Dimensions.map((d: CfnJson) => d.Name),
+        ["service"],
+      );
+      assert.equal(a.Statistic, "Maximum");
+      assert.equal(a.Period, 300);
+      assert.equal(a.Threshold, OUTBOX_LAG_ALARM_SECONDS);
+      assert.equal(OUTBOX_LAG_ALARM_SECONDS, 300);
+      assert.equal(a.ComparisonOperator, "GreaterThanThreshold");
+      assert.equal(a.TreatMissingData, "notBreaching");
+      assert.equal(a.AlarmActions.length, 1);
+      assert.match(a.AlarmDescription, /outbox lag/);
+    }
+    // The relay failures stay alarmed on their log lines.
+    t.hasResourceProperties("AWS::Logs::MetricFilter", { FilterPattern: OUTBOX_FAILURE_PATTERN });
+    const body = JSON.stringify(
+      resources(built.observability, "AWS::CloudWatch::Dashboard")[0]!.Properties!.DashboardBody,
+    );
+    assert.ok(body.includes(OUTBOX_OLDEST_PENDING_AGE_METRIC) && body.includes(OUTBOX_BACKLOG_METRIC));
+    // Each relay service's task asks for the figure the alarm reads.
+    for (const task of resources(built.compute, "AWS::ECS::TaskDefinition")) {
+      const c = task.Properties!.ContainerDefinitions[0];
+      const service = relayServices.find((s) => c.Command.at(-1).startsWith(`services/${s}/`));
+      if (!service) continue;
+      const env = Object.fromEntries(c.Environment.map((e: CfnJson) => [e.Name, e.Value]));
+      assert.ok(Number(env.OUTBOX_LAG_METRIC_MS) > 0, `${service}: OUTBOX_LAG_METRIC_MS`);
+    }
   });
 
   it("observability: the account deletion lag as a metric from privacy-svc's erasure log, an alarm on it and on a stuck erasure (§7 check 7)", () => {

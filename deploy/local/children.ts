@@ -100,6 +100,7 @@ export function formatLogLine(line: string): string {
       pid: _p,
       hostname: _h,
       service: _s,
+      _aws: _a, // a CloudWatch EMF directive (the outbox-lag line): the figures themselves stay
       ...rest
     } = JSON.parse(line) as Record<string, unknown>;
     const name =

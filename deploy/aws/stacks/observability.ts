@@ -1,3 +1,9 @@
+import {
+  OUTBOX_BACKLOG_METRIC,
+  OUTBOX_LAG_DIMENSION,
+  OUTBOX_LAG_NAMESPACE,
+  OUTBOX_OLDEST_PENDING_AGE_METRIC,
+} from "@flowstate/shared/outbox/lag-metric";
 import { Duration, Stack, type StackProps } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
@@ -7,7 +13,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as sns from "aws-cdk-lib/aws-sns";
 import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import type { Construct } from "constructs";
-import { type DeploymentNames, dataServices, entryOf } from "../services.ts";
+import { type DeploymentNames, dataServices, entryOf, relayServices } from "../services.ts";
 import type { DeploySettings } from "../settings.ts";
 import type { ComputeStack } from "./compute.ts";
 
@@ -30,6 +36,12 @@ export const ERASURE_LAG_PATTERN = `{ ($.msg = "${ERASURE_LAG_MESSAGE}") && ($.$
  * lands in its DLQ (the DLQ alarms). Normally seconds: the event's hop plus one handler.
  */
 export const ERASURE_LAG_ALARM_SECONDS = 3600;
+/**
+ * Outbox lag: the oldest unpublished event's age, which each relay writes once a minute as an EMF
+ * line (shared/src/outbox/lag-metric.ts). Normally milliseconds; a retry backs off 60 s at most,
+ * so five minutes means publishing has stopped (EventBridge, its endpoint, or a wedged relay).
+ */
+export const OUTBOX_LAG_ALARM_SECONDS = 300;
 
 export interface ObservabilityStackProps extends StackProps {
   settings: DeploySettings;
@@ -39,8 +51,8 @@ export interface ObservabilityStackProps extends StackProps {
 }
 
 /**
- * Alarms (any DLQ message, 5xx rate and p99 latency at each door, outbox relay failures, export
- * failures) into one SNS topic, and one dashboard. Log groups are the compute stack's (one per
+ * Alarms (any DLQ message, 5xx rate and p99 latency at each door, outbox lag and relay failures,
+ * export failures) into one SNS topic, and one dashboard. Log groups are the compute stack's (one per
  * service, 90 days); the metrics from logs are filters on them. Everything here is in eu-central-1.
  */
 /** A dead letter older than this raises its own alarm: two days, of the DLQ's fourteen. */
@@ -110,6 +122,31 @@ export class ObservabilityStack extends Stack {
       outbox.push(metric);
       this.alarm(`Outbox-${service}`, metric, 0, `${service}: the outbox relay failed to publish (events are late)`);
     }
+    // Lag from the relay's own EMF figures (no metric filter: CloudWatch Logs extracts them). Maximum:
+    // every replica reports the same table. Missing data is not breaching: a service that is down
+    // raises its ECS and door alarms, not this one.
+    const lagAge: cloudwatch.IMetric[] = [];
+    const lagBacklog: cloudwatch.IMetric[] = [];
+    for (const service of relayServices) {
+      const lag = (metricName: string) =>
+        new cloudwatch.Metric({
+          namespace: OUTBOX_LAG_NAMESPACE,
+          metricName,
+          dimensionsMap: { [OUTBOX_LAG_DIMENSION]: service },
+          statistic: "Maximum",
+          period: Duration.minutes(5),
+        });
+      const age = lag(OUTBOX_OLDEST_PENDING_AGE_METRIC);
+      // A label only on the graphs: on an alarm's metric it makes CloudFormation's metric-math form.
+      lagAge.push(age.with({ label: service }));
+      lagBacklog.push(lag(OUTBOX_BACKLOG_METRIC).with({ label: service }));
+      this.alarm(
+        `OutboxLag-${service}`,
+        age,
+        OUTBOX_LAG_ALARM_SECONDS,
+        `${service}: an outbox event has waited over 5 minutes to be published (outbox lag)`,
+      );
+    }
     const exports = this.fromLogs(compute, "privacy-svc", "ExportFailures", EXPORT_FAILURE_PATTERN);
     this.alarm("ExportFailures", exports, 0, "privacy-svc: an export failed");
 
@@ -140,6 +177,12 @@ export class ObservabilityStack extends Stack {
     dashboard.addWidgets(
       new cloudwatch.GraphWidget({ title: "DLQ messages", left: dlqWidgets, width: 12 }),
       new cloudwatch.GraphWidget({ title: "Outbox relay failures", left: outbox, width: 12 }),
+      new cloudwatch.GraphWidget({
+        title: "Outbox lag: oldest pending s (left), pending rows (right)",
+        left: lagAge,
+        right: lagBacklog,
+        width: 12,
+      }),
       ...doorWidgets,
       new cloudwatch.GraphWidget({ title: "Export failures", left: [exports] }),
       new cloudwatch.GraphWidget({

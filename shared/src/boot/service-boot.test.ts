@@ -4,12 +4,13 @@ import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from "@
 import { testEventCatalog } from "@flowstate/contracts/events/test-catalog";
 import { afterAll, describe, it } from "vitest";
 import { createAwsClients } from "../aws/clients.ts";
-import { uniqueKey } from "../consumer/test-events.ts";
+import { uniqueKey, waitFor } from "../consumer/test-events.ts";
 import { createTestQueue } from "../consumer/test-queue.ts";
 import { openTestDatabase } from "../db/test-database.ts";
 import { createServiceApp } from "../http/app.ts";
 import { enqueueEvent } from "../outbox/enqueue-event.ts";
 import { systemActor } from "../outbox/event-actor.ts";
+import { OUTBOX_BACKLOG_METRIC, OUTBOX_LAG_DIMENSION } from "../outbox/lag-metric.ts";
 import { createTestBus } from "../outbox/test-bus.ts";
 import { rawRequest } from "../testing/raw-http.ts";
 import { type BootConfig, serviceBoot } from "./service-boot.ts";
@@ -105,6 +106,38 @@ describe("serviceBoot", () => {
     }
     assert.equal(delivered, event.id);
     assert.match(await boot.metrics.render(), /^outbox_backlog /m);
+  });
+
+  it("writes the relay's outbox-lag EMF line to stdout every OUTBOX_LAG_METRIC_MS, dimension service = the service", async () => {
+    const db = await openTestDatabase({ prefix: "boot_lag" });
+    cleanups.push(() => db.close());
+    const lines: string[] = [];
+    // Captures only the EMF lines; the metric goes to stdout itself, not through the logger.
+    const original = process.stdout.write;
+    process.stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+      if (String(chunk).includes('"_aws"')) return lines.push(String(chunk)) > 0;
+      return (original as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as typeof process.stdout.write;
+    try {
+      const boot = serviceBoot("partner-svc", config({ OUTBOX_LAG_METRIC_MS: 50 }));
+      const relay = boot.relay(db.orm, aws.data("eventbridge"));
+      await waitFor(() => lines.length >= 2 || undefined, 10_000, "two lag lines");
+      await relay.stop();
+      const quiet = serviceBoot("partner-svc", config({ OUTBOX_LAG_METRIC_MS: 0 })).relay(
+        db.orm,
+        aws.data("eventbridge"),
+      );
+      const before = lines.length;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await quiet.stop();
+      assert.equal(lines.length, before, "OUTBOX_LAG_METRIC_MS=0 writes none");
+    } finally {
+      process.stdout.write = original;
+    }
+    const doc = JSON.parse(lines[0]!);
+    assert.equal(doc[OUTBOX_LAG_DIMENSION], "partner-svc");
+    assert.equal(doc[OUTBOX_BACKLOG_METRIC], 0);
+    assert.ok(lines[0]!.endsWith("\n"));
   });
 
   it("listens on HOST:PORT with the given headers and runs the shutdown hooks in the order given", async () => {

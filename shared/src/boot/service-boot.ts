@@ -21,6 +21,8 @@ export interface BootConfig {
   EVENT_BUS_NAME: string;
   AWS_ENDPOINT_URL?: string | undefined;
   MARKETPLACE_ENDPOINT_URL?: string | undefined;
+  /** The relay's outbox-lag EMF line every this many ms, 0: none (`serviceConfigSchema` fills the default). */
+  OUTBOX_LAG_METRIC_MS?: number | undefined;
   /** False: this instance starts no consumer. A service whose schema has no such variable always consumes. */
   CONSUME_EVENTS?: boolean | undefined;
 }
@@ -31,7 +33,10 @@ export interface ServiceBoot {
   aws: AwsClients;
   /** The one registry of the process: HTTP metrics, the relay's and the consumer's gauges, the service's own. */
   metrics: MetricsRegistry;
-  /** The outbox relay onto EVENT_BUS_NAME, its gauges on `metrics`. Stop it before closing the ORM. */
+  /**
+   * The outbox relay onto EVENT_BUS_NAME, its gauges on `metrics`, and its outbox-lag EMF line on
+   * stdout every OUTBOX_LAG_METRIC_MS (the production alarm's figure). Stop it before closing the ORM.
+   */
   relay(orm: Database, eventBridge: EventBridgeClient): OutboxRelay;
   /**
    * Unless CONSUME_EVENTS is false: looks up the URL of `<prefix>-<stage>-<service>` and hands it
@@ -81,7 +86,14 @@ export function serviceBoot(service: FlowstateServiceName, config: BootConfig): 
     aws,
     metrics,
     relay: (orm, eventBridge) =>
-      startOutboxRelay({ orm, eventBridge, busName: config.EVENT_BUS_NAME, logger, metrics }),
+      startOutboxRelay({
+        orm,
+        eventBridge,
+        busName: config.EVENT_BUS_NAME,
+        logger,
+        metrics,
+        lagMetric: { service, intervalMs: config.OUTBOX_LAG_METRIC_MS ?? 0 },
+      }),
     async consumer(sqs, start) {
       if (config.CONSUME_EVENTS === false) return undefined;
       return start(sqs, await queueUrlOf(sqs, queueNames(config, service).queue));

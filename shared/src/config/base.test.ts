@@ -49,6 +49,21 @@ describe("serviceConfigSchema", () => {
     assert.deepEqual([bus, url], ["flowstate-dev-domain", "postgres://x@h/db"]);
   });
 
+  it("turns the outbox-lag metric on every 60 s unless asked off, and off under NODE_ENV=test unless asked on", () => {
+    const schema = serviceConfigSchema({ defaultPort: 8081 });
+    const lag = (env: NodeJS.ProcessEnv) => {
+      const checked = checkConfig(schema, { DATABASE_URL: "postgres://x@h/db", ...env });
+      assert.ok(checked.ok);
+      return checked.value.OUTBOX_LAG_METRIC_MS;
+    };
+    assert.equal(lag({}), 60_000);
+    assert.equal(lag({ NODE_ENV: "production" }), 60_000);
+    assert.equal(lag({ NODE_ENV: "test" }), 0);
+    assert.equal(lag({ NODE_ENV: "test", OUTBOX_LAG_METRIC_MS: "250" }), 250);
+    assert.equal(lag({ OUTBOX_LAG_METRIC_MS: "0" }), 0);
+    assert.equal(checkConfig(schema, { DATABASE_URL: "postgres://x@h/db", OUTBOX_LAG_METRIC_MS: "-1" }).ok, false);
+  });
+
   it("refuses a port outside 0..65535 and an unknown log level", () => {
     const checked = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), {
       PORT: "70000",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_OUTBOX_LAG_INTERVAL_MS } from "../outbox/lag-metric.ts";
 
 /** An optional URL variable; unset or empty means "use the real AWS endpoint". */
 const optionalUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional();
@@ -86,7 +87,7 @@ export const queueNames = (env: { SERVICE_PREFIX: string; STAGE: string }, servi
 type Empty = Record<never, never>;
 
 /**
- * Fills EVENT_BUS_NAME from the prefix and stage when unset, before
+ * Fills EVENT_BUS_NAME from the prefix and stage and OUTBOX_LAG_METRIC_MS from NODE_ENV when unset, before
  * the schema parses (so the parsed type has them as plain strings, without a cast). With an invalid
  * prefix or stage the parse fails anyway, on that variable alone: the names filled meanwhile are
  * never seen.
@@ -101,6 +102,9 @@ function fillDerivedNames(raw: unknown): unknown {
     STAGE: stage.success ? stage.data : "invalid",
   });
   env.EVENT_BUS_NAME ??= names.eventBus;
+  // The outbox-lag metric (shared/src/outbox/lag-metric.ts) is on wherever it is not asked off,
+  // so production cannot forget it; a test run asks for it explicitly or gets none on its stdout.
+  env.OUTBOX_LAG_METRIC_MS ??= env.NODE_ENV === "test" ? "0" : String(DEFAULT_OUTBOX_LAG_INTERVAL_MS);
   return env;
 }
 
@@ -116,7 +120,13 @@ const withDerived = <S extends z.ZodRawShape>(shape: S) => z.preprocess(fillDeri
 const statelessSchema = <E extends z.ZodRawShape>(defaultPort: number, extra: E) =>
   withDerived({ ...commonShape(defaultPort), ...extra });
 const databaseSchema = <E extends z.ZodRawShape>(defaultPort: number, extra: E) =>
-  withDerived({ ...commonShape(defaultPort), DATABASE_URL: baseEnv.DATABASE_URL, ...extra });
+  withDerived({
+    ...commonShape(defaultPort),
+    DATABASE_URL: baseEnv.DATABASE_URL,
+    // 0: no outbox-lag line; the default is filled by fillDerivedNames (it depends on NODE_ENV).
+    OUTBOX_LAG_METRIC_MS: z.coerce.number().int().min(0),
+    ...extra,
+  });
 
 /**
  * The usual service schema: the shared variables, PORT with the service's default, DATABASE_URL

@@ -75,12 +75,26 @@ export async function markUndeliverable(
   );
 }
 
-/** Pending rows (due or backing off): the outbox_backlog gauge. */
-export async function countBacklog(em: EntityManager, schema: string): Promise<number> {
-  const [row] = await em.execute<{ n: string }[]>(
-    `SELECT count(*) AS n FROM "${schema}".outbox_event WHERE sent_at IS NULL AND failed_at IS NULL`,
+export interface Backlog {
+  /** Rows neither sent nor failed (due or backing off). */
+  pending: number;
+  /** Seconds since the oldest of them was committed (database clock); 0 when none is pending. */
+  oldestPendingAgeSeconds: number;
+}
+
+/**
+ * Pending rows and the age of the oldest, in one statement over the pending index: the
+ * `outbox_backlog` gauge reads `pending`, the lag metric (lag-metric.ts) both. Age, not count, is
+ * what an alarm wants: a busy service may hold hundreds of rows for a second, a stuck one a single
+ * row for an hour. Ages come from `now()` and `created_at`, both the database's clock, so a task's
+ * skewed clock cannot fake a lag.
+ */
+export async function readBacklog(em: EntityManager, schema: string): Promise<Backlog> {
+  const [row] = await em.execute<{ n: string; age: string | null }[]>(
+    `SELECT count(*) AS n, extract(epoch FROM now() - min(created_at)) AS age
+       FROM "${schema}".outbox_event WHERE sent_at IS NULL AND failed_at IS NULL`,
   );
-  return Number(row?.n ?? 0);
+  return { pending: Number(row?.n ?? 0), oldestPendingAgeSeconds: Math.max(Number(row?.age ?? 0), 0) };
 }
 
 /** Rows that will never be published (`markUndeliverable`): the outbox_failed gauge. */

@@ -4,13 +4,14 @@ import type { MetricsRegistry } from "../http/metrics.ts";
 import type { Logger } from "../log/logger.ts";
 import {
   claimBatch,
-  countBacklog,
   countFailed,
   markFailed,
   markSent,
   markUndeliverable,
   pruneSent,
+  readBacklog,
 } from "./claim-batch.ts";
+import { emitOutboxLag, writeToStdout } from "./lag-metric.ts";
 import { type Listener, listen } from "./listen.ts";
 import { MAX_ENTRY_BYTES, publishBatch } from "./publish-batch.ts";
 
@@ -42,6 +43,12 @@ export interface OutboxRelayOptions {
    * will never be published) on the service's /metrics.
    */
   metrics?: MetricsRegistry;
+  /**
+   * Every `intervalMs` (0: never), one CloudWatch EMF line with the age of the oldest pending row
+   * and the backlog, dimension `service` (lag-metric.ts): the figure the outbox-lag alarm reads in
+   * production, where nothing scrapes /metrics. `write` defaults to stdout.
+   */
+  lagMetric?: { service: string; intervalMs: number; write?: (line: string) => void };
   /** Test seam: runs after PutEvents returned and before the rows are marked sent. */
   afterPublish?: (ids: string[]) => void | Promise<void>;
 }
@@ -67,6 +74,10 @@ export interface OutboxRelay {
  * loops without sleeping. Each round claims rows with `FOR UPDATE SKIP LOCKED` and holds them only
  * for one PutEvents call, so several replicas can run it.
  *
+ * Lag: with `lagMetric`, a timer apart from the rounds writes the oldest pending row's age, so a
+ * relay stuck in failing rounds still reports how late its events are. Replicas report the same
+ * table's figure; the alarm reads the maximum.
+ *
  * @example
  * const relay = startOutboxRelay({ orm, eventBridge: aws.data("eventbridge"), busName: config.EVENT_BUS_NAME, logger, metrics });
  * onShutdown(() => relay.stop());
@@ -80,7 +91,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
   const retainSentMs = options.retainSentMs ?? 7 * 24 * 3600_000;
   const log = logger.child({ component: "outbox-relay", schema });
-  const backlog = () => countBacklog(orm.em.fork(), schema);
+  const backlog = async () => (await readBacklog(orm.em.fork(), schema)).pending;
   options.metrics?.gauge("outbox_backlog", "Outbox events committed but not yet published", backlog);
   options.metrics?.gauge(
     "outbox_failed",
@@ -162,6 +173,28 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     if (deleted === PRUNE_BATCH) lastPrune = 0;
   }
 
+  const lagTimer = startLagMetric();
+  function startLagMetric() {
+    const lag = options.lagMetric;
+    if (!lag || lag.intervalMs <= 0) return undefined;
+    let inFlight: Promise<unknown> | undefined;
+    const timer = setInterval(() => {
+      if (inFlight) return; // a slow database: skip a beat rather than pile up statements
+      inFlight = emitOutboxLag({ em: orm.em.fork(), schema, service: lag.service, write: lag.write ?? writeToStdout })
+        .catch((err) => log.warn({ err }, "outbox lag metric not emitted"))
+        .finally(() => {
+          inFlight = undefined;
+        });
+    }, lag.intervalMs);
+    timer.unref();
+    return {
+      stop() {
+        clearInterval(timer);
+        return inFlight; // the statement in flight finishes before the ORM may close
+      },
+    };
+  }
+
   const loop = (async () => {
     let errorDelay = pollIntervalMs;
     while (running) {
@@ -186,6 +219,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     async stop() {
       running = false;
       wake?.();
+      await lagTimer?.stop();
       await loop;
       await listener?.close();
     },
