@@ -230,8 +230,14 @@ describe("the synthesized stacks", () => {
       assert.equal(a.AlarmActions.length, 1);
       assert.match(a.AlarmDescription, /outbox lag/);
     }
-    // The relay failures stay alarmed on their log lines.
+    // The relay failures stay alarmed on their log lines, where a relay runs (one filter each).
     t.hasResourceProperties("AWS::Logs::MetricFilter", { FilterPattern: OUTBOX_FAILURE_PATTERN });
+    assert.equal(
+      resources(built.observability, "AWS::Logs::MetricFilter").filter(
+        (f) => f.Properties!.FilterPattern === OUTBOX_FAILURE_PATTERN,
+      ).length,
+      relayServices.length,
+    );
     const body = JSON.stringify(
       resources(built.observability, "AWS::CloudWatch::Dashboard")[0]!.Properties!.DashboardBody,
     );
