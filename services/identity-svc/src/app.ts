@@ -48,6 +48,12 @@ import { mountUsersMeUpdate } from "./routes/users-me-update.ts";
 import { checkOwnCredential } from "./verbs/lib/live-credential.ts";
 
 /**
+ * Write routes whose handler calls nothing before its verb's inTenantTransaction (verbs/lib/tenant-transaction.ts).
+ * Adding one here needs its case in routes/tenant-write-credential.security.test.ts.
+ */
+export const CHECKED_IN_TRANSACTION: ReadonlySet<string> = new Set(["tenants.rename", "features.update"]);
+
+/**
  * identity-svc's HTTP app: the platform base (request ids, body limit, probes, one error mapping),
  * the deny-by-default gateway assertion check, then one route per file, each mounted from its
  * registry entry (`routes/<route id>.ts` exports `mount<RouteId>`). `app.test.ts` checks that the
@@ -79,6 +85,10 @@ export function createApp(
       return { caller: actor.kind === "system" ? { kind: "anonymous" } : actor, tenant };
     },
     recheck: (c) => checkOwnCredential(c.get("ctx")),
+    // Their verbs open the write's transaction with inTenantTransaction, whose first statement
+    // re-checks the credential under its locks; the early read is made only when they refuse
+    // (issue 26; tenant-write-credential.security.test.ts holds each to a 401 on every path).
+    checkedInTransaction: CHECKED_IN_TRANSACTION,
   };
 
   // auth

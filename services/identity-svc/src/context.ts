@@ -3,12 +3,13 @@ import type { EventActor } from "@flowstate/contracts/events/envelope";
 import type { Invalidation, TenantContext } from "@flowstate/contracts/internal/identity";
 import { newRequestId } from "@flowstate/shared/http/request-id";
 import type { Logger } from "@flowstate/shared/log/logger";
-import { enqueueEvent } from "@flowstate/shared/outbox/enqueue-event";
+import { enqueueEvent, type OutboxRow, outboxRow } from "@flowstate/shared/outbox/enqueue-event";
 import { anonymousActor, eventActorOf, systemActor } from "@flowstate/shared/outbox/event-actor";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { z } from "zod";
 import type { Actor } from "./actor.ts";
 import type { IdentityDeps } from "./deps.ts";
+import type { LiveDoor } from "./doors/door-leases.ts";
 import { requireLiveCredential } from "./verbs/lib/live-credential.ts";
 
 export type { Actor } from "./actor.ts";
@@ -49,6 +50,12 @@ export class ServiceContext {
   readonly trace: string | undefined;
   readonly logger: Logger;
   readonly invalidations: Invalidation[];
+  /**
+   * The doors to push `invalidations` to, when the call's write transaction read them before it
+   * committed, under the door set's lock (doors/door-leases.ts `atCommit`); otherwise the push
+   * reads them after the handler. Set only by a verb whose transaction is the call's last write.
+   */
+  doorsAtCommit: LiveDoor[] | undefined;
 
   constructor(deps: IdentityDeps, call: CallInfo, em?: EntityManager, invalidations: Invalidation[] = []) {
     this.deps = deps;
@@ -59,6 +66,7 @@ export class ServiceContext {
     this.logger = call.logger ?? deps.logger;
     this.#em = em;
     this.invalidations = invalidations;
+    this.doorsAtCommit = undefined;
   }
 
   get em(): EntityManager {
@@ -123,15 +131,30 @@ export function emit<K extends EventKey>(
   data: z.input<(typeof eventCatalog)[K]>,
   meta: EmitMeta,
 ): void {
-  enqueueEvent(em, key, data, {
-    source: "flowstate.identity",
-    tenant_id: meta.tenant_id,
-    actor: meta.actor ?? eventActor(ctx),
-    subject: meta.subject ?? undefined,
-    request_id: ctx.requestId,
-    trace: ctx.trace,
-  });
+  enqueueEvent(em, key, data, enqueueMeta(ctx, meta));
 }
+
+/**
+ * The same event as `emit` enqueues, as an outbox row for a statement that inserts it together with
+ * its change (shared/src/outbox/outbox-insert.ts), in the same transaction.
+ */
+export function eventRow<K extends EventKey>(
+  ctx: ServiceContext,
+  key: K,
+  data: z.input<(typeof eventCatalog)[K]>,
+  meta: EmitMeta,
+): OutboxRow {
+  return outboxRow(key, data, enqueueMeta(ctx, meta));
+}
+
+const enqueueMeta = (ctx: ServiceContext, meta: EmitMeta) => ({
+  source: "flowstate.identity",
+  tenant_id: meta.tenant_id,
+  actor: meta.actor ?? eventActor(ctx),
+  subject: meta.subject ?? undefined,
+  request_id: ctx.requestId,
+  trace: ctx.trace,
+});
 
 /** The caller's clock reading, injectable so key rotation and expiry are testable. */
 export const now = (ctx: ServiceContext): Date => ctx.deps.clock();

@@ -28,6 +28,15 @@ export interface RouteAccessSource {
    * AWS calls, its transaction); unset where the check runs inside the write's transaction only.
    */
   recheck?: (c: Context) => Promise<void>;
+  /**
+   * Ids of write routes whose handler does nothing before its verb's transaction, and whose verb
+   * re-checks the credential first thing in it, under the locks that serialise with revocation: for
+   * these the early `recheck` is one round trip of no use on success (issue 26), so it runs only
+   * when the route refuses or fails (its tenant rule, validation, the verb), and a dead credential
+   * still answers 401 before any other problem. A route listed here must have a test that a dead
+   * credential gets 401 on each of those paths.
+   */
+  checkedInTransaction?: ReadonlySet<string>;
   rules?: ReadonlySet<"internal" | "user" | "tenant">;
 }
 

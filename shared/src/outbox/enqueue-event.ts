@@ -51,6 +51,29 @@ export function enqueueEvent<
   /** The production catalog; the platform's own event-path tests pass `testEventCatalog`. */
   catalog: C = eventCatalog as unknown as C,
 ): CatalogEvent<C, K> {
+  const row = outboxRow(key, data, meta, catalog);
+  em.create(OutboxEvent, row);
+  return row.envelope as unknown as CatalogEvent<C, K>;
+}
+
+/** One outbox row, ready to insert: the event's id, its catalog key and its checked envelope. */
+export interface OutboxRow {
+  id: string;
+  event_key: string;
+  envelope: Record<string, unknown>;
+}
+
+/**
+ * The outbox row of an event, checked exactly as `enqueueEvent` checks it, for a statement that
+ * inserts it itself (`outboxInsert`, outbox-insert.ts) rather than through the unit of work.
+ * Throws (a programming error) when the payload or envelope is invalid.
+ */
+export function outboxRow<C extends EventCatalog = typeof eventCatalog, K extends keyof C & string = keyof C & string>(
+  key: K,
+  data: z.input<C[K]>,
+  meta: EnqueueMeta,
+  catalog: C = eventCatalog as unknown as C,
+): OutboxRow {
   const schema = (Object.hasOwn(catalog, key) ? catalog[key] : undefined) as z.ZodType | undefined;
   if (!schema) throw new Error(`unknown event ${key}: add it to contracts/src/events/catalog.ts`);
   const parsedData = schema.safeParse(data);
@@ -74,8 +97,7 @@ export function enqueueEvent<
   if (!envelope.success) {
     throw new Error(`event ${key} envelope is invalid: ${formatIssues(envelope.error.issues)}`);
   }
-  em.create(OutboxEvent, { id: envelope.data.id, event_key: key, envelope: envelope.data as Record<string, unknown> });
-  return envelope.data as CatalogEvent<C, K>;
+  return { id: envelope.data.id, event_key: key, envelope: envelope.data as Record<string, unknown> };
 }
 
 // Paths and messages only: never the offending values, which may be personal data.

@@ -17,8 +17,9 @@ import { captureLogs } from "../log/capture.ts";
 import { createLogger } from "../log/logger.ts";
 import { nodeBinary } from "../testing/node-binary.ts";
 import { pruneSent } from "./claim-batch.ts";
-import { enqueueEvent } from "./enqueue-event.ts";
+import { enqueueEvent, outboxRow } from "./enqueue-event.ts";
 import { systemActor } from "./event-actor.ts";
+import { outboxInsert } from "./outbox-insert.ts";
 import { type OutboxRelay, startOutboxRelay } from "./relay.ts";
 import { createTestBus, type TestBus } from "./test-bus.ts";
 
@@ -267,6 +268,41 @@ describe.concurrent("outbox relay", () => {
     await new Promise((resolve) => setTimeout(resolve, 300)); // the first (empty) round and LISTEN are done
     await db.orm.em.fork().transactional(async (em) => [probe(em, uniqueKey("notify"), 1)]);
     await waitFor(async () => (await r.backlog()) === 0, 20_000, "the NOTIFY wake-up (the poll is 60 s away)");
+  });
+
+  it("publishes the events a change inserted itself (outboxInsert): only those it kept, none of a rolled-back one, woken by the commit", async () => {
+    const { db, q, bus } = await stack("relay_cte");
+    const r = relay({ orm: db.orm, eventBridge, busName: bus.busName, logger, pollIntervalMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the first (empty) round and LISTEN are done
+    const key = uniqueKey("cte");
+    const row = (seq: number) => ({
+      ...outboxRow("PlatformProbe.v1", { key, seq }, { source, actor }, testEventCatalog),
+      tag: String(seq),
+    });
+    const [one, two, three] = [row(1), row(2), row(3)];
+    // One statement: the change (rows 1 and 3 of the effect table) and the events of what it wrote.
+    const outbox = outboxInsert(db.schema, [one!, two!], { keep: "e.tag IN (SELECT seq::text FROM written)" });
+    await db.orm.em.fork().transactional((em) =>
+      em.execute(
+        `WITH written AS (INSERT INTO "${db.schema}".probe_effect (key, seq) VALUES (?, 1), (?, 3) RETURNING seq), ${outbox.sql}
+         SELECT count(*) FROM written`,
+        [key, key, ...outbox.params],
+      ),
+    );
+    await assert.rejects(
+      db.orm.em.fork().transactional(async (em) => {
+        const single = outboxInsert(db.schema, [three!]);
+        await em.execute(`WITH ${single.sql} SELECT 1`, single.params);
+        throw new Error("the change fails after its event was inserted");
+      }),
+    );
+    const events = await delivered(q.queueUrl, 1);
+    assert.deepEqual(
+      events.map((e) => e.id),
+      [one!.id],
+    );
+    assert.deepEqual(events[0], one!.envelope);
+    assert.equal(await r.backlog(), 0);
   });
 
   it("keeps pruning round after round while more sent rows are due than one delete takes", async () => {

@@ -19,7 +19,8 @@ const forbidden = (service: string) => new DomainError("forbidden", "FORBIDDEN",
  *   like a missing one; 403 API_KEY_NOT_ALLOWED, INSUFFICIENT_SCOPE, INSUFFICIENT_ROLE.
  * - first of all on a write (any method but GET and HEAD) by a user or an API key, as the gateway
  *   authenticates before it authorizes: the credential re-check (`source.recheck`: 401
- *   SESSION_REVOKED / INVALID_API_KEY, 503 when it cannot be told).
+ *   SESSION_REVOKED / INVALID_API_KEY, 503 when it cannot be told); for a route whose verb
+ *   checks in its own transaction (`source.checkedInTransaction`), only when the route refuses.
  * Returns undefined for a public route (the seam already let it through as `anonymous`).
  * `source` says where the verified caller is on the request and which rules apply (route-book.ts).
  */
@@ -38,18 +39,16 @@ export function routeAccess(spec: RouteShape, source: RouteAccessSource): Middle
   }
   const route = spec as RouteSpec;
   if (route.auth === "user" && (!rules || rules.has("user"))) {
-    return async function userAccess(c, next) {
-      await gate(c);
+    return gated(gate, async function userAccess(c, next) {
       if (callOf(c).caller.kind !== "user") throw apiKeyNotAllowed();
       await next();
-    };
+    });
   }
   if (route.auth === "tenant" && (!rules || rules.has("tenant"))) {
     const minRole = route.minRole ?? "member";
     const need = { minRole, apiKey: route.apiKey };
-    return async function tenantAccess(c, next) {
-      // The credential first, as the gateway authenticates before it decides on the tenant: a dead one is 401.
-      await gate(c);
+    // The credential first, as the gateway authenticates before it decides on the tenant: a dead one is 401.
+    return gated(gate, async function tenantAccess(c, next) {
       const { caller, tenant } = callOf(c);
       const pathTenant = c.req.param("id") ?? "";
       const decision =
@@ -65,20 +64,56 @@ export function routeAccess(spec: RouteShape, source: RouteAccessSource): Middle
             : ({ ok: false, code: "NOT_FOUND" } as const);
       if (!decision.ok) throw tenantRefusal(decision.code, minRole);
       await next();
-    };
+    });
   }
   return undefined;
 }
 
 const READS = new Set(["GET", "HEAD"]);
 
+/** A write route's credential gate, around the rest of its access check (see gateOf). */
+interface Gate {
+  /** Before the route's access decision. */
+  before: (c: Context) => Promise<void>;
+  /** On a refusal or failure of the route (thrown, or downstream: Hono then sets `c.error`). */
+  onRefusal: (c: Context) => Promise<void>;
+}
+
+const none = async () => {};
+
 /**
  * A write route's credential gate: before the route's access decision, validation and
  * anything the handler does (an AWS call, its transaction), the session or key must still be live.
  * `call.transaction` checks again right before it opens, so a long verb is covered at its commit too.
+ * A route whose verb checks in its own transaction (`checkedInTransaction`) is checked here only
+ * when it refuses: on success the transaction's locked check has answered already, and on a
+ * refusal a dead credential is still told first (401), as the gateway would.
  */
-function gateOf(spec: RouteShape, source: RouteAccessSource): (c: Context) => Promise<void> {
+function gateOf(spec: RouteShape, source: RouteAccessSource): Gate {
   const recheck = source.recheck;
-  if (!recheck || READS.has(spec.method)) return async () => {};
-  return recheck;
+  if (!recheck || READS.has(spec.method)) return { before: none, onRefusal: none };
+  if (source.checkedInTransaction?.has(spec.id)) return { before: none, onRefusal: recheck };
+  return { before: recheck, onRefusal: none };
+}
+
+/** Runs `access` (which calls `next` when it admits the call) with `gate`'s checks around it. */
+function gated(gate: Gate, access: MiddlewareHandler): MiddlewareHandler {
+  if (gate.onRefusal === none) {
+    if (gate.before === none) return access;
+    return async (c, next) => {
+      await gate.before(c);
+      await access(c, next);
+    };
+  }
+  return async (c, next) => {
+    try {
+      await access(c, next);
+    } catch (err) {
+      await gate.onRefusal(c);
+      throw err;
+    }
+    // A problem thrown after this middleware is already the answer (Hono's compose set c.error and
+    // c.res); a credential refusal thrown here replaces it.
+    if (c.error) await gate.onRefusal(c);
+  };
 }

@@ -63,8 +63,13 @@ export function invalidationPusher(o: { leases: DoorLeases; keyring: Keyring; se
     }
   }
 
-  return async function push(list: readonly Invalidation[], logger: Logger): Promise<PushOutcome> {
-    const doors = await o.leases.live();
+  /** `atCommit`: the doors the call's transaction read before it committed (door-leases.ts `atCommit`), else read now. */
+  return async function push(
+    list: readonly Invalidation[],
+    logger: Logger,
+    atCommit?: readonly LiveDoor[],
+  ): Promise<PushOutcome> {
+    const doors = atCommit ?? (await o.leases.live());
     if (doors.length === 0) return { doors: 0, evicted: [], waitedMs: 0 };
     const body = JSON.stringify(list);
     const bodySha256 = sha256Base64url(body);

@@ -74,7 +74,7 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
 async function pushToDoors(deps: IdentityDeps, ctx: ServiceContext): Promise<void> {
   const started = performance.now();
   try {
-    const outcome = await deps.doors.push(ctx.invalidations, ctx.logger);
+    const outcome = await deps.doors.push(ctx.invalidations, ctx.logger, ctx.doorsAtCommit);
     // What this adds to the revoking call (ADR 0011's cost; revoking calls are rare, so info).
     if (outcome.doors > 0)
       ctx.logger.info(

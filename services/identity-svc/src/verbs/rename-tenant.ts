@@ -1,8 +1,14 @@
 import type { RenameTenantRequest, Tenant } from "@flowstate/contracts/rest/identity/tenants";
-import { emit, inTransaction, type ServiceContext } from "../context.ts";
-import { authorizeTenant } from "./lib/authorize-tenant.ts";
+import { outboxInsert } from "@flowstate/shared/outbox/outbox-insert";
+import { eventRow, type ServiceContext } from "../context.ts";
+import { table } from "../sql-table.ts";
+import { inTenantTransaction } from "./lib/tenant-transaction.ts";
 
-/** Renames a tenant (admin or owner). */
+/**
+ * Renames a tenant (admin or owner). Four round trips (write-round-trips.test.ts): BEGIN, the
+ * credential and tenant locks in one statement, the UPDATE with its TenantRenamed row in one
+ * (outbox-insert.ts), COMMIT. An unchanged name writes nothing.
+ */
 export async function renameTenant({
   ctx,
   tenantId,
@@ -12,14 +18,18 @@ export async function renameTenant({
   tenantId: string;
   input: RenameTenantRequest;
 }): Promise<Tenant> {
-  return inTransaction(ctx, async (em) => {
-    const { tenant, role, ownerSub } = await authorizeTenant(ctx, em, tenantId, { minRole: "admin", apiKey: false });
+  const need = { minRole: "admin", apiKey: false } as const;
+  return inTenantTransaction(ctx, tenantId, need, async (em, { tenant, role, ownerSub }) => {
     if (tenant.name !== input.name) {
-      tenant.name = input.name;
-      emit(ctx, em, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: null });
-      await em.flush();
+      const event = eventRow(ctx, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: null });
+      const outbox = outboxInsert(ctx.deps.schema, [event]);
+      await em.execute(`WITH ${outbox.sql} UPDATE ${table(ctx, "tenant")} SET name = ? WHERE id = ?`, [
+        ...outbox.params,
+        input.name,
+        tenantId,
+      ]);
     }
     // The answer from the rows locked above: no read after the write.
-    return { id: tenant.id, name: tenant.name, owner_sub: ownerSub, role, created_at: tenant.created_at.toISOString() };
+    return { id: tenant.id, name: input.name, owner_sub: ownerSub, role, created_at: tenant.created_at.toISOString() };
   });
 }

@@ -90,10 +90,10 @@ export async function checkTenantAccess(
   return { tenant: role === view.tenant.role ? view.tenant : { ...view.tenant, role }, role, sub: a.sub };
 }
 
-type TenantActor = Extract<ServiceContext["actor"], { kind: "user" | "api_key" }>;
+export type TenantActor = Extract<ServiceContext["actor"], { kind: "user" | "api_key" }>;
 
 /** The caller, if it may act on a tenant at all: a user, or an API key of this tenant (another's: 404). */
-function tenantActor(ctx: ServiceContext, tenantId: string): TenantActor {
+export function tenantActor(ctx: ServiceContext, tenantId: string): TenantActor {
   const a = ctx.actor;
   if (a.kind !== "user" && a.kind !== "api_key") {
     throw new DomainError("unauthenticated", "UNAUTHENTICATED", "sign in first");
@@ -103,7 +103,7 @@ function tenantActor(ctx: ServiceContext, tenantId: string): TenantActor {
 }
 
 /** The platform's rule on the member's role (null: not a member); a refusal is thrown. */
-function decide(need: TenantNeed, a: TenantActor, role: TenantRole | null): TenantRole {
+export function decide(need: TenantNeed, a: TenantActor, role: TenantRole | null): TenantRole {
   const decision = decideTenantAccess(
     need,
     a.kind === "user" ? { kind: "user", role } : { kind: "api_key", scope: a.scope, creatorRole: role },
