@@ -188,9 +188,10 @@ export async function connectedTenant(
 }
 
 /**
- * A tenant's agreements read as a client reads them: while a read or the watch holds the tenant's
- * first pass the answer is 503 UPSTREAM_UNAVAILABLE with Retry-After ("being read from AWS"), and
- * the client asks again (three files run at once in CI: the watch and a read often meet there).
+ * A tenant's agreements read as a client reads them: a read during the watch's first pass waits for
+ * it, up to 5 s (list-agreements.ts); past that, or while a failed pass waits to retry, the answer
+ * is 503 UPSTREAM_UNAVAILABLE with Retry-After ("being read from AWS") and the client asks again
+ * (three files run at once in CI on a loaded machine).
  */
 export async function readAgreements(h: Harness, t: TestTenant, query = ""): Promise<Response> {
   for (let attempt = 1; ; attempt++) {

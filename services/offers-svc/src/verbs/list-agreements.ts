@@ -63,8 +63,9 @@ export async function listAgreements(args: {
       throw internalError(new Error(`SearchAgreements refused at the last poll: ${state.last_failure_name}`));
     }
   }
+  if (!state?.synced_at && !state?.last_failure) state = await awaitFirstPass(ctx, state);
   if (!state?.synced_at) {
-    // Being read right now by the watch, or its last poll failed and it waits to retry.
+    // Still being read by the watch after the wait, or its last poll failed and it waits to retry.
     throw new DomainError(
       "unavailable",
       "UPSTREAM_UNAVAILABLE",
@@ -95,6 +96,26 @@ export async function listAgreements(args: {
       : {}),
     synced_at: state.synced_at,
   };
+}
+
+/** How long a first read waits for the watch's first pass over the tenant (under the gateway's 10 s relay timeout). */
+const FIRST_PASS_WAIT_MS = 5_000;
+const FIRST_PASS_CHECK_MS = 100;
+
+/**
+ * A tenant never read and no failure recorded: the watch holds its claim and is reading it now (a
+ * tenant just connected is enrolled at once). Rather than answer 503 to the first read after a
+ * connect, wait for that pass: its rows (synced_at set) or its failure (last_failure set, answered
+ * below as the failure it is: a persistent throttle stays a 503 with Retry-After, never a late
+ * 200), whichever comes first, for at most FIRST_PASS_WAIT_MS.
+ */
+async function awaitFirstPass(ctx: ServiceContext, state: WatchState | undefined): Promise<WatchState | undefined> {
+  const until = Date.now() + FIRST_PASS_WAIT_MS;
+  while (Date.now() < until && !state?.synced_at && !state?.last_failure) {
+    await new Promise((r) => setTimeout(r, FIRST_PASS_CHECK_MS));
+    state = await watchState(ctx);
+  }
+  return state;
 }
 
 async function watchState(ctx: ServiceContext): Promise<WatchState | undefined> {

@@ -12,6 +12,9 @@ import {
   type TestTenant,
 } from "../testing/harness.ts";
 import { marketplace } from "../testing/offer-fixtures.ts";
+import { claimDueWatches } from "./claim.ts";
+import { enrollWatch } from "./forget-watch.ts";
+import { pollTenant } from "./poll-tenant.ts";
 
 const INTERVAL_MS = 1000;
 let h: Harness;
@@ -251,5 +254,36 @@ describe("the agreement watch", () => {
       (await agreementEvents(t.id)).map((e) => e.event_key),
       ["PurchaseAgreementCreated.v1"],
     );
+  });
+
+  it("answers a first read during the watch's first pass with that pass's outcome: its rows, or its failure at once", async () => {
+    // The watch holds the tenant's first pass (enrolled and claimed, as a replica does right after a
+    // connect) and finishes it 600 ms later; the read cannot claim it and waits for it.
+    const watchHoldsFirstPass = async (tenantId: string) => {
+      await h.deps.orm.em.fork().transactional((em) => enrollWatch(em, h.deps, tenantId, false));
+      const [claimed] = await claimDueWatches(h.deps, 1, tenantId);
+      return () => (claimed ? sleep(600).then(() => pollTenant(h.deps, claimed)) : Promise.resolve());
+    };
+    const once = (t: TestTenant) => h.call("GET", marketplace(t.id, "agreements"), { as: t.member, role: "member" });
+
+    const ok = await connectedTenant(h);
+    const finishOk = await watchHoldsFirstPass(ok.t.id);
+    const [first] = await Promise.all([once(ok.t), finishOk()]);
+    const listed = await answer<AgreementList>(first, 200);
+    assert.equal(listed.agreements.length, 6);
+    assert.ok(listed.synced_at);
+
+    // A pass that fails ends the wait with its failure (a persistent fault stays a 503 with
+    // Retry-After, not a late 200), long before the wait's 5 s.
+    const failing = await connectedTenant(h);
+    await send(`${failing.seller.control}/faults`, "PUT", {
+      faults: [{ kind: "error", operations: ["SearchAgreements"] }],
+    });
+    const finishFailed = await watchHoldsFirstPass(failing.t.id);
+    const started = Date.now();
+    const [refused] = await Promise.all([once(failing.t), finishFailed()]);
+    assert.equal((await answer<{ code: string }>(refused, 503)).code, "UPSTREAM_UNAVAILABLE");
+    assert.ok(Number(refused.headers.get("retry-after")) > 0);
+    assert.ok(Date.now() - started < 4_500, `answered after ${Date.now() - started} ms`);
   });
 });
