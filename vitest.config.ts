@@ -7,7 +7,6 @@
 import { existsSync, globSync } from "node:fs";
 import { dirname } from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
-import { DurationSequencer } from "./scripts/lib/duration-sequencer.ts";
 
 const folders = [
   "contracts",
@@ -35,9 +34,6 @@ export default defineConfig({
     // services, relays and consumers, and a 2-core machine gains nothing from more.
     pool: "forks",
     maxWorkers: 3,
-    // The longest files first, across projects (scripts/lib/duration-sequencer.ts): no long file
-    // left to run alone at the end.
-    sequence: { sequencer: DurationSequencer },
     // describe.concurrent suites (outbox relay, consumer) run all their tests at once, as before.
     maxConcurrency: 16,
     // Generous, as before (--test-timeout=120000): moto and Argon2 are slow under a loaded CPU.
