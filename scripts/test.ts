@@ -27,17 +27,7 @@ const child = spawn(
     `--outputFile.json=${results}`,
     ...args,
   ],
-  {
-    cwd: root,
-    stdio: "inherit",
-    // V8's on-disk code cache (Node's module compile cache) for every Node process of the run: the
-    // suite starts hundreds (each service of each test stack, each test file's worker), and a
-    // service's start measured 750 ms without it, 530 ms with it warm. Coverage is unchanged by it.
-    env: {
-      ...process.env,
-      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(root, ".local", "compile-cache"),
-    },
-  },
+  { cwd: root, stdio: "inherit" },
 );
 const code: number = await new Promise((resolve) => child.once("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 
