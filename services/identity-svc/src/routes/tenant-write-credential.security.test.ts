@@ -2,12 +2,11 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { TenantContext, VerifiedIdentity } from "@flowstate/contracts/internal/identity";
 import { sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { CHECKED_IN_TRANSACTION } from "../app.ts";
-import { UserSession } from "../db/entities.ts";
 import { assertionHeaders } from "../testing/assertion.ts";
 import { type Harness, outboxEvents, startHarness, type TestUser } from "../testing/harness.ts";
+import { signOutInFlight } from "../testing/sign-out-in-flight.ts";
 import { disableAccount } from "../verbs/disable-account.ts";
 
 /**
@@ -149,23 +148,7 @@ describe("tenant writes whose credential is checked in their transaction", () =>
 
     it(`${id}: waits for a sign-out that is being committed, then is refused (the two serialise)`, async () => {
       const { admin, tenantId } = await world();
-      let commit!: () => void;
-      const gate = new Promise<void>((resolve) => {
-        commit = resolve;
-      });
-      let locked!: () => void;
-      const held = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      const revocation = h.deps.orm.em.fork().transactional(async (em) => {
-        const s = await (em as EntityManager).findOneOrFail(UserSession, { sid: admin.sid });
-        s.revoked_at = new Date();
-        s.revoked_reason = "signout";
-        await em.flush();
-        locked();
-        await gate;
-      });
-      await held;
+      const signOut = await signOutInFlight(h, admin.sid);
       let settled = false;
       const write = signed(c, c.path(tenantId), admin.identity, { tenant_id: tenantId, role: "admin" }, c.valid).then(
         (r) => {
@@ -175,8 +158,7 @@ describe("tenant writes whose credential is checked in their transaction", () =>
       );
       await sleep(300);
       assert.equal(settled, false, "the write went ahead of an uncommitted sign-out");
-      commit();
-      await revocation;
+      await signOut.commit();
       assert.deepEqual(await answer(await write), [401, "SESSION_REVOKED"]);
     });
   }

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { UserSession } from "../../db/entities.ts";
 import { type Harness, startHarness } from "../../testing/harness.ts";
+import { signOutInFlight } from "../../testing/sign-out-in-flight.ts";
 import { disableAccount } from "../disable-account.ts";
 
 /**
@@ -63,24 +62,8 @@ describe("a write signed for a credential that has since been revoked", () => {
 
   it("waits for a revocation that is being committed, then is refused (the two serialise)", async () => {
     const u = await h.signUp();
-    let commit!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      commit = resolve;
-    });
-    let locked!: () => void;
-    const held = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
     // A sign-out elsewhere that has revoked the session row but not committed yet.
-    const revocation = h.deps.orm.em.fork().transactional(async (em) => {
-      const s = await (em as EntityManager).findOneOrFail(UserSession, { sid: u.sid });
-      s.revoked_at = new Date();
-      s.revoked_reason = "signout";
-      await em.flush();
-      locked();
-      await gate;
-    });
-    await held;
+    const signOut = await signOutInFlight(h, u.sid);
     let settled = false;
     const write = h.call("PATCH", "/v1/users/me", { as: u.identity, body: { name: "Racing" } }).then((r) => {
       settled = true;
@@ -88,8 +71,7 @@ describe("a write signed for a credential that has since been revoked", () => {
     });
     await sleep(300);
     assert.equal(settled, false, "the write went ahead of an uncommitted revocation");
-    commit();
-    await revocation;
+    await signOut.commit();
     const res = await write;
     assert.equal(res.status, 401);
     assert.equal(await codeOf(res), "SESSION_REVOKED");
