@@ -11,6 +11,7 @@ import { describe, it } from "vitest";
 import { MOTO_DEFAULT_ACCOUNT_ID } from "../connector-role/moto-account.ts";
 import { defineStack } from "../local/definition.ts";
 import { deadLetterPairs, redrive } from "../local/dlq.ts";
+import { receiveUntilDeadLettered } from "../local/failing-handler.ts";
 import { type CfnJson, synthesize } from "./synth.ts";
 
 /*
@@ -142,16 +143,7 @@ describe("a DLQ's depth alarm, as synthesized, evaluated on the local stack's DL
     assert.equal(evaluate(alarm, [[await visible(dlq)]]), "OK", "before the poison message");
 
     await sqs.send(new SendMessageCommand({ QueueUrl: queue, MessageBody: JSON.stringify({ poison: true }) }));
-    let receives = 0;
-    for (;;) {
-      // A handler that always fails: each receive is an attempt, the message returns at once.
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: queue, VisibilityTimeout: 0, WaitTimeSeconds: 1 }),
-      );
-      if (!Messages.length) break;
-      receives++;
-      assert.ok(receives <= pair.maxReceiveCount, "received more often than maxReceiveCount");
-    }
+    const receives = await receiveUntilDeadLettered(sqs, queue, pair.maxReceiveCount);
     assert.equal(receives, pair.maxReceiveCount);
     assert.equal(evaluate(alarm, [[await visible(dlq)]]), "ALARM", "the poison message is in the DLQ");
 

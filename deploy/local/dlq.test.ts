@@ -14,6 +14,7 @@ import { nodeBinary } from "@flowstate/shared/testing/node-binary";
 import { beforeAll, describe, test } from "vitest";
 import { MAX_RECEIVE_COUNT } from "./definition.ts";
 import { listDeadLetters } from "./dlq.ts";
+import { receiveUntilDeadLettered } from "./failing-handler.ts";
 
 const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
 const sqs = aws.data("sqs");
@@ -67,16 +68,7 @@ describe("npm run dlq: list and redrive dead letters (moto)", () => {
         MessageAttributes: { trace: { DataType: "String", StringValue: "t-1" } },
       }),
     );
-    // A handler that always fails: each receive is an attempt, the message returns at once.
-    let receives = 0;
-    for (;;) {
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: queue, VisibilityTimeout: 0, WaitTimeSeconds: 1 }),
-      );
-      if (!Messages.length) break;
-      receives++;
-      assert.ok(receives <= MAX_RECEIVE_COUNT, "received more often than maxReceiveCount");
-    }
+    const receives = await receiveUntilDeadLettered(sqs, queue, MAX_RECEIVE_COUNT);
     assert.equal(receives, MAX_RECEIVE_COUNT);
     assert.equal(await depth(dlq), 1);
 
