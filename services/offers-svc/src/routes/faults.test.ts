@@ -3,6 +3,7 @@ import type { ChangeHandle, OfferList } from "@flowstate/contracts/rest/offers/o
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { answer, connectedTenant, type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 import { marketplace, offerRequest } from "../testing/offer-fixtures.ts";
+import { putFaults } from "../testing/sandbox-sellers.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,29 +11,29 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const faults = (control: string, list: object[]) =>
-  fetch(`${control}/faults`, {
-    method: "PUT",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ faults: list }),
-  });
+/**
+ * Every fault list of the first test keeps SearchAgreements failing: the agreement watch reads a
+ * connected tenant on its own (its backfill, its interval), and a pass that succeeded before the
+ * fault held would leave the agreements answered from what it recorded (200 with synced_at).
+ */
+const agreementsFail = { kind: "error", operations: ["SearchAgreements"] };
 
 describe("offers-svc when the seller's account throttles or fails", () => {
   it("succeeds after the SDK's retries when throttling passes, and answers 503 with Retry-After when it does not", async () => {
-    const { t, seller } = await connectedTenant(h);
+    const { t, seller } = await connectedTenant(h, {
+      faults: [{ kind: "throttle", operations: ["ListEntities"], count: 2 }, agreementsFail],
+    });
     const read = { as: t.member, role: "member" as const };
-    await faults(seller.control, [{ kind: "throttle", operations: ["ListEntities"], count: 2 }]);
     assert.equal(
       (await answer<OfferList>(await h.call("GET", marketplace(t.id, "offers"), read), 200)).offers.length,
       5,
     );
-    await faults(seller.control, [{ kind: "throttle", operations: ["ListEntities"] }]);
+    await putFaults(seller.control, [{ kind: "throttle", operations: ["ListEntities"] }, agreementsFail]);
     const res = await h.call("GET", marketplace(t.id, "offers"), read);
     const body = await answer<{ code: string; upstream_error: string }>(res, 503);
     assert.equal(body.code, "UPSTREAM_UNAVAILABLE");
     assert.equal(body.upstream_error, "ThrottlingException");
     assert.ok(Number(res.headers.get("retry-after")) > 0);
-    await faults(seller.control, [{ kind: "error", operations: ["SearchAgreements"] }]);
     assert.equal(
       (await answer<{ code: string }>(await h.call("GET", marketplace(t.id, "agreements"), read), 503)).code,
       "UPSTREAM_UNAVAILABLE",
@@ -41,7 +42,7 @@ describe("offers-svc when the seller's account throttles or fails", () => {
 
   it("answers 503 for a submission AWS keeps failing, leaving nothing to track or resubmit", async () => {
     const { t, productId, seller } = await connectedTenant(h);
-    await faults(seller.control, [{ kind: "error", operations: ["StartChangeSet"] }]);
+    await putFaults(seller.control, [{ kind: "error", operations: ["StartChangeSet"] }]);
     const res = await h.call("POST", marketplace(t.id, "offers"), { as: t.admin, body: offerRequest(productId) });
     assert.equal((await answer<{ code: string }>(res, 503)).code, "UPSTREAM_UNAVAILABLE");
     const rows = await h.db.orm.em
@@ -54,7 +55,7 @@ describe("offers-svc when the seller's account throttles or fails", () => {
   it("keeps tracking through throttled polls and still ends the change set once", async () => {
     const { t, productId, seller } = await connectedTenant(h);
     // Three throttled answers use up one poll's attempts; the tracker backs off and polls again.
-    await faults(seller.control, [{ kind: "throttle", operations: ["DescribeChangeSet"], count: 3 }]);
+    await putFaults(seller.control, [{ kind: "throttle", operations: ["DescribeChangeSet"], count: 3 }]);
     const handle = await answer<ChangeHandle>(
       await h.call("POST", marketplace(t.id, "offers"), { as: t.admin, body: offerRequest(productId) }),
       202,

@@ -9,6 +9,12 @@ export interface ConnectOptions {
   version?: "current" | "legacy";
   /** The Flowstate principals the role trusts (default both). */
   trusted?: ("backend" | "mcp-execution")[];
+  /**
+   * Faults the seller account has from the start (the sandbox's `PUT /faults` list), installed
+   * before the tenant is connected: nothing of Flowstate (the agreement watch's backfill, a first
+   * read) can reach the account before they hold.
+   */
+  faults?: object[];
 }
 
 export interface ConnectedSeller {
@@ -54,8 +60,10 @@ export function sandboxSellers(
     ...access,
     async connect(tenantId, options) {
       const role = await connectorRole(options);
+      const control = `${endpoint}/_sandbox/accounts/${role.accountId}`;
+      if (options.faults) await putFaults(control, options.faults);
       connectors.set(tenantId, { tenantId, roleArn: role.roleArn, externalId: role.externalId });
-      return { role, control: `${endpoint}/_sandbox/accounts/${role.accountId}` };
+      return { role, control };
     },
     disconnect(tenantId) {
       connectors.delete(tenantId);
@@ -67,4 +75,14 @@ export function sandboxSellers(
     sessionCount: () => sessions.stats().cached,
     close: () => sessions.close(),
   };
+}
+
+/** Replaces a sandbox seller account's faults (the sandbox's control plane). */
+export async function putFaults(control: string, faults: object[]): Promise<void> {
+  const res = await fetch(`${control}/faults`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ faults }),
+  });
+  if (!res.ok) throw new Error(`sandbox faults not set: ${res.status} ${await res.text()}`);
 }
