@@ -34,6 +34,11 @@ export default defineConfig({
     // services, relays and consumers, and a 2-core machine gains nothing from more.
     pool: "forks",
     maxWorkers: 3,
+    // A worker runs its files one after another in one process, modules loaded once (no per-file
+    // re-import): the suite is CPU-bound, and re-importing each file's services cost about half of
+    // a folder's CPU (identity-svc: 54 -> 24 CPU-seconds, 34 -> 17 s). Nothing here relies on a fresh
+    // module state: apps, ORMs and caches are built per test from their deps (no module singletons).
+    isolate: false,
     // describe.concurrent suites (outbox relay, consumer) run all their tests at once, as before.
     maxConcurrency: 16,
     // Generous, as before (--test-timeout=120000): moto and Argon2 are slow under a loaded CPU.

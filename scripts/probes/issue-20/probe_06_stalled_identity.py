@@ -96,9 +96,16 @@ def stalled_identity(stack):
                 problems.append(f"{name}: {http.status} without Retry-After")
             elif http.status != 200 and http.status != 503:
                 problems.append(f"{name}: {http.brief()}")
-    # It recovers by itself once identity-svc answers again.
+    # It recovers by itself once identity-svc answers again, at both doors: each has its own circuit
+    # breaker for identity-svc, closed again by its next probe. The MCP door is asked with a call
+    # that reaches identity-svc and changes nothing: delete_my_account for the tenant's owner, which
+    # is refused (OWNS_ACTIVE_TENANTS). The probes after this one then meet a recovered stack.
+    def mcp_reaches_identity():
+        error = mcp.tool(grant.access_token, "delete_my_account", {"confirm": "delete"}).tool_error() or {}
+        return error.get("code") == "OWNS_ACTIVE_TENANTS"
+
     deadline = time.monotonic() + 30
-    while rest.call("GET", "/v1/users/me", token).status != 200:
+    while rest.call("GET", "/v1/users/me", token).status != 200 or not mcp_reaches_identity():
         check(time.monotonic() < deadline, "not recovered 30 s after identity-svc was continued")
         time.sleep(0.5)
     counts = {name: len(a) for name, a in seen.items()}
