@@ -2,14 +2,12 @@ import type { RenameTenantRequest, Tenant } from "@flowstate/contracts/rest/iden
 import { outboxInsert } from "@flowstate/shared/outbox/outbox-insert";
 import { eventRow, type ServiceContext } from "../context.ts";
 import { table } from "../sql-table.ts";
-import { inOneTenantStatement, inTenantTransaction, type LockedTenant } from "./lib/tenant-transaction.ts";
+import { inTenantTransaction } from "./lib/tenant-transaction.ts";
 
 /**
- * Renames a tenant (admin or owner). One round trip (write-round-trips.test.ts): one statement
- * that locks the credential and the tenant rows, checks them, and makes the UPDATE with its
- * TenantRenamed row only if the checks pass and the name differs (inOneTenantStatement). An
- * unchanged name writes nothing. When that statement cannot decide (an API key, not a member, no
- * such tenant), the transaction of four round trips tells the cases apart.
+ * Renames a tenant (admin or owner). Four round trips (write-round-trips.test.ts): BEGIN, the
+ * credential and tenant locks in one statement, the UPDATE with its TenantRenamed row in one
+ * (outbox-insert.ts), COMMIT. An unchanged name writes nothing.
  */
 export async function renameTenant({
   ctx,
@@ -21,32 +19,17 @@ export async function renameTenant({
   input: RenameTenantRequest;
 }): Promise<Tenant> {
   const need = { minRole: "admin", apiKey: false } as const;
-  const event = () =>
-    eventRow(ctx, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: null });
-  const answer = ({ tenant, role, ownerSub }: LockedTenant): Tenant =>
-    // From the rows locked by the statement: no read after the write.
-    ({ id: tenant.id, name: input.name, owner_sub: ownerSub, role, created_at: tenant.created_at.toISOString() });
-
-  const outbox = outboxInsert(ctx.deps.schema, [event()], { keep: "EXISTS (SELECT 1 FROM allowed)" });
-  const locked = await inOneTenantStatement(ctx, tenantId, need, {
-    when: { sql: "locked.name IS DISTINCT FROM ?", params: [input.name] },
-    ctes: {
-      sql: `${outbox.sql},
-            renamed AS (UPDATE ${table(ctx, "tenant")} SET name = ? WHERE id = ? AND EXISTS (SELECT 1 FROM allowed))`,
-      params: [...outbox.params, input.name, tenantId],
-    },
-  });
-  if (locked) return answer(locked);
-
-  return inTenantTransaction(ctx, tenantId, need, async (em, access) => {
-    if (access.tenant.name !== input.name) {
-      const outbox = outboxInsert(ctx.deps.schema, [event()]);
+  return inTenantTransaction(ctx, tenantId, need, async (em, { tenant, role, ownerSub }) => {
+    if (tenant.name !== input.name) {
+      const event = eventRow(ctx, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: null });
+      const outbox = outboxInsert(ctx.deps.schema, [event]);
       await em.execute(`WITH ${outbox.sql} UPDATE ${table(ctx, "tenant")} SET name = ? WHERE id = ?`, [
         ...outbox.params,
         input.name,
         tenantId,
       ]);
     }
-    return answer(access);
+    // The answer from the rows locked above: no read after the write.
+    return { id: tenant.id, name: input.name, owner_sub: ownerSub, role, created_at: tenant.created_at.toISOString() };
   });
 }

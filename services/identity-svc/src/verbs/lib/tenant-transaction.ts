@@ -1,6 +1,5 @@
-import { decideTenantAccess, type TenantNeed } from "@flowstate/contracts/auth/tenant-access";
+import type { TenantNeed } from "@flowstate/contracts/auth/tenant-access";
 import type { TenantRole } from "@flowstate/contracts/ids";
-import type { SqlPart } from "@flowstate/shared/outbox/outbox-insert";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../../context.ts";
 import { table } from "../../sql-table.ts";
@@ -79,7 +78,15 @@ async function lockCredentialAndTenant(
 ): Promise<LockedTenant | undefined> {
   const a = ctx.actor;
   if (a.kind !== "user") return undefined;
-  const locking = lockingSelect(ctx);
+  const locking = `SELECT u.status AS credential_status, u.disabled AS credential_disabled, s.revoked_at AS credential_revoked_at,
+            t.id, t.name, t.created_at, m.role, o.sub AS owner_sub
+       FROM ${table(ctx, "app_user")} u
+       JOIN ${table(ctx, "user_session")} s ON s.sub = u.sub AND s.sid = ?
+       JOIN ${table(ctx, "tenant")} t ON t.id = ? AND t.status = 'active'
+       JOIN ${table(ctx, "membership")} m ON m.tenant_id = t.id AND m.sub = u.sub
+       JOIN ${table(ctx, "membership")} o ON o.tenant_id = t.id AND o.role = 'owner'
+      WHERE u.sub = ?
+        FOR UPDATE OF u, s, t, m, o`;
   // The door set's lock once the row locks are held (the materialized CTE locks its rows before the
   // outer SELECT sees them): a write waiting for a tenant's lock holds no door set, so lease renewals
   // wait only for writes that are running, never for one queued behind a long transaction.
@@ -90,27 +97,8 @@ async function lockCredentialAndTenant(
       : locking,
     [a.sid, tenantId, a.sub],
   );
-  return row ? lockedTenantOf(row, need, a, doors) : undefined;
-}
-
-/**
- * The lock statement: the caller's account and session, the tenant, the caller's membership and the
- * owner's, FOR UPDATE in that order (see inTenantTransaction). Parameters: sid, tenant id, sub.
- */
-function lockingSelect(ctx: ServiceContext): string {
-  return `SELECT u.status AS credential_status, u.disabled AS credential_disabled, s.revoked_at AS credential_revoked_at,
-            t.id, t.name, t.created_at, m.role, o.sub AS owner_sub
-       FROM ${table(ctx, "app_user")} u
-       JOIN ${table(ctx, "user_session")} s ON s.sub = u.sub AND s.sid = ?
-       JOIN ${table(ctx, "tenant")} t ON t.id = ? AND t.status = 'active'
-       JOIN ${table(ctx, "membership")} m ON m.tenant_id = t.id AND m.sub = u.sub
-       JOIN ${table(ctx, "membership")} o ON o.tenant_id = t.id AND o.role = 'owner'
-      WHERE u.sub = ?
-        FOR UPDATE OF u, s, t, m, o`;
-}
-
-/** The locked row's verdict: 401 for a dead credential first (as requireLiveCredential), then the tenant rule's. */
-function lockedTenantOf(row: LockRow, need: TenantNeed, a: UserActor, doorsHeld: boolean): LockedTenant {
+  if (!row) return undefined;
+  // The credential first, as requireLiveCredential decides it: a dead one is 401 whatever the tenant says.
   if (row.credential_status !== "active" || row.credential_disabled || row.credential_revoked_at !== null) {
     throw sessionEnded();
   }
@@ -119,60 +107,6 @@ function lockedTenantOf(row: LockRow, need: TenantNeed, a: UserActor, doorsHeld:
     ownerSub: row.owner_sub,
     role: decide(need, a, row.role),
     sub: a.sub,
-    doorsHeld,
+    doorsHeld: doors,
   };
-}
-
-type UserActor = Extract<ServiceContext["actor"], { kind: "user" }>;
-
-/** The roles the tenant rule admits a user with for `need` (the rule itself, asked for each role). */
-const admittedRoles = (need: TenantNeed): TenantRole[] =>
-  (["owner", "admin", "member"] as const).filter((role) => decideTenantAccess(need, { kind: "user", role }).ok);
-
-/**
- * A tenant write of ONE statement, one round trip, no BEGIN or COMMIT (issue 26: a write's four
- * round trips were most of the mixed bench's cost, half of them BEGIN and COMMIT): the lock
- * statement of inTenantTransaction as a materialized CTE, a CTE `allowed` that has a row only when
- * that locked row passes the same checks (a live credential; a role the tenant rule admits for
- * `need`, asked of the rule for each role in advance; and the verb's own `when`, on the locked
- * row's columns), and the verb's data-modifying CTEs, which must write only when `allowed` has a
- * row (`EXISTS (SELECT 1 FROM allowed)`). PostgreSQL takes the locks before the other CTEs run (the
- * CTE is materialized) and re-reads a locked row that changed while it waited, so a sign-out or a
- * role change committed meanwhile is seen, and the change then writes nothing. The locked row is
- * then judged as inTenantTransaction judges it, so the refusals (401, 404, 403) are the same.
- *
- * Returns undefined, having written nothing, when the single statement cannot decide: an API key,
- * a caller who is not a member, no such live tenant, or a call already inside a transaction. The
- * verb then runs its inTenantTransaction path, which tells those cases apart.
- *
- * For a change whose new value depends on rows other than the locked ones (the flags), the
- * statement's one snapshot predates the lock wait: such a verb must keep its transaction.
- */
-export async function inOneTenantStatement(
-  ctx: ServiceContext,
-  tenantId: string,
-  need: TenantNeed,
-  change: {
-    /** A condition on the locked row (alias `locked`), e.g. that the value differs: ANDed into `allowed`. */
-    when: SqlPart;
-    /** The data-modifying CTEs (`name AS (…)`), each guarded by `EXISTS (SELECT 1 FROM allowed)`. */
-    ctes: SqlPart;
-  },
-): Promise<LockedTenant | undefined> {
-  const a = ctx.actor;
-  if (a.kind !== "user" || ctx.existingEm()?.isInTransaction()) return undefined;
-  const [row] = await ctx.em.execute<LockRow[]>(
-    `WITH locked AS MATERIALIZED (${lockingSelect(ctx)}),
-          allowed AS (
-            SELECT 1 FROM locked
-             WHERE locked.credential_status = 'active' AND NOT locked.credential_disabled
-               AND locked.credential_revoked_at IS NULL
-               AND locked.role IN (SELECT jsonb_array_elements_text(?::jsonb))
-               AND (${change.when.sql})
-          ),
-          ${change.ctes.sql}
-     SELECT locked.* FROM locked`,
-    [a.sid, tenantId, a.sub, JSON.stringify(admittedRoles(need)), ...change.when.params, ...change.ctes.params],
-  );
-  return row ? lockedTenantOf(row, need, a, false) : undefined;
 }
