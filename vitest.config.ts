@@ -7,6 +7,7 @@
 import { existsSync, globSync } from "node:fs";
 import { dirname } from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
+import { DurationSequencer } from "./scripts/lib/duration-sequencer.ts";
 
 const folders = [
   "contracts",
@@ -39,6 +40,9 @@ export default defineConfig({
     // a folder's CPU (identity-svc: 54 -> 24 CPU-seconds, 34 -> 17 s). Nothing here relies on a fresh
     // module state: apps, ORMs and caches are built per test from their deps (no module singletons).
     isolate: false,
+    // The projects with most time first, each project's longest files first, a project's files
+    // together (scripts/lib/duration-sequencer.ts): no long file left to run alone at the end.
+    sequence: { sequencer: DurationSequencer },
     // describe.concurrent suites (outbox relay, consumer) run all their tests at once, as before.
     maxConcurrency: 16,
     // Generous, as before (--test-timeout=120000): moto and Argon2 are slow under a loaded CPU.
