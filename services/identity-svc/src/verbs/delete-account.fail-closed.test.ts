@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness } from "../testing/harness.ts";
+import { holdTransaction } from "../testing/held-transaction.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,20 +22,10 @@ describe("account deletion with the database failing during the ownership check"
   it("answers an error and deletes nothing when the check's connection dies", async () => {
     const u = await h.signUp();
     const tenant = await h.createTenant(u);
-    let release!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => {
-      locked = r;
-    });
-    const holder = h.db.orm.em.fork().transactional(async (em) => {
-      await em.execute(`LOCK TABLE "${h.db.schema}".membership IN ACCESS EXCLUSIVE MODE`);
-      locked();
-      await released;
-    });
-    await isLocked;
+    const holder = holdTransaction(h, (em) =>
+      em.execute(`LOCK TABLE "${h.db.schema}".membership IN ACCESS EXCLUSIVE MODE`),
+    );
+    await holder.held;
     try {
       const deletion = h.call("DELETE", "/v1/users/me", { as: u.identity });
       // The deletion's statement waiting on the membership lock: the ownership check.
@@ -56,8 +47,7 @@ describe("account deletion with the database failing during the ownership check"
       const res = await deletion;
       assert.ok(res.status >= 500 || res.status === 409, `an error, not ${res.status}: ${await res.text()}`);
     } finally {
-      release();
-      await holder;
+      await holder.commit();
     }
     const [user] = await sql<{ status: string; email: string | null }>(
       `SELECT status, email FROM "${h.db.schema}".app_user WHERE sub = ?`,

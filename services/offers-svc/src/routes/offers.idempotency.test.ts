@@ -5,6 +5,7 @@ import { grantAgreementReads } from "@flowstate/seller-sandbox/testing/agreement
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { answer, connectedTenant, type Harness, outboxEvents, startHarness } from "../testing/harness.ts";
 import { marketplace, offerRequest, replacementRequest } from "../testing/offer-fixtures.ts";
+import { putFaults } from "../testing/sandbox-sellers.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -122,15 +123,9 @@ describe("Idempotency-Key on offer mutations", () => {
     // A is expired and B released then expired: a check run before the key's lookup refuses these.
     await replayAll();
     // And a replay needs nothing of the seller's account.
-    await fetch(`${seller.control}/faults`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        faults: [
-          { kind: "error", operations: ["DescribeEntity", "ListEntities", "DescribeAgreement", "GetAgreementTerms"] },
-        ],
-      }),
-    });
+    await putFaults(seller.control, [
+      { kind: "error", operations: ["DescribeEntity", "ListEntities", "DescribeAgreement", "GetAgreementTerms"] },
+    ]);
     await replayAll();
     assert.equal((await outboxEvents(h, t.id, "OfferChangeRequested.v2")).length, honouring.length);
   });
