@@ -1,6 +1,7 @@
 /**
- * The local AWS emulator as the project starts it (deploy/local/moto-server.py with both its fixes:
- * jsonpath-ng's parses cached and SendMessage no longer counting the queue) against moto_server as
+ * The local AWS emulator as the project starts it (deploy/local/moto-server.py with its fixes:
+ * jsonpath-ng's parses cached, SendMessage no longer counting the queue, and the per-request routing
+ * and logging cut) against moto_server as
  * installed, in the same run: PutEvents batches of 10 on Flowstate's bus as `npm start` bootstraps
  * it, each event delivered by the bus's rule to an SQS queue that nobody reads (audit-svc's queue
  * when audit-svc is not running, as in most benches). Figure: moto's CPU per delivered event, from
