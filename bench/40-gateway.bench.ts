@@ -88,6 +88,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     const phases = `sign-up ${signUp.toFixed(0)} s, tenants and members ${tenants.toFixed(0)} s, sign-in ${signIn.toFixed(0)} s`;
     process.stderr.write(`bench: set-up took ${total.toFixed(1)} s (${phases})\n`);
     await world.refresh();
+    await world.visit();
     // The set-up leaves thousands of events (sign-ups, sign-ins, invitations) in identity-svc's
     // outbox; the rounds start once its relay has published them, so they measure the workload
     // and not the set-up's tail.
