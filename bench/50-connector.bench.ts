@@ -22,6 +22,7 @@ import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { DEFAULT_PRINCIPAL_KEYS, DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
+import { counterValue } from "./lib/metrics.ts";
 import {
   benchAws,
   benchDatabase,
@@ -65,10 +66,7 @@ async function waitHealthy(url: string): Promise<void> {
   throw new Error(`${url} never became healthy`);
 }
 
-async function assumeRoleCalls(connectorUrl: string): Promise<number> {
-  const text = await (await fetch(`${connectorUrl}/metrics`)).text();
-  return Number(/^seller_assume_role_total(?:\{\})? (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-}
+const assumeRoleCalls = (connectorUrl: string) => counterValue(`${connectorUrl}/metrics`, "seller_assume_role_total");
 
 /** The same ListEntities connector-svc sends for `?limit=20`, signed once with an assumed session. */
 async function assumedListEntities(sandboxUrl: string, roleArn: string, externalId: string) {

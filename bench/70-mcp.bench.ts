@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
+import { counterValue } from "./lib/metrics.ts";
 import { cpuMs, startService, waitHealthy } from "./lib/processes.ts";
 import { type ServerProcess, startServerProcess } from "./lib/servers.ts";
 import {
@@ -170,14 +171,14 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       const read = () => [cpuMs(pids.door[door]), cpuMs(pids.connector), cpuMs(pids.moto)] as const;
       await measureHttp({ ...o, durationMs: 1000 }); // warm-up (connections, JIT), outside the window
       const audited = door === "mcp" && connections > 1;
-      const putEventsBefore = audited ? await counter(mcpMetrics, "mcp_audit_put_events_total") : 0;
+      const putEventsBefore = audited ? await counterValue(mcpMetrics, "mcp_audit_put_events_total") : 0;
       const before = read();
       const startUs = monotonicUs();
       const r = await check(await measureHttp({ ...o, durationMs: 3000 }), `${door} ${connections}`);
       if (audited) {
         // Batches still open at the window's end go within the publisher's 200 ms timer.
         await new Promise((resolve) => setTimeout(resolve, 300));
-        audit.putEvents += (await counter(mcpMetrics, "mcp_audit_put_events_total")) - putEventsBefore;
+        audit.putEvents += (await counterValue(mcpMetrics, "mcp_audit_put_events_total")) - putEventsBefore;
         audit.calls += r.requests;
       }
       windows.push({ kind: `${door}-${connections === 1 ? "one" : "many"}`, startUs, endUs: monotonicUs() });
@@ -299,13 +300,6 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     await new Promise((r) => setTimeout(r, 500));
     await moto.stop();
   }
-}
-
-/** A counter's value on a Prometheus text page (0 when absent). */
-async function counter(metricsUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(metricsUrl)).text();
-  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.slice(name.length + 1)) : 0;
 }
 
 type Cpu = { door: number; connector: number; moto: number; calls: number };
