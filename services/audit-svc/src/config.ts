@@ -15,7 +15,7 @@ const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, "must be a postg
  * administrator that creates both roles, then connects as them.
  */
 export const AuditConfig = serviceConfigSchema({
-  defaultPort: 8085,
+  service: "audit-svc",
   extra: {
     DATABASE_SCHEMA: z
       .string()

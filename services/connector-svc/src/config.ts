@@ -1,3 +1,4 @@
+import { serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { booleanVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
@@ -9,7 +10,7 @@ const optionalKey = z.string().min(16).optional();
  * credential chain (production, ADR 0006).
  */
 export const ConnectorConfig = serviceConfigSchema({
-  defaultPort: 8082,
+  service: "connector-svc",
   extra: {
     DATABASE_SCHEMA: z
       .string()
@@ -52,6 +53,6 @@ export const ConnectorConfig = serviceConfigSchema({
   DATA_KMS_KEY_ID: env.DATA_KMS_KEY_ID ?? `alias/${env.SERVICE_PREFIX}-${env.STAGE}-data`,
   CONNECTOR_TEMPLATE_URL:
     env.CONNECTOR_TEMPLATE_URL ??
-    `${env.EDGE_GATEWAY_URL ?? "http://127.0.0.1:8080"}/v1/marketplace/connector-role/template.json`,
+    `${env.EDGE_GATEWAY_URL ?? `http://127.0.0.1:${serviceCatalog["edge-gateway"].port}`}/v1/marketplace/connector-role/template.json`,
 }));
 export type ConnectorConfig = z.output<typeof ConnectorConfig>;

@@ -1,5 +1,5 @@
 import { type RoutedServiceName, routedServices } from "@flowstate/contracts/rest/routes";
-import { type UrlVariable, urlVariable } from "@flowstate/contracts/services/catalog";
+import { serviceCatalog, type UrlVariable, urlVariable } from "@flowstate/contracts/services/catalog";
 import { accessTokenEnv, booleanVar, portVar, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
 
@@ -28,8 +28,7 @@ const upstreamVariables = Object.fromEntries(
  * person or a script, a busy integration gets its own limits by configuration.
  */
 export const GatewayConfig = serviceConfigSchema({
-  defaultPort: 8080,
-  database: false,
+  service: "edge-gateway",
   extra: {
     ...upstreamVariables,
     /** The seller console (services/web-console), served at `/app` on this origin; unset: no `/app`. */
@@ -85,7 +84,7 @@ export const GatewayConfig = serviceConfigSchema({
      * default; in production the private address the scraper reaches.
      */
     METRICS_HOST: z.string().min(1).default("127.0.0.1"),
-    METRICS_PORT: portVar(9080),
+    METRICS_PORT: portVar(serviceCatalog["edge-gateway"].metricsPort),
     /**
      * Where identity-svc pushes invalidations to this instance (ADR 0011): the internal listener's
      * URL as identity-svc reaches it. Default `http://<METRICS_HOST>:<METRICS_PORT>` (loopback

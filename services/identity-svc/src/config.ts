@@ -6,7 +6,7 @@ import { z } from "zod";
  * at boot by main.ts.
  */
 export const IdentityConfig = serviceConfigSchema({
-  defaultPort: 8081,
+  service: "identity-svc",
   extra: {
     DATABASE_SCHEMA: z
       .string()

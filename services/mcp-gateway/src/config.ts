@@ -1,3 +1,4 @@
+import { serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { GatewayConfig } from "@flowstate/edge-gateway/pipeline";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { z } from "zod";
@@ -12,14 +13,14 @@ const McpExtras = z.object({
 
 /**
  * mcp-gateway's environment: the edge gateway's own variables (it runs the same authentication,
- * tenant, flag, rate-limit and relay pipeline for every tool call, see pipeline.ts; PORT defaults
- * to 8086 here, METRICS_PORT to 9086) plus where it is reached from outside.
+ * tenant, flag, rate-limit and relay pipeline for every tool call, see pipeline.ts; PORT and
+ * METRICS_PORT default to mcp-gateway's in the services catalog) plus where it is reached from outside.
  */
 export function readMcpConfig(env: NodeJS.ProcessEnv = process.env) {
   const gateway = parseConfig(GatewayConfig, {
     ...env,
-    PORT: env.PORT ?? "8086",
-    METRICS_PORT: env.METRICS_PORT ?? "9086",
+    PORT: env.PORT ?? String(serviceCatalog["mcp-gateway"].port),
+    METRICS_PORT: env.METRICS_PORT ?? String(serviceCatalog["mcp-gateway"].metricsPort),
   });
   const extras = parseConfig(McpExtras, env);
   const origin = (extras.MCP_PUBLIC_URL ?? `http://127.0.0.1:${gateway.PORT}`).replace(/\/$/, "");

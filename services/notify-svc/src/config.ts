@@ -13,7 +13,7 @@ const list = (s: string) =>
  * production's (retry for 24 h, disable after failing for 24 h); tests shorten them to seconds.
  */
 export const NotifyConfig = serviceConfigSchema({
-  defaultPort: 8091,
+  service: "notify-svc",
   extra: {
     DATABASE_SCHEMA: z
       .string()

@@ -8,7 +8,7 @@ const optionalKey = z.string().min(16).optional();
  * main.ts.
  */
 export const OffersConfig = serviceConfigSchema({
-  defaultPort: 8083,
+  service: "offers-svc",
   extra: {
     DATABASE_SCHEMA: z
       .string()

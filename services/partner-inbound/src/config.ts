@@ -6,8 +6,7 @@ import { z } from "zod";
  * it runs in us-east-1 and keeps nothing there (ADR 0003); the residency test checks its code.
  */
 export const PartnerInboundConfig = serviceConfigSchema({
-  defaultPort: 8087,
-  database: false,
+  service: "partner-inbound",
   extra: {
     /** connector-svc, whose internal API lists the connected seller accounts (the map's rebuild). */
     CONNECTOR_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),

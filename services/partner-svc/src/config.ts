@@ -3,7 +3,7 @@ import { z } from "zod";
 
 /** partner-svc's environment: the shared contract plus its schema. */
 export const PartnerConfig = serviceConfigSchema({
-  defaultPort: 8088,
+  service: "partner-svc",
   extra: {
     DATABASE_SCHEMA: z.string().default("partner"),
   },

@@ -13,12 +13,12 @@ const int = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
  * privacy-svc asks it, with no change here.
  */
 export const PARTICIPANTS = [
-  ...new Set(Object.values(personalDataCategories).map((c) => c.service as ParticipantService)),
+  ...new Set(Object.values(personalDataCategories).map((c): ParticipantService => c.service)),
 ].filter((s) => s !== "privacy-svc");
 
 /** privacy-svc's environment, parsed once at boot by main.ts. */
 export const PrivacyConfig = serviceConfigSchema({
-  defaultPort: 8084,
+  service: "privacy-svc",
   extra: {
     DATABASE_SCHEMA: z
       .string()

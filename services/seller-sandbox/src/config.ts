@@ -7,8 +7,7 @@ import { DEFAULT_PRINCIPAL_KEYS } from "./credentials/principals.ts";
  * emulator's IAM. The principal keys default to the public local values of DEFAULT_PRINCIPAL_KEYS.
  */
 export const SandboxConfig = serviceConfigSchema({
-  defaultPort: 8090,
-  database: false,
+  service: "seller-sandbox",
   extra: {
     AWS_ENDPOINT_URL: z.url({ protocol: /^https?$/ }),
     AWS_ACCESS_KEY_ID: z.string().min(1).default("testing"),

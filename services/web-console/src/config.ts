@@ -9,7 +9,7 @@ const url = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
  * and is the OAuth issuer), and the secret holding the key that seals tokens at rest.
  */
 export const ConsoleConfig = serviceConfigSchema({
-  defaultPort: 8089,
+  service: "web-console",
   extra: {
     DATABASE_SCHEMA: z
       .string()

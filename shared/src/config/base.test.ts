@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
+import { serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { describe, it } from "vitest";
 import { z } from "zod";
 import { booleanVar, derivedNames, queueNames, serviceConfigSchema, withDerivedDefaults } from "./base.ts";
 import { checkConfig } from "./parse-config.ts";
 
 describe("serviceConfigSchema", () => {
-  it("applies the environment contract's defaults", () => {
-    const checked = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), {});
+  it("applies the environment contract's defaults, the port the services catalog gives the service", () => {
+    const checked = checkConfig(serviceConfigSchema({ service: "edge-gateway" }), {});
     assert.equal(checked.ok, true);
     assert.deepEqual(checked.ok && checked.value, {
       STAGE: "dev",
@@ -18,14 +19,22 @@ describe("serviceConfigSchema", () => {
     });
   });
 
-  it("requires DATABASE_URL unless the service has no database", () => {
-    const withDb = checkConfig(serviceConfigSchema({ defaultPort: 8081 }), {});
+  it("requires DATABASE_URL where the services catalog says the service owns a schema", () => {
+    const withDb = checkConfig(serviceConfigSchema({ service: "identity-svc" }), {});
     assert.equal(withDb.ok, false);
     assert.match(withDb.ok ? "" : withDb.problems.join("\n"), /^DATABASE_URL: is required/m);
+    const [sandbox, partner] = [
+      serviceConfigSchema({ service: "seller-sandbox" }),
+      serviceConfigSchema({ service: "partner-inbound" }),
+    ];
+    assert.deepEqual(
+      [checkConfig(sandbox, {}), checkConfig(partner, {})].map((c) => c.ok && c.value.PORT),
+      [serviceCatalog["seller-sandbox"].port, serviceCatalog["partner-inbound"].port],
+    );
   });
 
   it("keeps explicit values over derived defaults and adds the service's own variables", () => {
-    const schema = serviceConfigSchema({ defaultPort: 8080, database: false, extra: { IDENTITY_URL: z.url() } });
+    const schema = serviceConfigSchema({ service: "edge-gateway", extra: { IDENTITY_URL: z.url() } });
     const checked = checkConfig(schema, {
       EVENT_BUS_NAME: "custom-bus",
       IDENTITY_URL: "http://127.0.0.1:8081",
@@ -39,8 +48,8 @@ describe("serviceConfigSchema", () => {
   });
 
   it("types the parsed configuration without casts: derived names are strings, DATABASE_URL only with a database", () => {
-    const stateless = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), {});
-    const withDb = checkConfig(serviceConfigSchema({ defaultPort: 8081 }), { DATABASE_URL: "postgres://x@h/db" });
+    const stateless = checkConfig(serviceConfigSchema({ service: "edge-gateway" }), {});
+    const withDb = checkConfig(serviceConfigSchema({ service: "identity-svc" }), { DATABASE_URL: "postgres://x@h/db" });
     assert.ok(stateless.ok && withDb.ok);
     const bus: string = stateless.value.EVENT_BUS_NAME;
     const url: string = withDb.value.DATABASE_URL;
@@ -50,7 +59,7 @@ describe("serviceConfigSchema", () => {
   });
 
   it("turns the outbox-lag metric on every 60 s unless asked off, and off under NODE_ENV=test unless asked on", () => {
-    const schema = serviceConfigSchema({ defaultPort: 8081 });
+    const schema = serviceConfigSchema({ service: "identity-svc" });
     const lag = (env: NodeJS.ProcessEnv) => {
       const checked = checkConfig(schema, { DATABASE_URL: "postgres://x@h/db", ...env });
       assert.ok(checked.ok);
@@ -65,7 +74,7 @@ describe("serviceConfigSchema", () => {
   });
 
   it("refuses a port outside 0..65535 and an unknown log level", () => {
-    const checked = checkConfig(serviceConfigSchema({ defaultPort: 8080, database: false }), {
+    const checked = checkConfig(serviceConfigSchema({ service: "edge-gateway" }), {
       PORT: "70000",
       LOG_LEVEL: "loud",
     });

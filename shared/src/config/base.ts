@@ -1,3 +1,4 @@
+import { type ServiceCatalog, type ServiceName, serviceCatalog } from "@flowstate/contracts/services/catalog";
 import { z } from "zod";
 import { DEFAULT_OUTBOX_LAG_INTERVAL_MS } from "../outbox/lag-metric.ts";
 
@@ -128,32 +129,30 @@ const databaseSchema = <E extends z.ZodRawShape>(defaultPort: number, extra: E) 
     ...extra,
   });
 
+/** The schema `serviceConfigSchema` builds for service S: DATABASE_URL and the outbox variables only where S owns a schema. */
+export type ServiceConfigSchema<
+  S extends ServiceName,
+  E extends z.ZodRawShape = Empty,
+> = ServiceCatalog[S]["database"] extends false
+  ? ReturnType<typeof statelessSchema<E>>
+  : ReturnType<typeof databaseSchema<E>>;
+
 /**
- * The usual service schema: the shared variables, PORT with the service's default, DATABASE_URL
- * unless `database: false` (the gateway has none), the service's own variables, and the names
- * derived from the prefix and stage (`derivedNames`) when they are not set.
+ * The usual service schema: the shared variables, PORT defaulting to the service's port in the
+ * services catalog, DATABASE_URL where the catalog says the service owns a schema (the gateways
+ * and the sandbox own none), the service's own variables, and the names derived from the prefix
+ * and stage (`derivedNames`) when they are not set. The catalog is the one place a service's port
+ * and database are written (contracts/src/services/catalog.ts).
  *
  * @example
- * const Config = serviceConfigSchema({ defaultPort: 8081, extra: { JWT_ISSUER: z.url() } });
- * const config = parseConfig(Config); // config.EVENT_BUS_NAME === "flowstate-dev-domain" by default
+ * const Config = serviceConfigSchema({ service: "identity-svc", extra: { JWT_ISSUER: z.url() } });
+ * const config = parseConfig(Config); // config.PORT === 8081, config.EVENT_BUS_NAME === "flowstate-dev-domain" by default
  */
-export function serviceConfigSchema<E extends z.ZodRawShape = Empty>(options: {
-  defaultPort: number;
-  database: false;
+export function serviceConfigSchema<S extends ServiceName, E extends z.ZodRawShape = Empty>(options: {
+  service: S;
   extra?: E;
-}): ReturnType<typeof statelessSchema<E>>;
-export function serviceConfigSchema<E extends z.ZodRawShape = Empty>(options: {
-  defaultPort: number;
-  database?: true;
-  extra?: E;
-}): ReturnType<typeof databaseSchema<E>>;
-export function serviceConfigSchema<E extends z.ZodRawShape = Empty>(options: {
-  defaultPort: number;
-  database?: boolean;
-  extra?: E;
-}) {
-  const extra: z.ZodRawShape = options.extra ?? {};
-  return options.database === false
-    ? statelessSchema(options.defaultPort, extra)
-    : databaseSchema(options.defaultPort, extra);
+}): ServiceConfigSchema<S, E> {
+  const { port, database } = serviceCatalog[options.service];
+  const extra = (options.extra ?? {}) as E;
+  return (database ? databaseSchema(port, extra) : statelessSchema(port, extra)) as ServiceConfigSchema<S, E>;
 }

@@ -37,7 +37,7 @@ export function checkConfig<S extends z.ZodType>(
  * to stderr and exits with code 1, so a misconfigured process never starts half-working.
  *
  * @example
- * const Config = serviceConfigSchema({ defaultPort: 8081, database: true, extra: { JWT_ISSUER: z.url() } });
+ * const Config = serviceConfigSchema({ service: "identity-svc", extra: { JWT_ISSUER: z.url() } });
  * export const config = parseConfig(Config);
  */
 export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {

@@ -4,7 +4,7 @@ import { serviceConfigSchema } from "../base.ts";
 import { parseConfig } from "../parse-config.ts";
 
 const Config = serviceConfigSchema({
-  defaultPort: 8081,
+  service: "identity-svc",
   extra: { JWT_ISSUER: z.url(), SESSION_SIGNING_SECRET: z.string().min(32) },
 });
 const config = parseConfig(Config);
