@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ExportJobId, Sub, TenantId, TenantRole } from "../ids.ts";
 import { Timestamp } from "../rest/identity/common.ts";
 import { NotificationPreferences, PictureUrl } from "../rest/identity/users.ts";
+import type { FlowstateServiceName } from "../services/catalog.ts";
 
 /**
  * The personal-data export's gathering contract (docs/adr/0009-personal-data-export.md).
@@ -55,11 +56,9 @@ export type ExportedJob = z.infer<typeof ExportedJob>;
 
 export const ExportedNotificationPreferences = NotificationPreferences.strict();
 
-export type ParticipantService = "identity-svc" | "privacy-svc";
-
 export interface CategorySpec {
   /** The service that answers for the category. */
-  service: ParticipantService;
+  service: FlowstateServiceName;
   /** The file in the archive. */
   file: string;
   /** `object`: exactly one record, written as a JSON object; `list`: any number, a JSON array. */
@@ -102,6 +101,8 @@ export const personalDataCategories = {
 } as const satisfies Record<string, CategorySpec>;
 
 export type PersonalDataCategory = keyof typeof personalDataCategories;
+/** The services that answer for a category (the table above says which; nothing else lists them). */
+export type ParticipantService = (typeof personalDataCategories)[PersonalDataCategory]["service"];
 export const PersonalDataCategory = z.enum(
   Object.keys(personalDataCategories) as [PersonalDataCategory, ...PersonalDataCategory[]],
 );
