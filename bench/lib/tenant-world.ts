@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { LoadGroup, LoadRequest } from "./load.ts";
 import { post } from "./processes.ts";
+import { call } from "./setup.ts";
 
 export type Role = "owner" | "admin" | "member";
 export interface WorldUser {
@@ -122,11 +123,7 @@ export async function populate(
       }),
     visit: () =>
       eachLimited(users, concurrency, async (u) => {
-        const res = await fetch(`${gatewayUrl}/v1/tenants/${tenantIds[u.tenant]}`, {
-          headers: { authorization: `Bearer ${u.token}` },
-        });
-        if (res.status !== 200) throw new Error(`visit: GET tenant answered ${res.status}: ${await res.text()}`);
-        await res.arrayBuffer();
+        await call("GET", `${gatewayUrl}/v1/tenants/${tenantIds[u.tenant]}`, u.token);
       }),
   };
 }

@@ -15,7 +15,7 @@ export {
   type GatewaySettings,
 } from "./app.ts";
 export type { CallerIdentity } from "./auth/authenticate.ts";
-export { GatewayConfig } from "./config.ts";
+export { GatewayConfig, gatewayConfigSchema } from "./config.ts";
 export { cacheInvalidations } from "./events/revocation-consumer.ts";
 export { OWN_ANSWER_HEADERS } from "./http/security-headers.ts";
 export { doorInstance } from "./lease/door-instance.ts";

@@ -1,5 +1,4 @@
-import { serviceCatalog } from "@flowstate/contracts/services/catalog";
-import { GatewayConfig } from "@flowstate/edge-gateway/pipeline";
+import { gatewayConfigSchema } from "@flowstate/edge-gateway/pipeline";
 import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { z } from "zod";
 
@@ -17,11 +16,7 @@ const McpExtras = z.object({
  * METRICS_PORT default to mcp-gateway's in the services catalog) plus where it is reached from outside.
  */
 export function readMcpConfig(env: NodeJS.ProcessEnv = process.env) {
-  const gateway = parseConfig(GatewayConfig, {
-    ...env,
-    PORT: env.PORT ?? String(serviceCatalog["mcp-gateway"].port),
-    METRICS_PORT: env.METRICS_PORT ?? String(serviceCatalog["mcp-gateway"].metricsPort),
-  });
+  const gateway = parseConfig(gatewayConfigSchema("mcp-gateway"), env);
   const extras = parseConfig(McpExtras, env);
   const origin = (extras.MCP_PUBLIC_URL ?? `http://127.0.0.1:${gateway.PORT}`).replace(/\/$/, "");
   return {
