@@ -32,6 +32,10 @@ export default async function setup(): Promise<() => Promise<void>> {
     AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? "testing",
     NODE_ENV: "test",
     FLOWSTATE_LOG_DIR: logDir,
+    // A cheap Argon2id for every identity-svc of the run (in-process harnesses and spawned stacks):
+    // the suite hashes ~2,200 passwords, ~45 CPU-seconds at OWASP's cost. password.test.ts and the
+    // sign-in timing case keep OWASP's; identity-svc refuses this outside NODE_ENV=test.
+    ARGON2_PARAMS: process.env.ARGON2_PARAMS ?? "m=512,t=1,p=1",
   });
 
   return async () => {

@@ -1,5 +1,6 @@
 import { accessTokenEnv, derivedNames, serviceConfigSchema } from "@flowstate/shared/config/base";
 import { z } from "zod";
+import { argon2ParamsVar, belowOwasp, DEFAULT_ARGON2 } from "./crypto/password.ts";
 
 /**
  * identity-svc's environment (the shared variables of the README's "Configuration" table plus its own), parsed once
@@ -53,16 +54,25 @@ export const IdentityConfig = serviceConfigSchema({
      * Client ID Metadata Document may still be fetched from. Trust a test CA with NODE_EXTRA_CA_CERTS.
      */
     OAUTH_CIMD_ALLOWED_ADDRESSES: z.string().optional(),
+    /** Password hashing cost (crypto/password.ts); unset: OWASP's. Below OWASP's only under NODE_ENV=test. */
+    ARGON2_PARAMS: argon2ParamsVar,
+    NODE_ENV: z.string().optional(),
   },
-}).transform((env) => ({
-  ...env,
-  SIGNING_KEYS_SECRET_ID: env.SIGNING_KEYS_SECRET_ID ?? derivedNames(env).signingKeysSecretId,
-  SIGN_IN_THROTTLE_SECRET_ID: env.SIGN_IN_THROTTLE_SECRET_ID ?? derivedNames(env).signInThrottleSecretId,
-  OAUTH_RESOURCES: list(
-    env.OAUTH_RESOURCES ?? (env.MCP_GATEWAY_URL ? `${env.MCP_GATEWAY_URL.replace(/\/$/, "")}/mcp` : ""),
-  ),
-  OAUTH_CIMD_ALLOWED_ADDRESSES: list(env.OAUTH_CIMD_ALLOWED_ADDRESSES ?? ""),
-}));
+})
+  .refine((env) => !env.ARGON2_PARAMS || env.NODE_ENV === "test" || !belowOwasp(env.ARGON2_PARAMS), {
+    path: ["ARGON2_PARAMS"],
+    error: "is below OWASP's Argon2id minimum (e.g. m=19456,t=2,p=1); a lower cost is only for NODE_ENV=test",
+  })
+  .transform((env) => ({
+    ...env,
+    ARGON2_PARAMS: env.ARGON2_PARAMS ?? DEFAULT_ARGON2,
+    SIGNING_KEYS_SECRET_ID: env.SIGNING_KEYS_SECRET_ID ?? derivedNames(env).signingKeysSecretId,
+    SIGN_IN_THROTTLE_SECRET_ID: env.SIGN_IN_THROTTLE_SECRET_ID ?? derivedNames(env).signInThrottleSecretId,
+    OAUTH_RESOURCES: list(
+      env.OAUTH_RESOURCES ?? (env.MCP_GATEWAY_URL ? `${env.MCP_GATEWAY_URL.replace(/\/$/, "")}/mcp` : ""),
+    ),
+    OAUTH_CIMD_ALLOWED_ADDRESSES: list(env.OAUTH_CIMD_ALLOWED_ADDRESSES ?? ""),
+  }));
 
 function list(value: string): string[] {
   return value

@@ -43,6 +43,7 @@ const deps = await buildDeps({
   accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   sessionTtlDays: config.SESSION_TTL_DAYS,
   keyActivationDelaySeconds: config.KEY_ACTIVATION_DELAY_SECONDS,
+  argon2: config.ARGON2_PARAMS,
   signInThrottle: {
     freeFailures: config.SIGN_IN_FREE_FAILURES,
     baseMs: config.SIGN_IN_BACKOFF_BASE_MS,

@@ -1,4 +1,5 @@
 import { argon2, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 
 /**
  * Password hashing with Argon2id (RFC 9106) from Node 24's own crypto (`crypto.argon2`), no
@@ -14,6 +15,30 @@ export interface Argon2Params {
 }
 
 export const DEFAULT_ARGON2: Argon2Params = { memoryKiB: 19_456, passes: 2, parallelism: 1 };
+
+/**
+ * True for parameters below every row of OWASP's Argon2id table (46 MiB × 1 pass … 7 MiB × 5
+ * passes: memory × passes ≥ 35,840 KiB with at least 7 MiB). Such a cost is only for a test run.
+ */
+export const belowOwasp = (p: Argon2Params) => p.memoryKiB < 7_168 || p.memoryKiB * p.passes < 35_840;
+
+/**
+ * `ARGON2_PARAMS`: `m=<KiB>,t=<passes>,p=<lanes>`, the PHC string's own notation. Unset: OWASP's
+ * (DEFAULT_ARGON2). The test run sets a cheap one (scripts/lib/test-environment.ts): the suite
+ * hashes ~2,200 passwords, 45 CPU-seconds at OWASP's cost; identity-svc's config refuses a cost
+ * below OWASP's outside `NODE_ENV=test`.
+ */
+export const argon2ParamsVar = z
+  .string()
+  .regex(/^m=\d{1,7},t=\d{1,2},p=\d{1,2}$/, "must be m=<KiB>,t=<passes>,p=<lanes>, e.g. m=19456,t=2,p=1")
+  .transform((text): Argon2Params => {
+    const [m, t, p] = text.split(",").map((part) => Number(part.slice(2)));
+    return { memoryKiB: m!, passes: t!, parallelism: p! };
+  })
+  .refine((p) => p.passes >= 1 && p.parallelism >= 1 && p.memoryKiB >= 8 * p.parallelism, {
+    error: "needs t >= 1, p >= 1 and m >= 8 KiB per lane (RFC 9106)",
+  })
+  .optional();
 const TAG_LENGTH = 32;
 const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 

@@ -11,6 +11,7 @@ import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { decodeJwt } from "jose";
 import { createApp } from "../app.ts";
 import { ServiceContext } from "../context.ts";
+import { type Argon2Params, argon2ParamsVar } from "../crypto/password.ts";
 import { entities } from "../db/entities.ts";
 import { migrations } from "../db/migrations.ts";
 import type { IdentityDeps } from "../deps.ts";
@@ -84,6 +85,8 @@ export async function startHarness(options: {
   oauthRegistrationsPerHour?: number;
   /** Door leases and pushes (ADR 0011): a test of eviction shortens them. */
   doorPush?: Partial<DoorPushSettings>;
+  /** Password hashing cost; default the test run's `ARGON2_PARAMS` (cheap), else OWASP's. */
+  argon2?: Argon2Params;
 }): Promise<Harness> {
   const logger = createLogger({ service: "identity-svc" });
   const db = await openTestDatabase({ prefix: options.prefix, entities, migrations, logger });
@@ -107,6 +110,7 @@ export async function startHarness(options: {
     ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),
     oauthRegistrationsPerHour: options.oauthRegistrationsPerHour ?? 1000,
     ...(options.doorPush ? { doorPush: options.doorPush } : {}),
+    argon2: options.argon2 ?? argon2ParamsVar.parse(process.env.ARGON2_PARAMS),
   });
   const app = createApp(deps, { checkResponses: true });
 
