@@ -30,7 +30,14 @@ import { freePort } from "../deploy/local/ports.ts";
 import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
 import { benchBackends, cpuMs, post, psqlLines, readCpuSafe, startService, waitHealthy } from "./lib/processes.ts";
 import { startServerProcess } from "./lib/servers.ts";
-import { benchAws, benchDatabase, benchServiceEnv, unlimitedAnonymousEnv, unlimitedRatesEnv } from "./lib/setup.ts";
+import {
+  benchAws,
+  benchDatabase,
+  benchServiceEnv,
+  settleDatabase,
+  unlimitedAnonymousEnv,
+  unlimitedRatesEnv,
+} from "./lib/setup.ts";
 import { mixedWorkload, populate } from "./lib/tenant-world.ts";
 import type { BenchRow } from "./lib/types.ts";
 
@@ -94,6 +101,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     // and not the set-up's tail.
     const drained = await outboxDrained(databaseUrl);
     process.stderr.write(`bench: identity-svc's outbox published ${drained.events} events in ${drained.seconds} s\n`);
+    await settleDatabase(databaseUrl);
     const mix = mixedWorkload(world, READS_PER_WRITE);
 
     const email = `bench-${randomUUID()}@example.test`;

@@ -29,6 +29,7 @@ import {
   benchServiceEnv,
   call,
   onboardSeller,
+  settleDatabase,
   unlimitedAnonymousEnv,
   unlimitedRatesEnv,
 } from "./lib/setup.ts";
@@ -80,6 +81,7 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     const { token, tenant, roleArn } = await onboardSeller(gateway, moto.endpoint);
     await call("POST", `${tenant}/integrations/marketplace`, token, { role_arn: roleArn });
     const key = (await call("POST", `${tenant}/api-keys`, token, { name: "bench", scope: "read" })).secret as string;
+    await settleDatabase(databaseUrl);
 
     const auth = { authorization: `Bearer ${key}` };
     const rest: Omit<LoadOptions, "connections" | "durationMs"> = {

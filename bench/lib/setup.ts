@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
+import { withConnection } from "@flowstate/shared/db/with-connection";
 import { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentialIdentity } from "@smithy/types";
 import { deployConnectorStack } from "../../deploy/connector-role/deploy.ts";
@@ -15,12 +16,28 @@ import { stackEnvironment } from "../../deploy/local/environment.ts";
 import { startMoto } from "../../deploy/local/moto.ts";
 import { ensureDatabase, ensurePostgres } from "../../deploy/local/postgres.ts";
 
-/** BENCH_DATABASE_URL, or database `flowstate_bench` on the local PostgreSQL; created when missing. */
+/**
+ * BENCH_DATABASE_URL, or database `flowstate_bench` on the local PostgreSQL, empty: a database
+ * named `flowstate_bench…` is dropped and created afresh, so every run measures the same amount of
+ * data. (Until 2026-11-26 it was kept: each 40-gateway run added its 2,000 users and 500 tenants to
+ * the last run's, and its figures drifted with them.) Any other database is only created when missing.
+ */
 export async function benchDatabase(): Promise<string> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_bench";
   await ensurePostgres(databaseUrl);
-  await ensureDatabase(databaseUrl);
+  await ensureDatabase(databaseUrl, { fresh: new URL(databaseUrl).pathname.startsWith("/flowstate_bench") });
   return databaseUrl;
+}
+
+/**
+ * `VACUUM ANALYZE` of the bench database once a bench's set-up is done, as autovacuum would have
+ * by then in production. This machine's PostgreSQL runs with autovacuum off (its conf.d), so the
+ * tables were never analyzed: the planner planned the hot statements without statistics (the
+ * grouped tenant read scanned the whole tenant table), and which plan a pooled connection kept
+ * depended on when it first prepared the statement.
+ */
+export async function settleDatabase(databaseUrl: string): Promise<void> {
+  await withConnection(databaseUrl, (em) => em.execute("VACUUM ANALYZE"));
 }
 
 /** A fresh moto with what the bootstrap creates for prefix `flowstate`, stage `dev`; the caller stops `moto`. */

@@ -40,8 +40,11 @@ export async function ensurePostgres(url: string): Promise<void> {
   throw new Error(`PostgreSQL did not come up on ${hostname}:${p}`);
 }
 
-/** Creates the database named in the URL when it does not exist (connects to `postgres` to do so). */
-export async function ensureDatabase(url: string): Promise<void> {
+/**
+ * Creates the database named in the URL when it does not exist (connects to `postgres` to do so).
+ * `fresh`: drops it first (its connections closed), so it starts empty (the benches).
+ */
+export async function ensureDatabase(url: string, options: { fresh?: boolean } = {}): Promise<void> {
   const u = new URL(url);
   const name = u.pathname.slice(1);
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsupported database name ${name}`);
@@ -55,6 +58,7 @@ export async function ensureDatabase(url: string): Promise<void> {
     discovery: { warnWhenNoEntities: false },
   });
   try {
+    if (options.fresh) await orm.em.fork().execute(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     const rows = await orm.em
       .fork()
       .execute<{ n: number }[]>("SELECT 1 AS n FROM pg_database WHERE datname = ?", [name]);
