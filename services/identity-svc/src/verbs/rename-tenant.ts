@@ -7,7 +7,8 @@ import { inTenantTransaction } from "./lib/tenant-transaction.ts";
 /**
  * Renames a tenant (admin or owner). Four round trips (write-round-trips.test.ts): BEGIN, the
  * credential and tenant locks in one statement, the UPDATE with its TenantRenamed row in one
- * (outbox-insert.ts), COMMIT. An unchanged name writes nothing.
+ * (outbox-insert.ts), COMMIT; both statements prepared (tenant-transaction.ts). An unchanged name
+ * writes nothing.
  */
 export async function renameTenant({
   ctx,
@@ -19,11 +20,11 @@ export async function renameTenant({
   input: RenameTenantRequest;
 }): Promise<Tenant> {
   const need = { minRole: "admin", apiKey: false } as const;
-  return inTenantTransaction(ctx, tenantId, need, async (em, { tenant, role, ownerSub }) => {
+  return inTenantTransaction(ctx, tenantId, need, async (sql, { tenant, role, ownerSub }) => {
     if (tenant.name !== input.name) {
       const event = eventRow(ctx, "TenantRenamed.v1", { tenant_id: tenantId }, { tenant_id: tenantId, subject: null });
       const outbox = outboxInsert(ctx.deps.schema, [event]);
-      await em.execute(`WITH ${outbox.sql} UPDATE ${table(ctx, "tenant")} SET name = ? WHERE id = ?`, [
+      await sql.execute(`WITH ${outbox.sql} UPDATE ${table(ctx, "tenant")} SET name = ? WHERE id = ?`, [
         ...outbox.params,
         input.name,
         tenantId,

@@ -36,10 +36,10 @@ export async function updateFeatures({
     ctx,
     tenantId,
     need,
-    async (em, { sub, doorsHeld }) => {
+    async (sql, { sub, doorsHeld }) => {
       if (wanted.length === 0) {
         return toFlags(
-          await em.execute(`SELECT flag, enabled FROM ${table(ctx, "feature_flag")} WHERE tenant_id = ?`, [tenantId]),
+          await sql.execute(`SELECT flag, enabled FROM ${table(ctx, "feature_flag")} WHERE tenant_id = ?`, [tenantId]),
         );
       }
       const events = wanted.map(([flag, enabled]) => ({
@@ -56,7 +56,7 @@ export async function updateFeatures({
       // after the tenant lock was granted, so a change committed by whoever held it is seen (a
       // re-read of a locked row sees the latest version, a subquery in the same statement would not).
       // Only the flags whose value differs are written, and only their events enqueued.
-      const [row] = await em.execute<ChangeRow[]>(
+      const [row] = await sql.execute<ChangeRow>(
         `WITH input(flag, enabled, fallback) AS (VALUES ${wanted.map(() => "(?, ?::boolean, ?::boolean)").join(", ")}),
               prev AS (SELECT f.flag, f.enabled FROM ${table(ctx, "feature_flag")} f WHERE f.tenant_id = ?),
               changed AS (

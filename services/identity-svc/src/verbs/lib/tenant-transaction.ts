@@ -1,5 +1,6 @@
 import type { TenantNeed } from "@flowstate/contracts/auth/tenant-access";
 import type { TenantRole } from "@flowstate/contracts/ids";
+import { emRunner, inPreparedTransaction, type SqlRunner } from "@flowstate/shared/db/prepared-transaction";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ServiceContext } from "../../context.ts";
 import { table } from "../../sql-table.ts";
@@ -38,46 +39,55 @@ type LockRow = {
  * that changed while it waited, so a revocation or a role change committed meanwhile is seen. The
  * refusals are the same and in the same order: 401 for a dead credential, then 404 before 403.
  *
- * When that statement finds no row (not a member, no such tenant, the owner changed while it
- * waited) or the caller is an API key (no tenant write admits one; their check is the key's own),
- * the two separate checks run instead and tell the cases apart. Inside a transaction the caller
- * opened already (a larger verb, a test), it joins it and re-checks the tenant only, as
- * `inTransaction` does.
+ * The two statements run as named prepared statements on one pooled connection
+ * (shared/src/db/prepared-transaction.ts): MikroORM sends a statement with its values inlined, which
+ * PostgreSQL parses and plans every time. `fn` gets the transaction's `SqlRunner` for its own
+ * statements. When the lock statement finds no row (not a member, no such tenant, the owner changed
+ * while it waited) that transaction ends having locked nothing, and the caller's credential and the
+ * tenant are checked apart in the unit of work's transaction (`inTransaction` + `authorizeTenant`),
+ * which tell the cases apart; so are API keys (no tenant write admits one; their check is the
+ * key's own). Inside a transaction the caller opened already (a larger verb, a test), it joins it
+ * and re-checks the tenant only, as `inTransaction` does.
  *
  * @example
- * await inTenantTransaction(ctx, tenantId, { minRole: "admin", apiKey: false }, async (em, { tenant }) => { ... });
+ * await inTenantTransaction(ctx, tenantId, { minRole: "admin", apiKey: false }, async (sql, { tenant }) => { ... });
  */
-export function inTenantTransaction<T>(
+export async function inTenantTransaction<T>(
   ctx: ServiceContext,
   tenantId: string,
   need: TenantNeed,
-  fn: (em: EntityManager, access: LockedTenant) => Promise<T>,
+  fn: (sql: SqlRunner, access: LockedTenant) => Promise<T>,
   /** doors: also take the door set's lock in the first statement (a verb that pushes invalidations). */
   options: { doors?: boolean } = {},
 ): Promise<T> {
   if (ctx.em.isInTransaction()) {
     const em = ctx.em;
-    return authorizeTenant(ctx, em, tenantId, need).then((access) => fn(em, { ...access, doorsHeld: false }));
+    return fn(emRunner(em), { ...(await authorizeTenant(ctx, em, tenantId, need)), doorsHeld: false });
+  }
+  if (ctx.actor.kind === "user") {
+    const done = await inPreparedTransaction(ctx.em, async (sql) => {
+      const locked = await lockCredentialAndTenant(ctx, sql, tenantId, need, options.doors === true);
+      return locked ? { result: await fn(sql, locked) } : undefined;
+    });
+    if (done) return done.result;
   }
   return ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
-    const locked = await lockCredentialAndTenant(ctx, em, tenantId, need, options.doors === true);
-    if (locked) return fn(em, locked);
     await requireLiveCredential(ctx, em);
-    return fn(em, { ...(await authorizeTenant(ctx, em, tenantId, need)), doorsHeld: false });
+    return fn(emRunner(em), { ...(await authorizeTenant(ctx, em, tenantId, need)), doorsHeld: false });
   });
 }
 
 /** The one statement, for a user on a live tenant they are a member of; undefined otherwise (see above). */
 async function lockCredentialAndTenant(
   ctx: ServiceContext,
-  em: EntityManager,
+  sql: SqlRunner,
   tenantId: string,
   need: TenantNeed,
   doors: boolean,
 ): Promise<LockedTenant | undefined> {
   const a = ctx.actor;
-  if (a.kind !== "user") return undefined;
+  if (a.kind !== "user") throw new Error("lockCredentialAndTenant is for a user's call");
   const locking = `SELECT u.status AS credential_status, u.disabled AS credential_disabled, s.revoked_at AS credential_revoked_at,
             t.id, t.name, t.created_at, m.role, o.sub AS owner_sub
        FROM ${table(ctx, "app_user")} u
@@ -90,7 +100,7 @@ async function lockCredentialAndTenant(
   // The door set's lock once the row locks are held (the materialized CTE locks its rows before the
   // outer SELECT sees them): a write waiting for a tenant's lock holds no door set, so lease renewals
   // wait only for writes that are running, never for one queued behind a long transaction.
-  const [row] = await em.execute<LockRow[]>(
+  const [row] = await sql.execute<LockRow>(
     doors
       ? `WITH locked AS MATERIALIZED (${locking})
          SELECT locked.*, ${ctx.deps.doors.leases.atCommit.holdShared} AS doors_held FROM locked`
