@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { isDatabaseUnavailable, openDatabase } from "./open-database.ts";
+import { type Database, isDatabaseUnavailable, openDatabase } from "./open-database.ts";
 import { inPreparedTransaction } from "./prepared-transaction.ts";
 import { openTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -17,6 +17,23 @@ beforeAll(async () => {
   await db.orm.em.fork().execute(`CREATE TABLE ${table} (id text PRIMARY KEY, body text NOT NULL)`);
 });
 afterAll(() => db?.close());
+
+/** A pool of ONE connection on the test schema: whether a transaction gave its connection back shows at once. */
+async function withOneConnection(fn: (orm: Database) => Promise<void>): Promise<void> {
+  const orm = await openDatabase({
+    url: db.url,
+    schema: db.schema,
+    entities: [],
+    migrations: [],
+    migrate: false,
+    pool: { max: 1 },
+  });
+  try {
+    await fn(orm);
+  } finally {
+    await orm.close();
+  }
+}
 
 const rows = async () =>
   (await db.orm.em.fork().execute<{ id: string; body: string }[]>(`SELECT id, body FROM ${table} ORDER BY id`)).map(
@@ -39,15 +56,7 @@ describe("inPreparedTransaction", () => {
   });
 
   it("rolls everything back when fn throws, and the connection serves the next transaction", async () => {
-    const orm = await openDatabase({
-      url: db.url,
-      schema: db.schema,
-      entities: [],
-      migrations: [],
-      migrate: false,
-      pool: { max: 1 },
-    });
-    try {
+    await withOneConnection(async (orm) => {
       const failed = await inPreparedTransaction(orm.em.fork(), async (sql) => {
         await sql.execute(`INSERT INTO ${table} (id, body) VALUES (?, ?)`, ["b", "kept?"]);
         throw new Error("refused after the insert");
@@ -63,21 +72,11 @@ describe("inPreparedTransaction", () => {
         sql.execute(`INSERT INTO ${table} (id, body) VALUES (?, ?)`, ["d", "committed"]),
       );
       assert.deepEqual(await rows(), ["a:why? because!", "d:committed"]);
-    } finally {
-      await orm.close();
-    }
+    });
   });
 
   it("destroys a connection terminated mid-transaction (a 503 for the caller) and opens a new one for the next", async () => {
-    const orm = await openDatabase({
-      url: db.url,
-      schema: db.schema,
-      entities: [],
-      migrations: [],
-      migrate: false,
-      pool: { max: 1 },
-    });
-    try {
+    await withOneConnection(async (orm) => {
       const killed = await inPreparedTransaction(orm.em.fork(), async (sql) => {
         const [me] = await sql.execute<{ pid: number }>("SELECT pg_backend_pid() AS pid");
         await db.orm.em.fork().execute("SELECT pg_terminate_backend(?)", [me!.pid]);
@@ -88,8 +87,6 @@ describe("inPreparedTransaction", () => {
         sql.execute<{ one: number }>("SELECT 1 AS one"),
       );
       assert.deepEqual(after, { one: 1 });
-    } finally {
-      await orm.close();
-    }
+    });
   });
 });
