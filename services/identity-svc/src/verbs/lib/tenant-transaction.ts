@@ -60,12 +60,14 @@ export async function inTenantTransaction<T>(
   /** doors: also take the door set's lock in the first statement (a verb that pushes invalidations). */
   options: { doors?: boolean } = {},
 ): Promise<T> {
-  if (ctx.em.isInTransaction()) {
-    const em = ctx.em;
+  // A unit of work this call already started may be in a transaction; none started cannot be.
+  const em = ctx.existingEm();
+  if (em?.isInTransaction()) {
     return fn(emRunner(em), { ...(await authorizeTenant(ctx, em, tenantId, need)), doorsHeld: false });
   }
   if (ctx.actor.kind === "user") {
-    const done = await inPreparedTransaction(ctx.em, async (sql) => {
+    // The ORM's own em only lends its pool: the fast path needs no unit of work of its own.
+    const done = await inPreparedTransaction(ctx.deps.orm.em, async (sql) => {
       const locked = await lockCredentialAndTenant(ctx, sql, tenantId, need, options.doors === true);
       return locked ? { result: await fn(sql, locked) } : undefined;
     });
