@@ -56,12 +56,6 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // retries. Seen as a privacy export hanging forever in CI.
     driverOptions: {
       connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000,
-      // Our named prepared statements (prepared-read.ts, prepared-transaction.ts) are key lookups
-      // written for one plan. Left to choose, PostgreSQL kept a custom plan for some of them and so
-      // planned them on every execution: identity-svc's members list spent 194 µs planning per call
-      // against 83 executing (pg_stat_statements over a mixed bench). MikroORM's own statements
-      // carry their values inline, are not prepared, and are not affected.
-      options: "-c plan_cache_mode=force_generic_plan",
       onPoolCreated: reclaimDeadConnections,
     },
     debug: false,

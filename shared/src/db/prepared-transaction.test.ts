@@ -55,21 +55,6 @@ describe("inPreparedTransaction", () => {
     assert.deepEqual(await rows(), ["a:why? because!"]);
   });
 
-  it("plans a prepared statement once per connection, whatever its parameters (openDatabase's force_generic_plan)", async () => {
-    const plans = await inPreparedTransaction(db.orm.em.fork(), async (sql) => {
-      for (const body of ["x", "y", "z"]) await sql.execute(`SELECT id FROM ${table} WHERE body = ?`, [body]);
-      return sql.execute<{ generic_plans: string; custom_plans: string }>(
-        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE ?",
-        [`%${table} WHERE body = $1`],
-      );
-    });
-    // Left to choose, PostgreSQL plans the first five executions for their parameters (custom plans).
-    assert.deepEqual(
-      plans.map((p) => [Number(p.generic_plans), Number(p.custom_plans)]),
-      [[3, 0]],
-    );
-  });
-
   it("rolls everything back when fn throws, and the connection serves the next transaction", async () => {
     await withOneConnection(async (orm) => {
       const failed = await inPreparedTransaction(orm.em.fork(), async (sql) => {
