@@ -56,8 +56,9 @@ const USERS_PER_TENANT = 4;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-type Kind = "bare" | "floor" | "gateway" | "direct" | "mixed";
-type Measured = "gateway" | "mixed";
+type Kind = "bare" | "floor" | "gateway" | "direct" | "mixed" | "floorMixed";
+type Measured = "floor" | "floorMixed" | "gateway" | "mixed";
+/** CPU ms over a workload's windows. For the floor's kinds, `gateway` is its proxy and `identity` its service. */
 interface Cpu {
   gateway: number;
   identity: number;
@@ -85,7 +86,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
   const gateway = startService("edge-gateway", { ...env, PORT: String(gatewayPort), METRICS_PORT: "0" });
   const bare = await startServerProcess(new URL("./lib/servers/bare-hono.ts", import.meta.url));
   const floorScript = new URL("./lib/servers/two-hop-floor.ts", import.meta.url);
-  const floorService = await startServerProcess(floorScript, ["service", databaseUrl]);
+  const floorService = await startServerProcess(floorScript, ["service", databaseUrl], { FLOOR_KEYS: String(TENANTS) });
   const floorProxy = await startServerProcess(floorScript, ["proxy", floorService.url]);
   try {
     await Promise.all([waitHealthy(identityUrl), waitHealthy(gatewayUrl)]);
@@ -103,6 +104,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     process.stderr.write(`bench: identity-svc's outbox published ${drained.events} events in ${drained.seconds} s\n`);
     await settleDatabase(databaseUrl);
     const mix = mixedWorkload(world, READS_PER_WRITE);
+    const floorMix = floorWorkload(TENANTS, READS_PER_WRITE);
 
     const email = `bench-${randomUUID()}@example.test`;
     const password = `pw-${randomUUID()}`;
@@ -145,12 +147,22 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
       gateway: { url: `${gatewayUrl}${path}`, headers: () => ({ authorization: `Bearer ${token}` }) },
       direct: { url: `${identityUrl}${path}`, headers: direct },
       mixed: { url: gatewayUrl, mix },
+      floorMixed: { url: floorProxy.url, mix: floorMix },
     };
-    const runs: Record<Kind, LoadResult[]> = { bare: [], floor: [], gateway: [], direct: [], mixed: [] };
+    const runs: Record<Kind, LoadResult[]> = {
+      bare: [],
+      floor: [],
+      gateway: [],
+      direct: [],
+      mixed: [],
+      floorMixed: [],
+    };
     const zero = (): Cpu => ({ gateway: 0, identity: 0, postgres: 0, moto: 0, generator: 0, requests: 0 });
-    const cpu: Record<Measured, Cpu> = { gateway: zero(), mixed: zero() };
-    const order: Kind[] = ["bare", "floor", "gateway", "direct", "mixed"];
-    const pids = { gateway: gateway.pid!, identity: identity.pid!, moto: moto.process.pid! };
+    const cpu: Record<Measured, Cpu> = { floor: zero(), floorMixed: zero(), gateway: zero(), mixed: zero() };
+    const order: Kind[] = ["bare", "floor", "gateway", "direct", "mixed", "floorMixed"];
+    const moto_ = moto.process.pid!;
+    const flowstatePids = { gateway: gateway.pid!, identity: identity.pid!, moto: moto_ };
+    const floorPids = { gateway: floorProxy.pid, identity: floorService.pid, moto: moto_ };
     // With BENCH_CPU_PROF, the measured windows go beside the profiles (bench/lib/profile-summary.ts reads them).
     const windows: { kind: Kind; startUs: number; endUs: number }[] = [];
     const monotonicUs = () => Number(process.hrtime.bigint() / 1000n); // the clock of V8's profile timestamps
@@ -160,10 +172,11 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
         const { url, headers, mix } = targets[kind];
         const load = { url, mix, connections: CONNECTIONS };
         await measureHttp({ ...load, headers: headers?.(), durationMs: round === 0 ? 3000 : 500 });
-        if (kind !== "gateway" && kind !== "mixed") {
+        if (kind === "bare" || kind === "direct") {
           runs[kind].push(await measureHttp({ ...load, headers: headers?.(), durationMs: DURATION_MS }));
           continue;
         }
+        const pids = kind === "floor" || kind === "floorMixed" ? floorPids : flowstatePids;
         const pg = benchBackends(databaseUrl);
         const before = snapshot(pids, pg);
         const startUs = monotonicUs();
@@ -194,6 +207,20 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     await Promise.all([bare, floorProxy, floorService].map((s) => s.stop()));
     await moto.stop();
   }
+}
+
+/**
+ * The mixed run's shape at the floor: `keys` rows, each read (GET /floor/{key}) and written (PATCH,
+ * a rename from a few names) at random, reads and writes at `readsPerWrite`:1, nothing of
+ * Flowstate's (two-hop-floor.ts). What a read and a write cost there is what any design pays.
+ */
+function floorWorkload(keys: number, readsPerWrite: number): LoadGroup[] {
+  const paths = Array.from({ length: keys }, (_, i) => `/floor/k${i}`);
+  const names = ["North", "South", "East", "West"].map((n) => JSON.stringify({ name: `Floor ${n}` }));
+  return [
+    { name: "reads", weight: readsPerWrite, requests: paths.map((path) => ({ method: "GET", path })) },
+    { name: "writes", weight: 1, requests: paths.map((path) => ({ method: "PATCH", path, bodies: names })) },
+  ];
 }
 
 /** Waits (at most 5 min) until identity-svc's outbox has nothing left to publish. */
@@ -259,17 +286,24 @@ function rows(runs: Record<Kind, LoadResult[]>, cpu: Record<Measured, Cpu>, setu
       ...(k === "mixed" ? { target: "<= 2x the floor's p99", met: p99(k) <= 2 * floorP99 } : {}),
     },
   ];
+  const what: Record<Measured, string> = {
+    gateway: "one-user request",
+    mixed: "mixed request",
+    floor: "floor request (one read)",
+    floorMixed: "floor mixed request",
+  };
   const perRequest = (k: Measured, label: string, ms: number): BenchRow => ({
-    name: `CPU per ${k === "gateway" ? "one-user" : "mixed"} request: ${label}`,
+    name: `CPU per ${what[k]}: ${label}`,
     value: round1((ms * 1000) / cpu[k].requests),
     unit: "µs CPU/req",
   });
   const cpuRows = (k: Measured): BenchRow[] => {
     const c = cpu[k];
     const servers = serverCpu(c);
+    const floorKind = k === "floor" || k === "floorMixed";
     return [
-      perRequest(k, "edge-gateway", c.gateway),
-      perRequest(k, "identity-svc", c.identity),
+      perRequest(k, floorKind ? "the floor's proxy" : "edge-gateway", c.gateway),
+      perRequest(k, floorKind ? "the floor's service" : "identity-svc", c.identity),
       perRequest(k, "PostgreSQL (the bench database's backends)", c.postgres),
       perRequest(k, "all server processes", servers),
       perRequest(k, "load generator", c.generator),
@@ -279,6 +313,42 @@ function rows(runs: Record<Kind, LoadResult[]>, cpu: Record<Measured, Cpu>, setu
       perRequest(k, "all processes (servers + load generator)", servers + c.generator),
     ];
   };
+  const perReq = (k: Measured) => serverCpu(cpu[k]) / cpu[k].requests;
+  // The mixed shape at the floor (floorWorkload): what its writes cost any design, so the mixed
+  // targets can be read against what the floor itself does with the same mix. Calibration: no target.
+  const floorMixRows = (): BenchRow[] => [
+    {
+      name: `floor mixed: Hono proxy -> Hono service, ${TENANTS} rows, reads:writes ${READS_PER_WRITE}:1 (a read: one prepared read; a write: BEGIN, lock, change with its outbox row, COMMIT)`,
+      value: Math.round(rps("floorMixed")),
+      unit: "req/s",
+      baseline: floor,
+      ratio: rps("floorMixed") / floorRps,
+    },
+    { name: "floor mixed p99", value: round1(p99("floorMixed")), unit: "ms" },
+    ...cpuRows("floor"),
+    ...cpuRows("floorMixed"),
+    {
+      name: "the floor's CPU per request: its mix against its one read",
+      value: round1(1000 * perReq("floorMixed")),
+      unit: "µs CPU/req",
+      baseline: { name: "floor, one read", value: round1(1000 * perReq("floor")) },
+      ratio: perReq("floorMixed") / perReq("floor"),
+    },
+    {
+      name: "CPU per mixed request, all server processes: Flowstate's against the floor's mix",
+      value: round1(1000 * perReq("mixed")),
+      unit: "µs CPU/req",
+      baseline: { name: "floor mixed", value: round1(1000 * perReq("floorMixed")) },
+      ratio: perReq("mixed") / perReq("floorMixed"),
+    },
+    {
+      name: "mixed rate: Flowstate's against the floor's mix",
+      value: Math.round(rps("mixed")),
+      unit: "req/s",
+      baseline: { name: "floor mixed", value: Math.round(rps("floorMixed")) },
+      ratio: rps("mixed") / rps("floorMixed"),
+    },
+  ];
   return [
     ...headline(single, "gateway"),
     {
@@ -317,6 +387,7 @@ function rows(runs: Record<Kind, LoadResult[]>, cpu: Record<Measured, Cpu>, setu
       target: "<= 2x one user's",
       met: serverCpu(cpu.mixed) / cpu.mixed.requests <= (2 * serverCpu(cpu.gateway)) / cpu.gateway.requests,
     },
+    ...floorMixRows(),
     {
       name: `mixed set-up: ${TENANTS * USERS_PER_TENANT} sign-ups and sign-ins (Argon2 each), ${TENANTS} tenants, invitations sent and accepted, through the gateway, 8 in flight`,
       value: round1(setup.total),
