@@ -160,7 +160,7 @@ export const serviceCatalog = {
     metricsPort: 9080,
     region: "eu-central-1",
     database: false,
-    consumes: ["AccessRevoked", "FeatureFlagChanged"],
+    consumes: ["AccessRevoked"],
     aws: ["secretsmanager", "sqs"],
   }),
   "mcp-gateway": entry({
@@ -169,7 +169,7 @@ export const serviceCatalog = {
     metricsPort: 9086,
     region: "eu-central-1",
     database: false,
-    consumes: ["AccessRevoked", "FeatureFlagChanged"],
+    consumes: ["AccessRevoked"],
     aws: ["eventbridge", "secretsmanager", "sqs"],
   }),
 } as const satisfies Record<string, ServiceEntry>;

@@ -3,7 +3,7 @@
  * this pipeline in process for MCP callers (same authentication, caches, tenant rule, rate limits
  * and relay; ADR 0007), so it needs the pipeline itself, its configuration, the identity it hands
  * a route, the headers of the gateway's own answers, the cache-invalidation handlers of its
- * AccessRevoked/FeatureFlagChanged consumer, and the door lease with its invalidation push (ADR
+ * AccessRevoked consumer, and the door lease with its invalidation push (ADR
  * 0011). The one named export of edge-gateway's production code (package.json `./pipeline`), so
  * that the rest stays free to change.
  */

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
 import { INVALIDATIONS_PUSH_PATH } from "@flowstate/contracts/internal/doors";
+import type { RouteSpec } from "@flowstate/contracts/rest/route";
+import { routes } from "@flowstate/contracts/rest/routes";
 import { encodePayload, IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { signKeyedPayload } from "@flowstate/shared/auth/keyed-assertion";
 import { serviceSigner, testKeyring } from "@flowstate/shared/auth/keyring";
@@ -11,7 +13,7 @@ import { serve } from "@flowstate/shared/http/serve";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { freePort } from "../../../deploy/local/ports.ts";
-import { createApp, type Gateway } from "../src/app.ts";
+import { createApp, type Gateway, type GatewaySettings } from "../src/app.ts";
 import { OWN_ANSWER_HEADERS } from "../src/http/security-headers.ts";
 import { mountInvalidationPush } from "../src/lease/push-route.ts";
 import { AUDIENCE, type E2E, ISSUER, startE2E } from "./e2e-stack.ts";
@@ -47,14 +49,23 @@ interface LeasedDoor {
 }
 
 /** Another gateway instance with its lease (started unless `start` is false) and push route. */
-async function leasedDoor(start = true): Promise<LeasedDoor> {
+async function leasedDoor(
+  start = true,
+  options: { routes?: readonly RouteSpec[]; settings?: Partial<GatewaySettings> } = {},
+): Promise<LeasedDoor> {
   const logger = createLogger({ service: "edge-gateway" });
   const pushPort = await freePort();
   const instanceId = `edge-gateway-${randomBytes(8).toString("hex")}`;
   const pushUrl = `http://127.0.0.1:${pushPort}`;
   const keyring = testKeyring("edge-gateway", e2e.identity.secret);
   const gateway = createApp({
-    config: testSettings(e2e.identityUrl, { JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE, ...unlimitedRates }),
+    config: testSettings(e2e.identityUrl, {
+      JWT_ISSUER: ISSUER,
+      JWT_AUDIENCE: AUDIENCE,
+      ...unlimitedRates,
+      ...options.settings,
+    }),
+    ...(options.routes ? { routes: options.routes } : {}),
     logger,
     callerKeys: keyring,
     lease: { instanceId, pushUrl, renewMs: 200 },
@@ -107,6 +118,34 @@ describe("door leases (ADR 0011)", () => {
       assert.equal(await me(door, user.token), 200, "served from the cache");
       await signOut(user.token);
       assert.equal(await me(door, user.token), 401, `round ${i}`);
+    }
+  });
+
+  it("a flag change through another instance is in force at a leased instance with a warm flag cache, before the change answers", async () => {
+    // GET /v1/tenants/{id} declares the feature here (as in feature-flag.test.ts), and the flags stay
+    // cached for a minute: only the push explains a change seen at once. The doors consume no
+    // FeatureFlagChanged (ADR 0011, amendment of issue 26).
+    const gated = routes.map((r) => (r.id === "tenants.get" ? { ...r, feature: "marketplace_offers" as const } : r));
+    const door = await leasedDoor(true, { routes: gated, settings: { FEATURE_CACHE_TTL_MS: 60_000 } });
+    const owner = await e2e.signUp();
+    const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Flags" } })).json
+      .id as string;
+    const read = async () =>
+      (await fetch(`${door.url}/v1/tenants/${tenantId}`, { headers: { authorization: `Bearer ${owner.token}` } }))
+        .status;
+    assert.equal(await read(), 403, "off by default");
+    for (const [on, status] of [
+      [true, 200],
+      [false, 403],
+      [true, 200],
+    ] as const) {
+      const change = await e2e.call("PUT", `/v1/tenants/${tenantId}/features`, {
+        token: owner.token,
+        body: { marketplace_offers: on },
+      });
+      assert.equal(change.status, 200, change.text);
+      assert.equal(await read(), status, `marketplace_offers ${on}`);
+      assert.equal(await read(), status, `marketplace_offers ${on}, from the cache`);
     }
   });
 

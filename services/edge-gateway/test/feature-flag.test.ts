@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
 import { routes } from "@flowstate/contracts/rest/routes";
-import { outboxEvents } from "@flowstate/identity-svc/testing/harness";
 import { updateFeatures } from "@flowstate/identity-svc/verbs/update-features";
-import { createAwsClients } from "@flowstate/shared/aws/clients";
-import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
-import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
-import { createLogger } from "@flowstate/shared/log/logger";
+import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { type RevocationConsumer, startRevocationConsumer } from "../src/events/revocation-consumer.ts";
 import { type E2E, startE2E } from "./e2e-stack.ts";
 
 /**
@@ -59,7 +54,9 @@ describe("feature flags declared on a route", () => {
     assert.equal((await e2e.call("GET", path, { token: owner.token })).status, 403);
   });
 
-  it("applies a change made elsewhere (another instance, mcp-gateway) within a second, even with no event", async () => {
+  // An instance without a lease (this one) is pushed nothing: the TTL bounds what it shows. Leased
+  // instances see a change through another one at once (door-lease.test.ts).
+  it("applies a change made elsewhere (another instance, mcp-gateway) within a second, unpushed", async () => {
     const { owner, tenantId, path } = await setup();
     await e2e.call("PUT", `${path}/features`, { token: owner.token, body: { marketplace_offers: true } });
     assert.equal((await e2e.call("GET", path, { token: owner.token })).status, 200);
@@ -68,49 +65,5 @@ describe("feature flags declared on a route", () => {
     const changed = Date.now();
     await waitFor(async () => (await e2e.call("GET", path, { token: owner.token })).status === 403, 3_000, "403");
     assert.ok(Date.now() - changed < 1_500, `took ${Date.now() - changed} ms`);
-  });
-});
-
-describe("FeatureFlagChanged from the gateway's queue", () => {
-  let e2e: E2E;
-  let queue: TestQueue;
-  let consumer: RevocationConsumer;
-  const sqs = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL }).data("sqs");
-  beforeAll(async () => {
-    // A long flag TTL: only the event can explain a quick change here.
-    e2e = await startE2E("gw_features_q", { FEATURE_CACHE_TTL_MS: 60_000 }, gated);
-    queue = await createTestQueue(sqs, { prefix: "gw-flags" });
-    consumer = startRevocationConsumer({
-      sqs,
-      queueUrl: queue.queueUrl,
-      logger: createLogger({ service: "edge-gateway" }),
-      invalidate: e2e.gateway.gateway.invalidate,
-      invalidateAll: e2e.gateway.gateway.invalidateAll,
-      waitTimeSeconds: 1,
-    });
-  });
-  afterAll(async () => {
-    await consumer.stop();
-    await queue.delete();
-    await e2e.close();
-  });
-
-  it("drops the tenant's cached flags when the event arrives, though the change went through no gateway", async () => {
-    const owner = await e2e.signUp();
-    const tenantId = (await e2e.call("POST", "/v1/tenants", { token: owner.token, body: { name: "Q" } })).json
-      .id as string;
-    const path = `/v1/tenants/${tenantId}`;
-    await e2e.call("PUT", `${path}/features`, { token: owner.token, body: { marketplace_offers: true } });
-    assert.equal((await e2e.call("GET", path, { token: owner.token })).status, 200);
-    await updateFeatures({
-      ctx: e2e.identity.ctx({ kind: "user", sub: owner.sub, sid: owner.sid }),
-      tenantId,
-      input: { marketplace_offers: false },
-    });
-    assert.equal((await e2e.call("GET", path, { token: owner.token })).status, 200, "cached for 60 s");
-    const events = await outboxEvents(e2e.identity, "FeatureFlagChanged.v1");
-    const last = events.filter((e) => e.envelope.tenant_id === tenantId).at(-1);
-    await sendBodies(sqs, queue.queueUrl, [JSON.stringify(last?.envelope)]);
-    await waitFor(async () => (await e2e.call("GET", path, { token: owner.token })).status === 403, 5_000, "403");
   });
 });

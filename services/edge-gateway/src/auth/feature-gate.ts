@@ -8,9 +8,10 @@ import type { AccessState } from "./access-state.ts";
  * role checks, so only members learn about the tenant's flags. Services behind the gateway (and
  * mcp-gateway, which calls this with the same AccessState) never repeat it.
  *
- * Flags are cached per tenant for `FEATURE_CACHE_TTL_MS` (1 s) and dropped earlier by a flag change
- * through this instance (the `features` invalidation identity-svc answers with, and any tenant
- * write) or by FeatureFlagChanged from the queue: a change takes effect within a second everywhere.
+ * Flags are cached per tenant for `FEATURE_CACHE_TTL_MS` (1 s) and dropped at once by a flag change:
+ * the `features` invalidation identity-svc answers with (this instance) and pushes to every door
+ * instance with a live lease before answering (ADR 0011); an instance without a valid lease trusts
+ * no cached fact. So a change is in force everywhere when its call answers.
  *
  * @example
  * await requireFeature(route, tenant.tenant_id, state);

@@ -14,18 +14,20 @@ interface Caches {
 /**
  * What a gateway does with the events that change facts it caches: drop them. mcp-gateway's
  * pipeline caches the same facts, so its consumer (src/revocations.ts) runs these handlers too.
+ *
+ * Not FeatureFlagChanged (issue 26; ADR 0011, amendment): a flag changes only through identity-svc's
+ * `PUT /v1/tenants/{id}/features`, which pushes the `features` invalidation to every door instance
+ * with a live lease before it answers, and a door without one trusts no cached fact; flags are
+ * cached for 1 s besides. The event, which reached one instance of a door's shared queue, added
+ * nothing but a receive and a delete per change at each door.
  */
-export const cacheInvalidations: HandlersFor<typeof eventCatalog, "AccessRevoked" | "FeatureFlagChanged", Caches> = {
+export const cacheInvalidations: HandlersFor<typeof eventCatalog, "AccessRevoked", Caches> = {
   "AccessRevoked.v1": (event, caches) => caches.invalidate([event.data]),
-  // A flag changed through another instance, or mcp-gateway: drop this tenant's cached flags.
-  "FeatureFlagChanged.v1": (event, caches) =>
-    caches.invalidate([{ scope: "features", tenant_id: event.data.tenant_id }]),
 };
 
 /**
  * The gateway's consumer (queue `<prefix>-<stage>-edge-gateway`): AccessRevoked events from
- * revoking calls that went through OTHER gateway instances, or through none (an operator verb),
- * and FeatureFlagChanged (routes that declare a `feature` must see a change within a second).
+ * revoking calls that went through OTHER gateway instances, or through none (an operator verb).
  * Stateless: the gateway has no database and needs none, since applying an invalidation twice is
  * harmless.
  */
