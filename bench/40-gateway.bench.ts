@@ -15,7 +15,10 @@
  * workload, one account generate everything) but still counted; nothing is answered from a cache.
  * Targets (issue 26), same-run ratios against the two-hop floor (Hono proxy -> Hono service -> one
  * prepared read): the mixed run at >= 50% of the floor's rate with p99 <= 2x the floor's, and its
- * CPU per request (all Flowstate servers) <= 2x the one-user run's. Bare Hono stays as calibration.
+ * CPU per request (all Flowstate servers) <= 2x the one-user run's. Bare Hono stays as calibration,
+ * and so does the floor's own mix (floorWorkload: the same 9:1 shape over rows of its own, a write
+ * being BEGIN, lock, change with its outbox row, COMMIT), with the floor's CPU per request measured
+ * like Flowstate's: what the mix costs any design on this machine.
  */
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
