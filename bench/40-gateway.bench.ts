@@ -30,6 +30,7 @@ import { gatewaySign, Keyring, PairSecret } from "@flowstate/shared/auth/keyring
 import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
 import { decodeJwt } from "jose";
 import { freePort } from "../deploy/local/ports.ts";
+import { floorWorkload } from "./lib/floor-world.ts";
 import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
 import { benchBackends, cpuMs, post, psqlLines, readCpuSafe, startService, waitHealthy } from "./lib/processes.ts";
 import { startServerProcess } from "./lib/servers.ts";
@@ -210,20 +211,6 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     await Promise.all([bare, floorProxy, floorService].map((s) => s.stop()));
     await moto.stop();
   }
-}
-
-/**
- * The mixed run's shape at the floor: `keys` rows, each read (GET /floor/{key}) and written (PATCH,
- * a rename from a few names) at random, reads and writes at `readsPerWrite`:1, nothing of
- * Flowstate's (two-hop-floor.ts). What a read and a write cost there is what any design pays.
- */
-function floorWorkload(keys: number, readsPerWrite: number): LoadGroup[] {
-  const paths = Array.from({ length: keys }, (_, i) => `/floor/k${i}`);
-  const names = ["North", "South", "East", "West"].map((n) => JSON.stringify({ name: `Floor ${n}` }));
-  return [
-    { name: "reads", weight: readsPerWrite, requests: paths.map((path) => ({ method: "GET", path })) },
-    { name: "writes", weight: 1, requests: paths.map((path) => ({ method: "PATCH", path, bodies: names })) },
-  ];
 }
 
 /** Waits (at most 5 min) until identity-svc's outbox has nothing left to publish. */

@@ -20,15 +20,7 @@ afterAll(async () => {
 
 describe("a database that cannot be reached", () => {
   it("fails a wait for a pooled connection after the acquire timeout instead of waiting forever", async () => {
-    const orm = await openDatabase({
-      url: db.url,
-      schema: db.schema,
-      entities: [],
-      migrations: [],
-      migrate: false,
-      pool: { max: 1 },
-      acquireTimeoutMs: 300,
-    });
+    const orm = await db.oneConnection({ acquireTimeoutMs: 300 });
     try {
       let holding!: () => void;
       const isHolding = new Promise<void>((r) => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { type Database, isDatabaseUnavailable, openDatabase } from "./open-database.ts";
+import { type Database, isDatabaseUnavailable } from "./open-database.ts";
 import { inPreparedTransaction } from "./prepared-transaction.ts";
 import { openTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -20,14 +20,7 @@ afterAll(() => db?.close());
 
 /** A pool of ONE connection on the test schema: whether a transaction gave its connection back shows at once. */
 async function withOneConnection(fn: (orm: Database) => Promise<void>): Promise<void> {
-  const orm = await openDatabase({
-    url: db.url,
-    schema: db.schema,
-    entities: [],
-    migrations: [],
-    migrate: false,
-    pool: { max: 1 },
-  });
+  const orm = await db.oneConnection();
   try {
     await fn(orm);
   } finally {

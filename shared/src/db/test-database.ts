@@ -7,6 +7,11 @@ export interface TestDatabase {
   orm: Database;
   schema: string;
   url: string;
+  /**
+   * Another pool on the same schema with ONE connection (closed by the caller): whether a
+   * transaction gave its connection back, or a wait for it times out, shows at once.
+   */
+  oneConnection(options?: { acquireTimeoutMs?: number }): Promise<Database>;
   /** Closes the ORM and drops the schema with everything in it. */
   close(): Promise<void>;
 }
@@ -46,6 +51,8 @@ export async function openTestDatabase(
     orm,
     schema,
     url,
+    oneConnection: (o = {}) =>
+      openDatabase({ url, schema, entities: [], migrations: [], migrate: false, pool: { max: 1 }, ...o }),
     async close() {
       await orm.em.fork().execute(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await orm.close();
