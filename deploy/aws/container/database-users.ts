@@ -8,7 +8,7 @@
  */
 
 import { auditRoleNames, rolesSql, withConnection } from "@flowstate/audit-svc/db/roles";
-import { serviceRoleSql, serviceRoles } from "@flowstate/shared/db/service-roles";
+import { lockRoleChanges, serviceRoleSql, serviceRoles } from "@flowstate/shared/db/service-roles";
 import { databaseUrls } from "./entry.ts";
 
 /** `LOGIN_<role>` variables hold each login's password (ECS injects them from the login secrets). */
@@ -33,7 +33,7 @@ if (import.meta.main) {
   const audit = auditRoleNames({ SERVICE_PREFIX: prefix, STAGE: stage });
   await withConnection(adminUrl, (em) =>
     em.transactional(async (tx) => {
-      await tx.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.service-roles'))");
+      await lockRoleChanges(tx);
       for (const role of serviceRoles(prefix, stage)) await tx.execute(serviceRoleSql(role, database));
       await tx.execute(rolesSql(audit, "audit", database));
       for (const [role, password] of passwords) {

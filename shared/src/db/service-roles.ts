@@ -1,4 +1,5 @@
 import { serviceCatalog } from "@flowstate/contracts/services/catalog";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { assertSchemaName } from "./migrate.ts";
 import { withConnection } from "./with-connection.ts";
 
@@ -88,6 +89,17 @@ export function serviceRoleSql({ role, schema }: ServiceRole, database: string):
 }
 
 /**
+ * Holds, until `tx` ends, the one lock taken by everything that changes cluster-wide roles or the
+ * database's grants: the services' roles here, audit-svc's own two, production's database-users
+ * task. Every GRANT … ON DATABASE rewrites the database's row in pg_database, and of two concurrent
+ * ones the second fails with "tuple concurrently updated" (a CI run failed so while audit's test
+ * harness and another suite provisioned under two different locks).
+ */
+export async function lockRoleChanges(tx: EntityManager): Promise<void> {
+  await tx.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.service-roles'))");
+}
+
+/**
  * Creates (or repairs) every given role and its schema, as the administrator of `adminUrl`, and
  * returns each service's DATABASE_URL (the same server and database, as its role). Used by the
  * local stack's set-up (npm start, docker-compose's bootstrap); production creates one database
@@ -105,7 +117,7 @@ export async function provisionServiceRoles(
   const database = new URL(adminUrl).pathname.slice(1);
   await withConnection(adminUrl, (em) =>
     em.transactional(async (tx) => {
-      await tx.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.service-roles'))");
+      await lockRoleChanges(tx);
       for (const r of roles) await tx.execute(serviceRoleSql(r, database));
     }),
   );

@@ -1,4 +1,5 @@
 import { assertSchemaName } from "@flowstate/shared/db/migrate";
+import { lockRoleChanges } from "@flowstate/shared/db/service-roles";
 import { withConnection } from "@flowstate/shared/db/with-connection";
 import type { EntityManager } from "@mikro-orm/postgresql";
 
@@ -57,14 +58,15 @@ export function rolesSql(roles: AuditRoles, schema: string, database: string): s
 }
 
 /**
- * Creates the two roles and the schema (idempotent), as an administrator. Serialised on an
- * advisory lock: roles are per cluster, and parallel test files provision the same ones.
+ * Creates the two roles and the schema (idempotent), as an administrator. Serialised with every
+ * other role provisioner (`lockRoleChanges`): roles are per cluster, parallel test files provision
+ * the same ones, and concurrent grants on the database fail.
  */
 export async function provisionRoles(adminUrl: string, roles: AuditRoles, schema: string): Promise<void> {
   const database = new URL(adminUrl).pathname.slice(1);
   await withConnection(adminUrl, (em) =>
     em.transactional(async (tx) => {
-      await tx.execute("SELECT pg_advisory_xact_lock(hashtext('flowstate.audit.roles'))");
+      await lockRoleChanges(tx);
       await tx.execute(rolesSql(roles, schema, database));
     }),
   );

@@ -24,7 +24,8 @@ const keyTenant = (as: VerifiedIdentity) =>
 /** The roles every test schema uses (roles are per cluster; each test has its own schema). */
 export const TEST_ROLES: AuditRoles = auditRoleNames({ SERVICE_PREFIX: "flowstate", STAGE: "test" });
 
-const adminUrlOf = (url?: string) =>
+/** The administrator URL the tests provision with: the given one, DATABASE_URL, or the local default. */
+export const adminUrlOf = (url?: string) =>
   url ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test";
 
 export interface AuditHarness {
