@@ -32,7 +32,16 @@ import { decodeJwt } from "jose";
 import { freePort } from "../deploy/local/ports.ts";
 import { floorWorkload } from "./lib/floor-world.ts";
 import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
-import { benchBackends, cpuMs, post, psqlLines, readCpuSafe, startService, waitHealthy } from "./lib/processes.ts";
+import {
+  benchBackends,
+  cpuMs,
+  post,
+  psqlLines,
+  readCpuSafe,
+  startService,
+  waitHealthy,
+  writeCalls,
+} from "./lib/processes.ts";
 import { startServerProcess } from "./lib/servers.ts";
 import {
   benchAws,
@@ -70,6 +79,9 @@ interface Cpu {
   moto: number;
   generator: number;
   requests: number;
+  /** write(2)/writev(2) calls of the gateway (proxy) and identity-svc (service): each a wake-up of a peer. */
+  gatewayWrites: number;
+  identityWrites: number;
 }
 
 export default async function gatewayBench(): Promise<BenchRow[]> {
@@ -161,7 +173,16 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
       mixed: [],
       floorMixed: [],
     };
-    const zero = (): Cpu => ({ gateway: 0, identity: 0, postgres: 0, moto: 0, generator: 0, requests: 0 });
+    const zero = (): Cpu => ({
+      gateway: 0,
+      identity: 0,
+      postgres: 0,
+      moto: 0,
+      generator: 0,
+      requests: 0,
+      gatewayWrites: 0,
+      identityWrites: 0,
+    });
     const cpu: Record<Measured, Cpu> = { floor: zero(), floorMixed: zero(), gateway: zero(), mixed: zero() };
     const order: Kind[] = ["bare", "floor", "gateway", "direct", "mixed", "floorMixed"];
     const moto_ = moto.process.pid!;
@@ -188,7 +209,8 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
         windows.push({ kind, startUs, endUs: monotonicUs() });
         const after = snapshot(pids, pg);
         const c = cpu[kind];
-        for (const k of ["gateway", "identity", "moto"] as const) c[k] += after[k] - before[k];
+        for (const k of ["gateway", "identity", "moto", "gatewayWrites", "identityWrites"] as const)
+          c[k] += after[k] - before[k];
         // Per backend, and only backends alive at both ends: one that exits in the window is lost (an undercount).
         for (const [pid, ms] of before.postgres)
           if (after.postgres.has(pid)) c.postgres += after.postgres.get(pid)! - ms;
@@ -231,7 +253,14 @@ function snapshot(pids: { gateway: number; identity: number; moto: number }, pg:
     const ms = readCpuSafe(pid);
     if (ms !== undefined) postgres.set(pid, ms);
   }
-  return { gateway: cpuMs(pids.gateway), identity: cpuMs(pids.identity), moto: cpuMs(pids.moto), postgres };
+  return {
+    gateway: cpuMs(pids.gateway),
+    identity: cpuMs(pids.identity),
+    moto: cpuMs(pids.moto),
+    postgres,
+    gatewayWrites: writeCalls(pids.gateway),
+    identityWrites: writeCalls(pids.identity),
+  };
 }
 
 async function stopAll(children: ChildProcess[]): Promise<void> {
@@ -301,6 +330,16 @@ function rows(runs: Record<Kind, LoadResult[]>, cpu: Record<Measured, Cpu>, setu
         ? [perRequest(k, "moto (the relay's PutEvents; EventBridge is remote in production)", c.moto)]
         : []),
       perRequest(k, "all processes (servers + load generator)", servers + c.generator),
+      ...(
+        [
+          [floorKind ? "the floor's proxy" : "edge-gateway", c.gatewayWrites],
+          [floorKind ? "the floor's service" : "identity-svc", c.identityWrites],
+        ] as const
+      ).map(([label, n]) => ({
+        name: `write syscalls per ${what[k]}: ${label}`,
+        value: round1(n / c.requests),
+        unit: "calls/req",
+      })),
     ];
   };
   const perReq = (k: Measured) => serverCpu(cpu[k]) / cpu[k].requests;

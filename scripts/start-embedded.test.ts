@@ -19,7 +19,8 @@ test("with no DATABASE_URL and no server on the local port, npm start runs on an
     assert.ok(line, `the summary says the embedded server is used:\n${stack.output()}`);
     embeddedPort = Number(line[1]);
     assert.notEqual(embeddedPort, closed);
-    for (const [name, service] of Object.entries(stack.services)) assert.ok(service.healthy, `${name} came up:\n${stack.output()}`);
+    for (const [name, service] of Object.entries(stack.services))
+      assert.ok(service.healthy, `${name} came up:\n${stack.output()}`);
     // A write that reaches identity-svc's schema on that server, through the gateway.
     const gateway = stack.services["edge-gateway"]!.url;
     const res = await fetch(`${gateway}/v1/auth/signup`, {

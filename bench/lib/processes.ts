@@ -3,7 +3,7 @@
  * processes): starting one, waiting for it, calling it, and reading CPU time from /proc.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -13,6 +13,14 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/**
+ * write(2) and writev(2) calls a process has made (/proc/<pid>/io `syscw`): a socket write wakes its
+ * peer, which on this 2-core VM costs more than the bytes.
+ */
+export function writeCalls(pid: number): number {
+  return Number(/^syscw: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? Number.NaN);
 }
 
 /** {@link cpuMs}, or undefined when the process has exited (a PostgreSQL backend may, mid-window). */
@@ -45,8 +53,14 @@ export function psqlLines(url: string, sql: string): string[] {
     .filter(Boolean);
 }
 
-/** BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it exits (NODE_OPTIONS may not carry --cpu-prof). */
-const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+/**
+ * BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it exits (NODE_OPTIONS may
+ * not carry --cpu-prof). Node creates the directory only at exit, after the bench wrote its windows
+ * there, so it is made here.
+ */
+const profileDir = process.env.BENCH_CPU_PROF;
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 
 /** Starts `services/<name>/src/main.ts` on this Node, stdout to /dev/null (logging costs its write, nothing more). */
 export function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
