@@ -1,5 +1,6 @@
 import { ConnectedAccounts } from "@flowstate/contracts/internal/connector";
 import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
+import { internalCall } from "@flowstate/shared/http/internal-call";
 
 const PATH = "/internal/v1/marketplace-connectors";
 
@@ -17,10 +18,13 @@ export async function fetchConnectedAccounts(
   sign: (binding: ReturnType<typeof bodyless>) => string,
   timeoutMs = 5000,
 ): Promise<ConnectedAccounts["connectors"]> {
-  const res = await fetch(new URL(PATH, connectorUrl), {
+  const res = await internalCall(new URL(PATH, connectorUrl), {
     headers: { [IDENTITY_HEADER]: sign(bodyless("GET", PATH)) },
-    signal: AbortSignal.timeout(timeoutMs),
+    timeoutMs,
   });
-  if (!res.ok) throw new Error(`connector-svc answered ${res.status} to ${PATH}`);
+  if (res.status < 200 || res.status > 299) {
+    await res.discard();
+    throw new Error(`connector-svc answered ${res.status} to ${PATH}`);
+  }
   return ConnectedAccounts.parse(await res.json()).connectors;
 }

@@ -5,6 +5,7 @@ import {
   sellerConnectorPath,
 } from "@flowstate/contracts/internal/connector";
 import { bodyless, IDENTITY_HEADER, type RequestBinding } from "../auth/identity-assertion.ts";
+import { internalCall } from "../http/internal-call.ts";
 import type { SellerConnector } from "./seller-sessions.ts";
 
 export interface ConnectorLookupOptions {
@@ -44,23 +45,27 @@ export interface ConnectorLookup {
  * const connector = await connectors.get(tenantId); // null → 409 CONNECTOR_NOT_CONNECTED
  * await sessions.withClients(connector, principalForChannel(channel), ({ catalog }) => …);
  */
+/** A lookup that takes longer fails (503 to the caller) rather than holding its request open. */
+const LOOKUP_TIMEOUT_MS = 5_000;
+
 export function connectorLookup(options: ConnectorLookupOptions): ConnectorLookup {
   const ttlMs = options.ttlMs ?? 5_000;
   const cache = new Map<string, { at: number; value: Promise<(SellerConnector & { accountId: string }) | null> }>();
   const fetchOne = async (tenantId: string) => {
     const path = sellerConnectorPath(tenantId);
-    const res = await fetch(`${options.baseUrl}${path}`, {
+    const res = await internalCall(`${options.baseUrl}${path}`, {
       headers: {
         [IDENTITY_HEADER]: options.sign(bodyless("GET", path)),
         accept: "application/json",
       },
+      timeoutMs: LOOKUP_TIMEOUT_MS,
     });
     if (res.status === 404) {
-      await res.body?.cancel();
+      await res.discard();
       return null;
     }
     if (res.status !== 200) {
-      await res.body?.cancel();
+      await res.discard();
       throw new Error(`connector-svc answered ${res.status} to the connector lookup`);
     }
     const record = SellerConnectorRecord.parse(await res.json());
@@ -83,15 +88,15 @@ export function connectorLookup(options: ConnectorLookupOptions): ConnectorLooku
       cache.delete(tenantId);
     },
     async connected() {
-      const res = await fetch(`${options.baseUrl}${connectedAccountsPath}`, {
+      const res = await internalCall(`${options.baseUrl}${connectedAccountsPath}`, {
         headers: {
           [IDENTITY_HEADER]: options.sign(bodyless("GET", connectedAccountsPath)),
           accept: "application/json",
         },
-        signal: AbortSignal.timeout(5000),
+        timeoutMs: LOOKUP_TIMEOUT_MS,
       });
       if (res.status !== 200) {
-        await res.body?.cancel();
+        await res.discard();
         throw new Error(`connector-svc answered ${res.status} to the connected-tenants list`);
       }
       return ConnectedAccounts.parse(await res.json()).connectors.map((c) => c.tenant_id);

@@ -1,6 +1,7 @@
 import { IDENTITY_HEADER, sha256Base64url } from "../auth/identity-assertion.ts";
 import { invalidApiKey, sessionRevoked } from "../auth/tenant-refusal.ts";
 import { DomainError } from "../errors/domain-error.ts";
+import { type InternalAnswer, internalCall } from "../http/internal-call.ts";
 import type { CredentialCaller, CredentialCheck } from "./call-context.ts";
 import type { InternalSigner } from "./verify-caller.ts";
 
@@ -43,9 +44,9 @@ export function remoteCredentials(options: RemoteCredentialsOptions): Credential
   return {
     async remote(caller: CredentialCaller): Promise<void> {
       const body = JSON.stringify({ identity: caller });
-      let res: Response;
+      let res: InternalAnswer;
       try {
-        res = await fetch(`${options.identityUrl}${CREDENTIAL_CHECK_PATH}`, {
+        res = await internalCall(`${options.identityUrl}${CREDENTIAL_CHECK_PATH}`, {
           method: "POST",
           headers: {
             "content-type": "application/json",
@@ -56,14 +57,14 @@ export function remoteCredentials(options: RemoteCredentialsOptions): Credential
             }),
           },
           body,
-          signal: AbortSignal.timeout(timeoutMs),
+          timeoutMs,
         });
       } catch (err) {
         throw cannotTell(err);
       }
-      if (res.status === 204) return;
+      if (res.status === 204) return res.discard();
       if (res.status !== 401) {
-        await res.body?.cancel();
+        await res.discard();
         throw cannotTell(new Error(`identity-svc answered ${res.status} to the credential check`));
       }
       const code = ((await res.json().catch(() => null)) as { code?: unknown } | null)?.code;

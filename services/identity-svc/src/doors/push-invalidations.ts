@@ -2,6 +2,7 @@ import { doorOfInstance, INVALIDATIONS_PUSH_PATH } from "@flowstate/contracts/in
 import type { Invalidation } from "@flowstate/contracts/internal/identity";
 import { IDENTITY_HEADER, sha256Base64url } from "@flowstate/shared/auth/identity-assertion";
 import { type Keyring, serviceSigner } from "@flowstate/shared/auth/keyring";
+import { internalCall } from "@flowstate/shared/http/internal-call";
 import type { Logger } from "@flowstate/shared/log/logger";
 import type { DoorLeases, LiveDoor } from "./door-leases.ts";
 
@@ -47,16 +48,16 @@ export function invalidationPusher(o: { leases: DoorLeases; keyring: Keyring; se
     // A row no route could have written (the id is validated there): nothing to sign for, no ack.
     if (name === undefined) return false;
     try {
-      const answer = await fetch(new URL(INVALIDATIONS_PUSH_PATH, door.pushUrl), {
+      const answer = await internalCall(new URL(INVALIDATIONS_PUSH_PATH, door.pushUrl), {
         method: "POST",
         headers: {
           "content-type": "application/json",
           [IDENTITY_HEADER]: signers[name]({ method: "POST", target: INVALIDATIONS_PUSH_PATH, bodySha256 }),
         },
         body,
-        signal: AbortSignal.timeout(o.settings.pushTimeoutMs),
+        timeoutMs: o.settings.pushTimeoutMs,
       });
-      await answer.arrayBuffer();
+      await answer.discard();
       return answer.status === 204;
     } catch {
       return false;
