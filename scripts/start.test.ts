@@ -45,10 +45,13 @@ test("npm start brings up every service healthy, prints where it listens, and st
     assert.deepEqual(owners.sort(), roles.map((r) => `${r.schema}:${r.role}`).sort());
     const expected = [...roles.map((r) => r.role), "flowstate_dev_audit_svc"];
     // Seen at any poll, not all at once: a service without a standing connection (no outbox relay,
-    // e.g. web-console) holds one only while it works, and pg closes idle ones after 10 s.
+    // e.g. web-console) holds one only while it works, and pg closes idle ones after 10 s. So each
+    // poll asks every service's /readyz, which checks its database: on a slow boot the connection
+    // web-console opened to start was closed before the first poll (the test failed that way).
     const seen = new Set<string>();
     await waitFor(
       async () => {
+        await Promise.all(Object.values(stack.services).map((s) => fetch(`${s.url}/readyz`).then((r) => r.text())));
         const users = await sql(
           database,
           "SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = current_database() AND usename IS NOT NULL",
@@ -57,7 +60,7 @@ test("npm start brings up every service healthy, prints where it listens, and st
         return expected.every((role) => seen.has(role)) || undefined;
       },
       30_000,
-      `connections as ${expected.join(", ")}`,
+      () => `connections as ${expected.filter((role) => !seen.has(role)).join(", ")} (seen: ${[...seen].join(", ")})`,
       250,
     );
     for (const [name, service] of Object.entries(stack.services)) {

@@ -1,23 +1,10 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { ARTIFACTS } from "@flowstate/shared/testing/chromium";
 import type { Page, Response } from "playwright-core";
 
-/**
- * Debian's `chromium` driven by playwright-core (no browser download), as the consent page test
- * does; where it is missing the browser suites are skipped and say why.
- */
-export const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (p): p is string => !!p && existsSync(p),
-);
-export const skipReason = CHROMIUM
-  ? null
-  : "Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)";
-
-/** Screenshots go here (`$FLOWSTATE_ARTIFACT_DIR`, default `test-artifacts/` at the root, git-ignored). */
-export const ARTIFACTS =
-  process.env.FLOWSTATE_ARTIFACT_DIR ?? fileURLToPath(new URL("../../../test-artifacts", import.meta.url));
+export { ARTIFACTS, CHROMIUM, chromiumSkipReason as skipReason } from "@flowstate/shared/testing/chromium";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 

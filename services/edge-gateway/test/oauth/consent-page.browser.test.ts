@@ -1,30 +1,22 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { TestUser } from "@flowstate/identity-svc/testing/harness";
+import { ARTIFACTS, CHROMIUM, chromiumSkipReason as skipReason } from "@flowstate/shared/testing/chromium";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type OAuthStack, startOAuthStack } from "./oauth-stack.ts";
 
 /**
- * The sign-in and consent page in a real browser: Debian's `chromium`, driven headless by
- * playwright-core (no browser download). `.ci/run` installs the package; where it is missing this
- * suite is skipped and says why. The consent page's screenshot is kept as a test artifact in
+ * The sign-in and consent page in a real browser (Debian's Chromium, `shared/src/testing/chromium.ts`),
+ * driven headless by playwright-core. `.ci/run` installs it; where it is missing this suite is
+ * skipped and says why. The consent page's screenshot is kept as a test artifact in
  * `$FLOWSTATE_ARTIFACT_DIR` (default `test-artifacts/` at the repository root, git-ignored).
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (p): p is string => !!p && existsSync(p),
-);
-const skipReason = CHROMIUM
-  ? null
-  : "Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)";
 if (skipReason) console.warn(`consent page browser tests skipped: ${skipReason}`);
-const ARTIFACTS =
-  process.env.FLOWSTATE_ARTIFACT_DIR ?? fileURLToPath(new URL("../../../../test-artifacts", import.meta.url));
 
 /** The client's loopback redirect endpoint: records what the browser was sent back with. */
 async function startCallback() {
