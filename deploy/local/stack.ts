@@ -189,6 +189,12 @@ export async function startStack(options: {
       WEBHOOK_ALLOW_HTTP: "true",
       WEBHOOK_ALLOWED_ADDRESSES: "127.0.0.1,::1",
       AWS_ENDPOINT_URL: awsEndpoint,
+      // Node's on-disk code cache (V8 bytecode of every module, the stripped TypeScript included):
+      // each service imports the AWS SDK, MikroORM, zod and Hono, and a stack starts ten of them, so
+      // after the first boot each one compiles from the cache (an import of two services' apps:
+      // 1.6 s of CPU without it, 1.05 s with it). Stale entries are checked against the source.
+      NODE_COMPILE_CACHE:
+        options.env.NODE_COMPILE_CACHE ?? join(options.root, "node_modules", ".cache", "node-compile"),
       ...stackEnvironment(outputs, env.SERVICE_PREFIX, env.STAGE),
       ...Object.fromEntries(names.map((n) => [urlVariable(n), urls.get(n)])),
     };
