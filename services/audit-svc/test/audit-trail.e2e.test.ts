@@ -47,6 +47,7 @@ let stack: LaunchedStack;
 let gw: string;
 let mcp: string;
 let aws: ReturnType<typeof createAwsClients>;
+let previousEndpoint: string | undefined;
 /** Everything of the flow's users that must never reach an audit row or an archive object. */
 const secrets: string[] = [];
 const sql = <T = Record<string, unknown>[]>(q: string, params: unknown[] = []) =>
@@ -180,11 +181,17 @@ beforeAll(async () => {
   );
   gw = stack.services["edge-gateway"]!.url;
   mcp = stack.services["mcp-gateway"]!.url;
+  // Helpers that read the emulator from the environment (sellerAccount) reach this stack's moto.
+  // Put back after: the worker runs other files next (isolate: false), and one that builds its
+  // clients from AWS_ENDPOINT_URL at import reached this stopped moto (archive-object-lock.test.ts).
+  previousEndpoint = process.env.AWS_ENDPOINT_URL;
   process.env.AWS_ENDPOINT_URL = stack.awsEndpoint;
   aws = createAwsClients({ endpoint: stack.awsEndpoint });
 }, 480_000);
 
 afterAll(async () => {
+  if (previousEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL;
+  else process.env.AWS_ENDPOINT_URL = previousEndpoint;
   await stack?.stop();
   await withConnection(adminUrl.replace(/\/[^/]*$/, "/postgres"), (em) =>
     em.execute(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`),

@@ -5,10 +5,12 @@ import { HealthReport } from "@flowstate/contracts/rest/connector/diagnosis";
 import { bodyless, IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { waitFor } from "@flowstate/shared/consumer/test-events";
 import { ROLE_NAME } from "@flowstate/shared/marketplace/connector-role/policies";
+import { systemCall } from "@flowstate/shared/seam/call-context";
 import { signedAs } from "@flowstate/shared/testing/signed-as";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { HealthCache } from "../health/health-cache.ts";
 import { type ConnectedTenant, type MarketplaceStack, startMarketplaceStack } from "../testing/marketplace-stack.ts";
+import { noteAttention } from "../verbs/note-attention.ts";
 
 describe("GET …/integrations/marketplace/health", () => {
   let stack: MarketplaceStack;
@@ -141,6 +143,15 @@ describe("GET …/integrations/marketplace/health", () => {
       failing: ["agreements", "seller_currencies"],
     });
     assert.deepEqual(announced[0]!.envelope.actor, { kind: "system", service: "connector-svc" });
+    // A report naming less (the update half applied: what a check between its two policies sees)
+    // is no news; the announcement stands, and the whole problem again is not announced twice.
+    const half = {
+      ...before,
+      capabilities: before.capabilities.map((c) => (c.capability === "agreements" ? { ...c, ok: true } : c)),
+    };
+    await noteAttention(systemCall("connector-svc", stack.connector), t.tenantId, half);
+    await noteAttention(systemCall("connector-svc", stack.connector), t.tenantId, before);
+    assert.equal((await attention(t)).length, 1, "a smaller problem, then the same one, announce nothing");
 
     await t.seller.update("current");
     // The sandbox re-reads role policies within a second; nothing is reconnected or flushed.

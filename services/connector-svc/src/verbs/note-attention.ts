@@ -18,11 +18,15 @@ function findingsOf(report: HealthReport): { codes: DiagnosisCode[]; failing: Ca
 }
 
 /**
- * Records what the health report says needs attention and, when that changed to a new problem,
- * emits ConnectorAttentionNeeded in the same transaction (notify-svc tells the tenant). A healthy
- * report clears it, so the same problem coming back is announced again. One conditional UPDATE:
- * a report equal to the recorded one writes nothing. The system is the actor (the check observed
- * it, whoever asked), so a read by a member needs no credential re-check.
+ * Records what the health report says needs attention and, when it holds a new problem, emits
+ * ConnectorAttentionNeeded in the same transaction (notify-svc tells the tenant). New means a code
+ * or a failing capability the recorded announcement did not name: a report that names less (a
+ * stack update half applied: agreements readable, currencies not yet) is no news, and the recorded
+ * announcement stands, so the same problem coming back is not announced twice either. A healthy
+ * report clears it, so a problem after a healthy check is announced again. One conditional UPDATE
+ * (jsonb containment, `@>`, is the "names nothing new" test); a report with nothing new writes
+ * nothing. The system is the actor (the check observed it, whoever asked), so a read by a member
+ * needs no credential re-check.
  */
 export async function noteAttention(ctx: ServiceContext, tenantId: string, report: HealthReport): Promise<void> {
   const findings = findingsOf(report);
@@ -32,8 +36,11 @@ export async function noteAttention(ctx: ServiceContext, tenantId: string, repor
   await system.transaction(async (em) => {
     const changed = await em.execute<{ tenant_id: string }[]>(
       `UPDATE ${system.table("marketplace_connector")} SET attention = ?
-        WHERE tenant_id = ? AND role_arn IS NOT NULL AND attention IS DISTINCT FROM ? RETURNING tenant_id`,
-      [fingerprint, tenantId, fingerprint],
+        WHERE tenant_id = ? AND role_arn IS NOT NULL
+          AND CASE WHEN ?::text IS NULL THEN attention IS NOT NULL
+                   ELSE attention IS NULL OR NOT attention::jsonb @> ?::jsonb END
+        RETURNING tenant_id`,
+      [fingerprint, tenantId, fingerprint, fingerprint],
     );
     if (changed.length > 0 && findings)
       system.emit(em, "ConnectorAttentionNeeded.v1", { tenant_id: tenantId, ...findings }, { tenant_id: tenantId });
