@@ -1,4 +1,7 @@
+import { mkdirSync, statSync, utimesSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /**
  * Where chosen ports come from: below Linux's ephemeral range (32768–60999), which the kernel also
@@ -10,11 +13,38 @@ import { createServer } from "node:net";
  */
 const CHOSEN_PORTS = { from: 20_000, to: 32_000 } as const;
 
-/** A free loopback port (bound for a moment to check), at random from CHOSEN_PORTS. */
+/**
+ * A port chosen here stays reserved this long for every other chooser on the machine: a stack
+ * chooses its two dozen ports at once and its services bind them only once booted, seconds later
+ * on a loaded machine, and in between a bind check finds them free. Two stacks of one test run
+ * then chose the same port and one service died with EADDRINUSE (CI, 2026-11-27: mcp-gateway).
+ */
+const RESERVED_MS = 10 * 60_000;
+const RESERVATIONS = join(tmpdir(), "flowstate-chosen-ports");
+
+/** Reserves `port` for RESERVED_MS across processes (mkdir is atomic); false when another chooser holds it. */
+function reserve(port: number): boolean {
+  const marker = join(RESERVATIONS, String(port));
+  mkdirSync(RESERVATIONS, { recursive: true });
+  try {
+    mkdirSync(marker);
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(marker).mtimeMs < RESERVED_MS) return false;
+      utimesSync(marker, new Date(), new Date()); // an old reservation: taken over
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A free loopback port (bound for a moment to check), at random from CHOSEN_PORTS, reserved for this caller. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = CHOSEN_PORTS.from + Math.floor(Math.random() * (CHOSEN_PORTS.to - CHOSEN_PORTS.from));
-    if (await portIsFree("127.0.0.1", port)) return port;
+    if ((await portIsFree("127.0.0.1", port)) && reserve(port)) return port;
   }
   throw new Error(`no free port between ${CHOSEN_PORTS.from} and ${CHOSEN_PORTS.to} after 50 tries`);
 }
