@@ -6,8 +6,8 @@
  */
 import { existsSync, globSync } from "node:fs";
 import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import { COMPILE_CACHE_DIR } from "./deploy/local/compile-cache.ts";
 import { DurationSequencer } from "./scripts/lib/duration-sequencer.ts";
 
 const folders = [
@@ -50,7 +50,7 @@ export default defineConfig({
     // the tests spawn (npm start's stacks, services, CLIs): the suite starts ~200 Node processes. The
     // files coverage measures are compiled by vitest's module runner, not Node's loader, so the
     // cache does not touch them (the coverage summary is the same with it: 83.01% statements).
-    env: { NODE_COMPILE_CACHE: fileURLToPath(new URL("./node_modules/.cache/node-compile", import.meta.url)) },
+    env: { NODE_COMPILE_CACHE: COMPILE_CACHE_DIR },
     // Generous, as before (--test-timeout=120000): moto and Argon2 are slow under a loaded CPU.
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -8,6 +8,7 @@ import { parseConfig } from "@flowstate/shared/config/parse-config";
 import { z } from "zod";
 import { bootstrap, type StackOutputs } from "./bootstrap.ts";
 import { type Child, formatLogLine, startChild, waitHealthy } from "./children.ts";
+import { COMPILE_CACHE_DIR } from "./compile-cache.ts";
 import { localDatabaseUrls } from "./database-roles.ts";
 import { BOOTSTRAP_CLIENTS } from "./definition.ts";
 import { DEFAULT_METRICS_PORTS, DEFAULT_PORTS, stackEnvironment } from "./environment.ts";
@@ -193,8 +194,7 @@ export async function startStack(options: {
       // each service imports the AWS SDK, MikroORM, zod and Hono, and a stack starts ten of them, so
       // after the first boot each one compiles from the cache (an import of two services' apps:
       // 1.6 s of CPU without it, 1.05 s with it). Stale entries are checked against the source.
-      NODE_COMPILE_CACHE:
-        options.env.NODE_COMPILE_CACHE ?? join(options.root, "node_modules", ".cache", "node-compile"),
+      NODE_COMPILE_CACHE: options.env.NODE_COMPILE_CACHE ?? COMPILE_CACHE_DIR,
       ...stackEnvironment(outputs, env.SERVICE_PREFIX, env.STAGE),
       ...Object.fromEntries(names.map((n) => [urlVariable(n), urls.get(n)])),
     };

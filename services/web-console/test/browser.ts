@@ -4,8 +4,6 @@ import { join } from "node:path";
 import { ARTIFACTS } from "@flowstate/shared/testing/chromium";
 import type { Page, Response } from "playwright-core";
 
-export { ARTIFACTS, CHROMIUM, chromiumSkipReason as skipReason } from "@flowstate/shared/testing/chromium";
-
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 export interface AxeViolation {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { CreateStackCommand, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
 import { withConnection } from "@flowstate/shared/db/with-connection";
+import { CHROMIUM, chromiumSkipReason as skipReason } from "@flowstate/shared/testing/chromium";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -10,13 +11,11 @@ import { motoSellerAccount } from "../../../deploy/connector-role/moto-account.t
 import { ensureDatabase, ensurePostgres } from "../../../deploy/local/postgres.ts";
 import { type LaunchedStack, launchStack } from "../../../deploy/local/stack-process.ts";
 import {
-  CHROMIUM,
   cumulativeShift,
   currentDocument,
   layoutShift,
   screenshots,
   seriousViolations,
-  skipReason,
   trackDocuments,
 } from "./browser.ts";
 

@@ -34,6 +34,9 @@ export interface ConnectorLookup {
   connected(): Promise<string[]>;
 }
 
+/** A lookup that takes longer fails (503 to the caller) rather than holding its request open. */
+const LOOKUP_TIMEOUT_MS = 5_000;
+
 /**
  * How offers-svc and mcp-gateway learn a tenant's connector: connector-svc's internal route, signed
  * with the caller's own `service` identity, over HTTP, never through a queue (ADR 0006). Answers
@@ -45,9 +48,6 @@ export interface ConnectorLookup {
  * const connector = await connectors.get(tenantId); // null → 409 CONNECTOR_NOT_CONNECTED
  * await sessions.withClients(connector, principalForChannel(channel), ({ catalog }) => …);
  */
-/** A lookup that takes longer fails (503 to the caller) rather than holding its request open. */
-const LOOKUP_TIMEOUT_MS = 5_000;
-
 export function connectorLookup(options: ConnectorLookupOptions): ConnectorLookup {
   const ttlMs = options.ttlMs ?? 5_000;
   const cache = new Map<string, { at: number; value: Promise<(SellerConnector & { accountId: string }) | null> }>();
