@@ -1,0 +1,131 @@
+import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { entities } from "./entities.ts";
+import { migrations } from "./migrations.ts";
+import { type TenantReads, tenantReads } from "./tenant-reads.ts";
+
+/**
+ * The grouped reads look each id up by its index, whatever the tables hold. As plain joins,
+ * PostgreSQL hashed the whole tenant and membership tables for a batch of a few ids once they
+ * held a few hundred rows (the bench database's 500 tenants): this file's 400 tenants gave
+ * sequential scans in both the custom and the generic plan before the statements were changed.
+ */
+
+const TENANTS = 400;
+let db: TestDatabase;
+let reads: TenantReads;
+
+/** The slice of `pg`'s pool this file uses (MikroORM exposes it untyped). */
+interface Client {
+  query<R>(text: string | { text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+  release(): void;
+}
+
+/** Every node type of `statement`'s plan, for `ids`, with PostgreSQL choosing the plan as `mode` says. */
+async function planNodes(text: string, values: unknown[], mode: "force_custom_plan" | "force_generic_plan") {
+  const pool = (await db.orm.em.getConnection().getNativeClient()) as unknown as { connect(): Promise<Client> };
+  const client = await pool.connect();
+  try {
+    await client.query(`SET plan_cache_mode = ${mode}`);
+    const [row] = (await client.query<{ "QUERY PLAN": unknown }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values }))
+      .rows;
+    const nodes: string[] = [];
+    const walk = (n: { "Node Type": string; "Relation Name"?: string; Plans?: unknown[] }) => {
+      nodes.push(`${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}`);
+      for (const child of n.Plans ?? []) walk(child as typeof n);
+    };
+    walk((row!["QUERY PLAN"] as [{ Plan: Parameters<typeof walk>[0] }])[0].Plan);
+    return nodes;
+  } finally {
+    await client.query("RESET plan_cache_mode");
+    client.release();
+  }
+}
+
+beforeAll(async () => {
+  db = await openTestDatabase({ prefix: "tenant_reads", entities, migrations });
+  reads = tenantReads(db.orm, db.schema);
+  const s = `"${db.schema}"`;
+  // 400 tenants, each with an owner, an admin and two members (one of them deleted), two flags and
+  // two keys; tenant 400 is deleted.
+  await db.orm.em.fork().execute(`
+    INSERT INTO ${s}.app_user (sub, email, email_key, name, password_hash, status, created_at)
+      SELECT 'u' || n, CASE WHEN n % 4 = 3 THEN NULL ELSE 'u' || n || '@example.com' END,
+             CASE WHEN n % 4 = 3 THEN NULL ELSE 'u' || n || '@example.com' END, 'User ' || n,
+             CASE WHEN n % 4 = 3 THEN NULL ELSE 'x' END, CASE WHEN n % 4 = 3 THEN 'deleted' ELSE 'active' END,
+             now() + n * interval '1 second'
+        FROM generate_series(0, ${TENANTS * 4 - 1}) n;
+    INSERT INTO ${s}.tenant (id, name, status, created_at)
+      SELECT 't' || n, 'Tenant ' || n, CASE WHEN n = ${TENANTS} THEN 'deleted' ELSE 'active' END, now()
+        FROM generate_series(1, ${TENANTS}) n;
+    INSERT INTO ${s}.membership (tenant_id, sub, role, created_at)
+      SELECT 't' || (n / 4 + 1), 'u' || n, (ARRAY['owner', 'admin', 'member', 'member'])[n % 4 + 1],
+             now() + n * interval '1 second'
+        FROM generate_series(0, ${TENANTS * 4 - 1}) n;
+    INSERT INTO ${s}.feature_flag (tenant_id, flag, enabled, updated_at, updated_by)
+      SELECT 't' || n, f, n % 2 = 0, now(), 'u0' FROM generate_series(1, ${TENANTS}) n, unnest(ARRAY['a', 'b']) f;
+    INSERT INTO ${s}.api_key (key_id, tenant_id, name, scope, secret_hash, created_by, created_at)
+      SELECT 'k' || n || k, 't' || n, 'Key ' || k, 'read', 'x', 'u' || ((n - 1) * 4), now() + k * interval '1 second'
+        FROM generate_series(1, ${TENANTS}) n, generate_series(1, 2) k;
+    ANALYZE ${s}.app_user, ${s}.tenant, ${s}.membership, ${s}.feature_flag, ${s}.api_key;`);
+});
+afterAll(() => db?.close());
+
+describe("identity-svc's grouped tenant reads", () => {
+  it("answer each id of a batch: the tenant with its owner and the caller's role, none for a deleted tenant", async () => {
+    const found = await Promise.all([
+      reads.byMember.load(["u4", "t2"]), // the owner
+      reads.byMember.load(["u6", "t2"]), // a member
+      reads.byMember.load(["u0", "t2"]), // another tenant's owner: no role here
+      reads.byMember.load(["u0", `t${TENANTS}`]), // deleted
+      reads.byMember.load(["u0", "nope"]),
+    ]);
+    expect(found.map((t) => t && { id: t.id, owner: t.owner_sub, role: t.role })).toEqual([
+      { id: "t2", owner: "u4", role: "owner" },
+      { id: "t2", owner: "u4", role: "member" },
+      { id: "t2", owner: "u4", role: null },
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("answer each tenant's lists in order: active members owner first, flags, keys newest first", async () => {
+    const [members, flags, keys, none] = await Promise.all([
+      reads.members.load("t3"),
+      reads.flags.load("t3"),
+      reads.apiKeys.load("t3"),
+      reads.members.load("nope"),
+    ]);
+    expect(members.map((m) => [m.sub, m.role])).toEqual([
+      ["u8", "owner"],
+      ["u9", "admin"],
+      ["u10", "member"],
+    ]);
+    expect(flags.map((f) => f.flag).sort()).toEqual(["a", "b"]);
+    expect(keys.map((k) => k.key_id)).toEqual(["k32", "k31"]);
+    expect(none).toEqual([]);
+  });
+
+  const ids = ["t5", "t77", "t150", "t222", "t399"];
+  const statements = () => [
+    {
+      name: "tenant views",
+      text: reads.views.text,
+      values: [ids.map(() => "u1"), ids],
+    },
+    { name: "members", text: reads.members.statement.text, values: [ids] },
+    { name: "flags", text: reads.flags.statement.text, values: [ids] },
+    { name: "API keys", text: reads.apiKeys.statement.text, values: [ids] },
+  ];
+  for (const mode of ["force_custom_plan", "force_generic_plan"] as const) {
+    it(`scan no table whole for a batch of five ids (${mode})`, async () => {
+      for (const { name, text, values } of statements()) {
+        const nodes = await planNodes(text, values, mode);
+        expect(
+          nodes.filter((n) => n.startsWith("Seq Scan")),
+          `${name}: ${nodes.join(" > ")}`,
+        ).toEqual([]);
+      }
+    });
+  }
+});
