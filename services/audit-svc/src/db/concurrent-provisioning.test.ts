@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { provisionServiceRoles, type ServiceRole } from "@flowstate/shared/db/service-roles";
+import { dropRoles } from "@flowstate/shared/testing/drop-roles";
 import { afterAll, expect, test } from "vitest";
 import { adminUrlOf } from "../testing/harness.ts";
-import { type AuditRoles, provisionRoles, withConnection } from "./roles.ts";
+import { type AuditRoles, provisionRoles } from "./roles.ts";
 
 /**
  * audit-svc's role provisioning and the services' run side by side in the tests and on a server
@@ -17,13 +18,7 @@ const services: ServiceRole[] = [{ service: "probe-svc", schema: `t_cp${tag}_pro
 const schemas = [`t_cp${tag}_audit`, services[0]!.schema];
 
 afterAll(async () => {
-  await withConnection(admin, async (em) => {
-    for (const s of schemas) await em.execute(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-    for (const r of [audit.owner, audit.service, services[0]!.role]) {
-      await em.execute(`DROP OWNED BY "${r}"`).catch(() => undefined);
-      await em.execute(`DROP ROLE IF EXISTS "${r}"`);
-    }
-  });
+  await dropRoles(admin, { schemas, roles: [audit.owner, audit.service, services[0]!.role] });
 });
 
 test("audit's roles and the services' provision concurrently without a failed grant", async () => {

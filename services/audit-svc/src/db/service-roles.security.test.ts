@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { openDatabase } from "@flowstate/shared/db/open-database";
 import { provisionServiceRoles, type ServiceRole, serviceRoles } from "@flowstate/shared/db/service-roles";
+import { dropRoles } from "@flowstate/shared/testing/drop-roles";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { domainEvent, newSub, newTenantId } from "../testing/events.ts";
 import { type AuditHarness, startAuditHarness } from "../testing/harness.ts";
@@ -41,12 +42,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await withConnection(h.urls.admin, async (em) => {
-    for (const r of roles ?? []) {
-      await em.execute(`DROP SCHEMA IF EXISTS "${r.schema}" CASCADE`);
-      await em.execute(`DROP OWNED BY "${r.role}"`);
-      await em.execute(`DROP ROLE IF EXISTS "${r.role}"`);
-    }
+  await dropRoles(h.urls.admin, {
+    schemas: (roles ?? []).map((r) => r.schema),
+    roles: (roles ?? []).map((r) => r.role),
   });
   await h?.close();
 });
