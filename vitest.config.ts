@@ -2,7 +2,8 @@
  * One vitest project per workspace package (contracts, shared, every services/* folder, found by
  * listing the folder so a new service needs no edit here) plus the root folders that hold tests.
  * The global set-up (scripts/lib/test-environment.ts) brings up PostgreSQL and moto and runs the
- * log-secret scan at the end. `npm test` runs this through scripts/test.ts; `npm run coverage` with coverage.
+ * log-secret scan at the end. `npm test` runs this through scripts/test.ts, `npm run coverage` the
+ * same with coverage on.
  */
 import { existsSync, globSync } from "node:fs";
 import { dirname } from "node:path";
