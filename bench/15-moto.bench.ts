@@ -1,13 +1,13 @@
 /**
  * The local AWS emulator as the project starts it (deploy/local/moto-server.py with its fixes:
- * jsonpath-ng's parses cached, SendMessage no longer counting the queue, and the per-request routing
- * and logging cut) against moto_server as
- * installed, in the same run: PutEvents batches of 10 on Flowstate's bus as `npm start` bootstraps
- * it, each event delivered by the bus's rule to an SQS queue that nobody reads (audit-svc's queue
- * when audit-svc is not running, as in most benches). Figure: moto's CPU per delivered event, from
- * /proc. Plain moto spends about half a second per event re-parsing constant JSONPath expressions,
- * so it gets few batches; then the launcher again once its queue holds several thousand messages,
- * to show a send no longer grows with the queue.
+ * jsonpath-ng's parses cached, SendMessage no longer counting the queue, each event matched once
+ * against the bus's rules, connections kept open, and the per-request routing and logging cut)
+ * against moto_server as installed, in the same run: PutEvents batches of 10 on Flowstate's bus as
+ * `npm start` bootstraps it, each event delivered by the bus's rule to an SQS queue that nobody
+ * reads (audit-svc's queue when audit-svc is not running, as in most benches). Figure: moto's CPU
+ * per delivered event, from /proc. Plain moto spends about half a second per event re-parsing
+ * constant JSONPath expressions, so it gets few batches; then the launcher again once its queue
+ * holds several thousand messages, to show a send no longer grows with the queue.
  */
 import { PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
