@@ -164,6 +164,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     // PutEvents requests mcp-gateway made for its audit events during the 32-connection MCP windows,
     // and the events the bus accepted for those windows' calls once their last batch went.
     const audit = { putEvents: 0, calls: 0, published: 0 };
+    const counters = () =>
+      Promise.all(["mcp_audit_put_events_total", "mcp_audit_published_total"].map((n) => counterValue(mcpMetrics, n)));
     const cpu = { mcp: { one: zero(), many: zero() }, rest: { one: zero(), many: zero() } };
     // With BENCH_CPU_PROF, the measured windows go beside the profiles (bench/lib/profile-summary.ts
     // reads them): kinds mcp-one, mcp-many, rest-one, rest-many.
@@ -176,10 +178,6 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       const audited = door === "mcp" && connections > 1;
       // The warm-up's last, partial batch goes within the publisher's 200 ms timer: before the window.
       if (audited) await new Promise((resolve) => setTimeout(resolve, 300));
-      const counters = () =>
-        Promise.all(
-          ["mcp_audit_put_events_total", "mcp_audit_published_total"].map((n) => counterValue(mcpMetrics, n)),
-        );
       const [putEventsBefore = 0, publishedBefore = 0] = audited ? await counters() : [];
       const before = read();
       const startUs = monotonicUs();

@@ -12,8 +12,6 @@ import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { describe, it } from "vitest";
 import { startMoto } from "./moto.ts";
 
-const credentials = { accessKeyId: "testing", secretAccessKey: "testing" };
-
 /** Three rules on a bus of its own, one queue each; six events, one of them malformed. */
 const RULES = {
   a: { "detail-type": ["A"] },
@@ -31,7 +29,7 @@ const EVENTS = [
 
 /** What a moto at `endpoint` answers to EVENTS, and what each rule's queue then holds (ids and times left out). */
 async function deliveries(endpoint: string) {
-  const aws = createAwsClients({ endpoint, credentials });
+  const aws = createAwsClients({ endpoint });
   const [events, sqs] = [aws.data("eventbridge"), aws.data("sqs")];
   const bus = `launcher${randomBytes(4).toString("hex")}`;
   await events.send(new CreateEventBusCommand({ Name: bus }));

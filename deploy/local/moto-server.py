@@ -50,7 +50,9 @@ On a 2-core machine each took CPU away from the services under test (bench/15-mo
 measures this launcher against plain moto_server).
 """
 
+import copy
 import functools
+import io
 import json
 import logging
 import os
@@ -133,8 +135,6 @@ except (ImportError, AttributeError):
     pass
 
 try:
-    import copy
-
     from moto.events import models as _events
 
     _for_event = threading.local()
@@ -194,8 +194,6 @@ except (ImportError, AttributeError):
     pass
 
 try:
-    import io
-
     from werkzeug import serving as _serving
 
     class _KeepAliveHandler(_serving.WSGIRequestHandler):
