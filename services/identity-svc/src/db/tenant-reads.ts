@@ -82,15 +82,18 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
   // joins, PostgreSQL hashed the whole tenant, membership or key table for a batch of a few ids once
   // the tables held a few hundred rows: a sequential scan per read that grows with every tenant
   // (issue 26, measured on the bench database: 500 tenants, 2,000 members; 0.23 -> 0.14 ms per
-  // grouped tenant read, 0.30-0.37 -> 0.21 ms per members read). tenant-reads.test.ts checks the plans.
+  // grouped tenant read, 0.30-0.37 -> 0.21 ms per members read). The caller's role is looked up
+  // inside the subquery too: as a join outside it, a batch of 64 (or any generic plan) hashed the
+  // whole membership table (7,954 sequential scans of its 2,001 rows in one 40-gateway bench run).
+  // tenant-reads.test.ts checks the plans.
   const many: PreparedStatement = {
     name: `tenant_views_${schema}`,
-    text: `SELECT q.i::int AS i, t.id, t.name, t.created_at, t.owner_sub, me.role
+    text: `SELECT q.i::int AS i, t.id, t.name, t.created_at, t.owner_sub, t.role
              FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(sub, id, i)
              CROSS JOIN LATERAL (
-               SELECT t.id, t.name, t.created_at, o.sub AS owner_sub FROM ${tenant} t ${owner}
-                WHERE t.id = q.id AND t.status = 'active' LIMIT 1) t
-             LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = q.sub`,
+               SELECT t.id, t.name, t.created_at, o.sub AS owner_sub, me.role FROM ${tenant} t ${owner}
+                 LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = q.sub
+                WHERE t.id = q.id AND t.status = 'active' LIMIT 1) t`,
   };
   return {
     views: many,
