@@ -2,7 +2,7 @@ import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-d
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entities } from "./entities.ts";
 import { migrations } from "./migrations.ts";
-import { type TenantReads, tenantReads } from "./tenant-reads.ts";
+import { idList, type TenantReads, tenantReads } from "./tenant-reads.ts";
 
 /**
  * The grouped reads look each id up by its index, whatever the tables hold. As plain joins,
@@ -113,11 +113,11 @@ describe("identity-svc's grouped tenant reads", () => {
     {
       name: "tenant views",
       text: reads.views.text,
-      values: [ids.map(() => "u1"), ids],
+      values: [idList(ids.map(() => "u1")), idList(ids)],
     },
-    { name: "members", text: reads.members.statement.text, values: [ids] },
-    { name: "flags", text: reads.flags.statement.text, values: [ids] },
-    { name: "API keys", text: reads.apiKeys.statement.text, values: [ids] },
+    { name: "members", text: reads.members.statement.text, values: [idList(ids)] },
+    { name: "flags", text: reads.flags.statement.text, values: [idList(ids)] },
+    { name: "API keys", text: reads.apiKeys.statement.text, values: [idList(ids)] },
   ];
   for (const mode of ["force_custom_plan", "force_generic_plan"] as const) {
     it(`scan no table whole for a batch of 64 ids (${mode})`, async () => {
@@ -130,4 +130,31 @@ describe("identity-svc's grouped tenant reads", () => {
       }
     });
   }
+
+  it("keep one plan per prepared statement: planned again on every execution, a read cost twice what it ran for", async () => {
+    const pool = (await db.orm.em.getConnection().getNativeClient()) as unknown as { connect(): Promise<Client> };
+    const client = await pool.connect();
+    try {
+      for (const { name, text, values } of statements()) {
+        const statement = `plan_count_${name.replace(/\W/g, "_")}`;
+        // Batches of 1 to 4 ids, as the coalescer sends them under a light load.
+        for (let n = 0; n < 20; n++) {
+          const batch = values.map((v) => idList((JSON.parse(v as string) as string[]).slice(0, (n % 4) + 1)));
+          await client.query({ name: statement, text, values: batch } as unknown as string);
+        }
+        const [plans] = (
+          await client.query<{ generic_plans: string; custom_plans: string }>({
+            text: "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1",
+            values: [statement],
+          })
+        ).rows;
+        // PostgreSQL plans the first five executions for their values, then keeps the generic plan
+        // unless it looks costlier than those custom plans did.
+        expect({ name, custom: Number(plans!.custom_plans) }).toEqual({ name, custom: 5 });
+        expect(Number(plans!.generic_plans), name).toBe(15);
+      }
+    } finally {
+      client.release();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { TenantRole } from "@flowstate/contracts/ids";
 import { type CoalescedRead, coalescedRead } from "@flowstate/shared/db/coalesced-read";
 import type { Database } from "@flowstate/shared/db/open-database";
 import { type PreparedStatement, preparedRead } from "@flowstate/shared/db/prepared-read";
+import type { EntityManager } from "@mikro-orm/postgresql";
 
 export type TenantRow = { id: string; name: string; created_at: Date; owner_sub: string; role: TenantRole | null };
 
@@ -22,7 +23,7 @@ export interface TenantReads {
   /** A tenant's API keys, revoked ones included, newest first (never the secret's hash). */
   apiKeys: TenantLists<ApiKeyRow>;
   byMember: CoalescedRead<[sub: string, tenantId: string], TenantRow>;
-  /** The statement `byMember` runs: `$1` the subs, `$2` the tenant ids. */
+  /** The statement `byMember` runs: `$1` the subs, `$2` the tenant ids (each an `idList`). */
   views: PreparedStatement;
 }
 
@@ -39,29 +40,44 @@ export type MemberRow = { sub: string; name: string; email: string; role: Tenant
 
 /**
  * A per-tenant list read, for many tenants in one statement: `statement` takes the tenant ids as
- * `$1::text[]` (`unnest($1::text[]) WITH ORDINALITY AS q(id, i)`) and answers `i` on every row,
- * ordered within each tenant. `load` shares statements between concurrent reads (coalesced-read.ts);
- * inside a transaction `inTransaction` runs it for one tenant on the transaction's connection.
+ * one JSON array (`idList`; `jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(id, i)`) and
+ * answers `i` on every row, ordered within each tenant. `load` shares statements between concurrent
+ * reads (coalesced-read.ts); `inTransaction` runs it for one tenant on the transaction's connection.
  * Why grouped: under a mix of many tenants each GET used to send its own statement, and the
  * statements (a socket write and a wake-up on both sides each) were most of the read's cost.
  */
 export interface TenantLists<R> {
   statement: PreparedStatement;
   load(tenantId: string): Promise<R[]>;
+  inTransaction(em: EntityManager, tenantId: string): Promise<R[]>;
 }
+
+/**
+ * The ids of a grouped statement, as one JSON array parameter rather than a `text[]`. Why: for an
+ * array PostgreSQL's custom plan knows how many ids there are and the generic plan does not
+ * (`unnest` of a parameter is 100 rows to it), so every custom plan looked cheaper than the
+ * generic one and each execution of the prepared statement was planned again: 258 µs of planning
+ * per 97 µs tenant read, 414 per members read (pg_stat_statements, bench/40-gateway.bench.ts). A
+ * JSON array is 100 rows to both, so after PostgreSQL's five custom plans the generic one is kept.
+ */
+export const idList = (ids: readonly string[]) => JSON.stringify(ids);
 
 function tenantLists<R>(orm: Database, statement: PreparedStatement): TenantLists<R> {
   const grouped = coalescedRead<string, R[]>({
     maxInFlight: Math.min(READS_IN_FLIGHT, orm.config.get("pool")?.max ?? 10),
     maxBatch: 64,
     run: async (ids) => {
-      const rows = await preparedRead<R & { i: number }>(orm.em, statement, [ids]);
+      const rows = await preparedRead<R & { i: number }>(orm.em, statement, [idList(ids)]);
       const lists: R[][] = ids.map(() => []);
       for (const r of rows) lists[r.i - 1]!.push(r);
       return lists;
     },
   });
-  return { statement, load: async (tenantId) => (await grouped.load(tenantId)) ?? [] };
+  return {
+    statement,
+    load: async (tenantId) => (await grouped.load(tenantId)) ?? [],
+    inTransaction: (em, tenantId) => preparedRead<R>(em, statement, [idList([tenantId])]),
+  };
 }
 
 /**
@@ -89,7 +105,8 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
   const many: PreparedStatement = {
     name: `tenant_views_${schema}`,
     text: `SELECT q.i::int AS i, t.id, t.name, t.created_at, t.owner_sub, t.role
-             FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(sub, id, i)
+             FROM ROWS FROM (jsonb_array_elements_text($1::jsonb), jsonb_array_elements_text($2::jsonb))
+                  WITH ORDINALITY AS q(sub, id, i)
              CROSS JOIN LATERAL (
                SELECT t.id, t.name, t.created_at, o.sub AS owner_sub, me.role FROM ${tenant} t ${owner}
                  LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = q.sub
@@ -103,14 +120,14 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
     flags: tenantLists(orm, {
       name: `feature_flags_${schema}`,
       text: `SELECT q.i::int AS i, f.flag, f.enabled
-               FROM unnest($1::text[]) WITH ORDINALITY AS q(id, i)
+               FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(id, i)
                CROSS JOIN LATERAL (
                  SELECT f.flag, f.enabled FROM "${schema}"."feature_flag" f WHERE f.tenant_id = q.id OFFSET 0) f`,
     }),
     members: tenantLists(orm, {
       name: `members_of_${schema}`,
       text: `SELECT q.i::int AS i, m.sub, m.name, m.email, m.role, m.created_at
-               FROM unnest($1::text[]) WITH ORDINALITY AS q(id, i)
+               FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(id, i)
                CROSS JOIN LATERAL (
                  SELECT u.sub, u.name, u.email, m.role, m.created_at FROM ${membership} m
                    JOIN "${schema}"."app_user" u ON u.sub = m.sub AND u.status = 'active'
@@ -120,7 +137,7 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
     apiKeys: tenantLists(orm, {
       name: `api_keys_of_${schema}`,
       text: `SELECT q.i::int AS i, k.key_id, k.name, k.scope, k.created_by, k.created_at, k.revoked_at
-               FROM unnest($1::text[]) WITH ORDINALITY AS q(id, i)
+               FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(id, i)
                CROSS JOIN LATERAL (
                  SELECT k.key_id, k.name, k.scope, k.created_by, k.created_at, k.revoked_at FROM "${schema}"."api_key" k WHERE k.tenant_id = q.id OFFSET 0) k
               ORDER BY q.i, k.created_at DESC, k.key_id`,
@@ -136,8 +153,8 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
       maxBatch: 64,
       run: async (keys) => {
         const rows = await preparedRead<TenantRow & { i: number }>(orm.em, many, [
-          keys.map((k) => k[0]),
-          keys.map((k) => k[1]),
+          idList(keys.map((k) => k[0])),
+          idList(keys.map((k) => k[1])),
         ]);
         const byKey: (TenantRow | undefined)[] = new Array(keys.length);
         for (const r of rows) byKey[r.i - 1] = r;

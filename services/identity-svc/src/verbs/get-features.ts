@@ -1,5 +1,4 @@
 import { FEATURE_DEFAULTS, type FeatureFlags } from "@flowstate/contracts/rest/identity/tenants";
-import { preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { ServiceContext } from "../context.ts";
 import { tenantList } from "./lib/tenant-list.ts";
 
@@ -14,9 +13,7 @@ export function toFlags(rows: readonly { flag: string; enabled: boolean }[]): Fe
 export async function readFlags(ctx: ServiceContext, tenantId: string): Promise<FeatureFlags> {
   const em = ctx.existingEm();
   const lists = ctx.deps.tenantReads.flags;
-  return toFlags(
-    em?.isInTransaction() ? await preparedRead(em, lists.statement, [[tenantId]]) : await lists.load(tenantId),
-  );
+  return toFlags(em?.isInTransaction() ? await lists.inTransaction(em, tenantId) : await lists.load(tenantId));
 }
 
 /** Any member, or an API key of the tenant (other services read `marketplace_offers` through the gateway). */

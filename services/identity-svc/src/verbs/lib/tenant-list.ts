@@ -1,5 +1,4 @@
 import type { TenantNeed } from "@flowstate/contracts/auth/tenant-access";
-import { preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { ServiceContext } from "../../context.ts";
 import type { TenantLists } from "../../db/tenant-reads.ts";
 import { checkTenantAccess } from "./authorize-tenant.ts";
@@ -20,7 +19,7 @@ export async function tenantList<R>(
   const em = ctx.existingEm();
   if (em?.isInTransaction()) {
     await checkTenantAccess(ctx, em, tenantId, need);
-    return preparedRead<R>(em, lists.statement, [[tenantId]]);
+    return lists.inTransaction(em, tenantId);
   }
   const [, rows] = await Promise.all([checkTenantAccess(ctx, undefined, tenantId, need), lists.load(tenantId)]);
   return rows;
