@@ -1,8 +1,9 @@
+import { idList } from "@flowstate/shared/db/prepared-read";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entities } from "./entities.ts";
 import { migrations } from "./migrations.ts";
-import { idList, type TenantReads, tenantReads } from "./tenant-reads.ts";
+import { type TenantReads, tenantReads } from "./tenant-reads.ts";
 
 /**
  * The grouped reads look each id up by its index, whatever the tables hold. As plain joins,

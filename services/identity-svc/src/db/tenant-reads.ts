@@ -1,7 +1,7 @@
 import type { TenantRole } from "@flowstate/contracts/ids";
 import { type CoalescedRead, coalescedRead } from "@flowstate/shared/db/coalesced-read";
 import type { Database } from "@flowstate/shared/db/open-database";
-import { type PreparedStatement, preparedRead } from "@flowstate/shared/db/prepared-read";
+import { idList, type PreparedStatement, preparedRead } from "@flowstate/shared/db/prepared-read";
 import type { EntityManager } from "@mikro-orm/postgresql";
 
 export type TenantRow = { id: string; name: string; created_at: Date; owner_sub: string; role: TenantRole | null };
@@ -40,9 +40,10 @@ export type MemberRow = { sub: string; name: string; email: string; role: Tenant
 
 /**
  * A per-tenant list read, for many tenants in one statement: `statement` takes the tenant ids as
- * one JSON array (`idList`; `jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(id, i)`) and
- * answers `i` on every row, ordered within each tenant. `load` shares statements between concurrent
- * reads (coalesced-read.ts); `inTransaction` runs it for one tenant on the transaction's connection.
+ * one JSON array (`idList`, prepared-read.ts says why: `jsonb_array_elements_text($1::jsonb) WITH
+ * ORDINALITY AS q(id, i)`) and answers `i` on every row, ordered within each tenant. `load` shares
+ * statements between concurrent reads (coalesced-read.ts); `inTransaction` runs it for one tenant
+ * on the transaction's connection.
  * Why grouped: under a mix of many tenants each GET used to send its own statement, and the
  * statements (a socket write and a wake-up on both sides each) were most of the read's cost.
  */
@@ -51,16 +52,6 @@ export interface TenantLists<R> {
   load(tenantId: string): Promise<R[]>;
   inTransaction(em: EntityManager, tenantId: string): Promise<R[]>;
 }
-
-/**
- * The ids of a grouped statement, as one JSON array parameter rather than a `text[]`. Why: for an
- * array PostgreSQL's custom plan knows how many ids there are and the generic plan does not
- * (`unnest` of a parameter is 100 rows to it), so every custom plan looked cheaper than the
- * generic one and each execution of the prepared statement was planned again: 258 µs of planning
- * per 97 µs tenant read, 414 per members read (pg_stat_statements, bench/40-gateway.bench.ts). A
- * JSON array is 100 rows to both, so after PostgreSQL's five custom plans the generic one is kept.
- */
-export const idList = (ids: readonly string[]) => JSON.stringify(ids);
 
 function tenantLists<R>(orm: Database, statement: PreparedStatement): TenantLists<R> {
   const grouped = coalescedRead<string, R[]>({
