@@ -20,7 +20,7 @@ let reads: TenantReads;
 
 /** The slice of `pg`'s pool this file uses (MikroORM exposes it untyped). */
 interface Client {
-  query<R>(text: string | { text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+  query<R>(text: string | { name?: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
   release(): void;
 }
 
@@ -141,7 +141,7 @@ describe("identity-svc's grouped tenant reads", () => {
         // Batches of 1 to 4 ids, as the coalescer sends them under a light load.
         for (let n = 0; n < 20; n++) {
           const batch = values.map((v) => idList((JSON.parse(v as string) as string[]).slice(0, (n % 4) + 1)));
-          await client.query({ name: statement, text, values: batch } as unknown as string);
+          await client.query({ name: statement, text, values: batch });
         }
         const [plans] = (
           await client.query<{ generic_plans: string; custom_plans: string }>({
