@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { openDatabase } from "@flowstate/shared/db/open-database";
-import { idList } from "@flowstate/shared/db/prepared-read";
+import { idList, preparedRead } from "@flowstate/shared/db/prepared-read";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
+import { planCounts, planNodes } from "@flowstate/shared/testing/query-plans";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { connectorRows } from "./connector-rows.ts";
 import { entities } from "./entities.ts";
@@ -43,38 +44,22 @@ describe("the connector row reader", () => {
        ANALYZE "${db.schema}".marketplace_connector`,
     );
     const { statement } = connectorRows(db.orm, db.schema);
-    // Its own name on this connection: the counts below are this test's executions only.
-    const name = `${statement.name}_plans`;
-    const pool = (await db.orm.em.getConnection().getNativeClient()) as unknown as { connect(): Promise<Client> };
-    const client = await pool.connect();
-    try {
-      // Batches of 1 to 4 ids, as the coalescer sends them under a light load.
-      for (let n = 0; n < 20; n++) {
-        const ids = Array.from({ length: (n % 4) + 1 }, (_, i) => `tnt_plan${n * 4 + i + 1}`);
-        const { rows } = await client.query({ name, text: statement.text, values: [idList(ids)] });
-        assert.equal(rows.length, ids.length);
-      }
-      const [plans] = (
-        await client.query({
-          text: "SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = $1",
-          values: [name],
-        })
-      ).rows as { generic_plans: number; custom_plans: number }[];
-      // Five plans for the values, then the generic one kept; with ANY($1::text[]), 20 custom plans.
-      assert.deepEqual(plans, { generic_plans: 15, custom_plans: 5 });
-      const { rows } = await client.query({
-        text: `EXPLAIN (FORMAT JSON) EXECUTE "${name}"('${idList(["tnt_plan1", "tnt_plan2"])}')`,
-        values: [],
-      });
-      assert.doesNotMatch(JSON.stringify(rows), /Seq Scan/);
-    } finally {
-      client.release();
+    // Batches of 1 to 4 ids, as the coalescer sends them under a light load.
+    const batches = Array.from({ length: 20 }, (_, n) =>
+      Array.from({ length: (n % 4) + 1 }, (_, i) => `tnt_plan${n * 4 + i + 1}`),
+    );
+    for (const ids of batches) {
+      const rows = await preparedRead(db.orm.em, statement, [idList(ids)]);
+      assert.equal(rows.length, ids.length);
     }
+    const plans = await planCounts(
+      db.orm,
+      statement.text,
+      batches.map((ids) => [idList(ids)]),
+    );
+    // Five plans for the values, then the generic one kept; with ANY($1::text[]), 20 custom plans.
+    assert.deepEqual(plans, { generic: 15, custom: 5 });
+    const nodes = await planNodes(db.orm, statement.text, [idList(["tnt_plan1", "tnt_plan2"])], "force_generic_plan");
+    assert.doesNotMatch(nodes.join(" > "), /Seq Scan/);
   });
 });
-
-/** The slice of `pg`'s pool this file uses (MikroORM exposes it untyped). */
-interface Client {
-  query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
-  release(): void;
-}

@@ -1,5 +1,6 @@
 import { idList } from "@flowstate/shared/db/prepared-read";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
+import { planCounts, planNodes } from "@flowstate/shared/testing/query-plans";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entities } from "./entities.ts";
 import { migrations } from "./migrations.ts";
@@ -17,33 +18,6 @@ import { type TenantReads, tenantReads } from "./tenant-reads.ts";
 const TENANTS = 500;
 let db: TestDatabase;
 let reads: TenantReads;
-
-/** The slice of `pg`'s pool this file uses (MikroORM exposes it untyped). */
-interface Client {
-  query<R>(text: string | { name?: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
-  release(): void;
-}
-
-/** Every node type of `statement`'s plan, for `ids`, with PostgreSQL choosing the plan as `mode` says. */
-async function planNodes(text: string, values: unknown[], mode: "force_custom_plan" | "force_generic_plan") {
-  const pool = (await db.orm.em.getConnection().getNativeClient()) as unknown as { connect(): Promise<Client> };
-  const client = await pool.connect();
-  try {
-    await client.query(`SET plan_cache_mode = ${mode}`);
-    const [row] = (await client.query<{ "QUERY PLAN": unknown }>({ text: `EXPLAIN (FORMAT JSON) ${text}`, values }))
-      .rows;
-    const nodes: string[] = [];
-    const walk = (n: { "Node Type": string; "Relation Name"?: string; Plans?: unknown[] }) => {
-      nodes.push(`${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}`);
-      for (const child of n.Plans ?? []) walk(child as typeof n);
-    };
-    walk((row!["QUERY PLAN"] as [{ Plan: Parameters<typeof walk>[0] }])[0].Plan);
-    return nodes;
-  } finally {
-    await client.query("RESET plan_cache_mode");
-    client.release();
-  }
-}
 
 beforeAll(async () => {
   db = await openTestDatabase({ prefix: "tenant_reads", entities, migrations });
@@ -123,7 +97,7 @@ describe("identity-svc's grouped tenant reads", () => {
   for (const mode of ["force_custom_plan", "force_generic_plan"] as const) {
     it(`scan no table whole for a batch of 64 ids (${mode})`, async () => {
       for (const { name, text, values } of statements()) {
-        const nodes = await planNodes(text, values, mode);
+        const nodes = await planNodes(db.orm, text, values, mode);
         expect(
           nodes.filter((n) => n.startsWith("Seq Scan")),
           `${name}: ${nodes.join(" > ")}`,
@@ -133,29 +107,16 @@ describe("identity-svc's grouped tenant reads", () => {
   }
 
   it("keep one plan per prepared statement: planned again on every execution, a read cost twice what it ran for", async () => {
-    const pool = (await db.orm.em.getConnection().getNativeClient()) as unknown as { connect(): Promise<Client> };
-    const client = await pool.connect();
-    try {
-      for (const { name, text, values } of statements()) {
-        const statement = `plan_count_${name.replace(/\W/g, "_")}`;
-        // Batches of 1 to 4 ids, as the coalescer sends them under a light load.
-        for (let n = 0; n < 20; n++) {
-          const batch = values.map((v) => idList((JSON.parse(v as string) as string[]).slice(0, (n % 4) + 1)));
-          await client.query({ name: statement, text, values: batch });
-        }
-        const [plans] = (
-          await client.query<{ generic_plans: string; custom_plans: string }>({
-            text: "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1",
-            values: [statement],
-          })
-        ).rows;
-        // PostgreSQL plans the first five executions for their values, then keeps the generic plan
-        // unless it looks costlier than those custom plans did.
-        expect({ name, custom: Number(plans!.custom_plans) }).toEqual({ name, custom: 5 });
-        expect(Number(plans!.generic_plans), name).toBe(15);
-      }
-    } finally {
-      client.release();
+    for (const { name, text, values } of statements()) {
+      // Batches of 1 to 4 ids, as the coalescer sends them under a light load.
+      const executions = Array.from({ length: 20 }, (_, n) =>
+        values.map((v) => idList((JSON.parse(v as string) as string[]).slice(0, (n % 4) + 1))),
+      );
+      const plans = await planCounts(db.orm, text, executions);
+      // PostgreSQL plans the first five executions for their values, then keeps the generic plan
+      // unless it looks costlier than those custom plans did.
+      expect({ name, custom: plans.custom }).toEqual({ name, custom: 5 });
+      expect(plans.generic, name).toBe(15);
     }
   });
 });
