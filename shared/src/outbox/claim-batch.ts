@@ -1,4 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { idList } from "../db/prepared-read.ts";
+import type { SqlRunner } from "../db/prepared-transaction.ts";
 
 export interface ClaimedRow {
   id: string;
@@ -13,8 +15,8 @@ export interface ClaimedRow {
  * holds, and rows held by a relay that dies are unlocked when its connection drops (so they are
  * re-published: at-least-once, absorbed by the consumers' processed-event check).
  */
-export function claimBatch(tx: EntityManager, schema: string, limit: number): Promise<ClaimedRow[]> {
-  return tx.execute<ClaimedRow[]>(
+export function claimBatch(tx: SqlRunner, schema: string, limit: number): Promise<ClaimedRow[]> {
+  return tx.execute<ClaimedRow>(
     `SELECT id, event_key, envelope, attempts FROM "${schema}".outbox_event
       WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
       ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED`,
@@ -22,13 +24,13 @@ export function claimBatch(tx: EntityManager, schema: string, limit: number): Pr
   );
 }
 
-export async function markSent(tx: EntityManager, schema: string, ids: string[]): Promise<void> {
+export async function markSent(tx: SqlRunner, schema: string, ids: string[]): Promise<void> {
   if (!ids.length) return;
-  // Lists travel as one JSON parameter: MikroORM expands a JS array bound to `?` into a value list.
+  // Lists travel as one JSON parameter (prepared-read.ts `idList` says why).
   await tx.execute(
     `UPDATE "${schema}".outbox_event SET sent_at = now(), last_error = NULL
       WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb))`,
-    [JSON.stringify(ids)],
+    [idList(ids)],
   );
 }
 
@@ -38,7 +40,7 @@ export async function markSent(tx: EntityManager, schema: string, ids: string[])
  * The error text is ours or AWS's error code, never the payload.
  */
 export async function markFailed(
-  tx: EntityManager,
+  tx: SqlRunner,
   schema: string,
   failures: { id: string; error: string }[],
   maxBackoffMs: number,
@@ -62,7 +64,7 @@ export async function markFailed(
  * is ours (a reason and the size), never the payload.
  */
 export async function markUndeliverable(
-  tx: EntityManager,
+  tx: SqlRunner,
   schema: string,
   failures: { id: string; error: string }[],
 ): Promise<void> {

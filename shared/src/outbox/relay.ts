@@ -1,5 +1,6 @@
 import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { type Database, schemaOf } from "../db/open-database.ts";
+import { inPreparedTransaction } from "../db/prepared-transaction.ts";
 import type { MetricsRegistry } from "../http/metrics.ts";
 import type { Logger } from "../log/logger.ts";
 import {
@@ -134,7 +135,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   async function round(): Promise<number> {
     notified = false;
-    return orm.em.fork().transactional(async (tx) => {
+    // Prepared statements on one pooled connection, not the unit of work: the claim and the mark
+    // run every round, and sent unnamed PostgreSQL planned each of them again every time (issue 26).
+    return inPreparedTransaction(orm.em, async (tx) => {
       const rows = await claimBatch(tx, schema, batchSize);
       if (!rows.length) return 0;
       const outcome = await publishBatch(eventBridge, busName, rows);
