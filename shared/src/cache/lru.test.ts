@@ -28,6 +28,40 @@ describe("LruCache", () => {
     assert.equal(cache.size, 100);
   });
 
+  it("evicts in least-recently-used order across many evictions, hits and deletes between them", () => {
+    // The cache against a plain model (an array, oldest first), through enough operations that the
+    // map's table is rebuilt many times under the eviction cursor.
+    const cache = new LruCache<number>(50);
+    let model: string[] = [];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const key = `k${random(120)}`;
+      const op = random(10);
+      if (op < 5) {
+        cache.set(key, i);
+        model = [...model.filter((k) => k !== key), key];
+        if (model.length > 50) model.shift();
+      } else if (op < 9) {
+        const hit = cache.get(key) !== undefined;
+        assert.equal(hit, model.includes(key), `operation ${i}: get ${key}`);
+        if (hit) model = [...model.filter((k) => k !== key), key];
+      } else {
+        cache.delete(key);
+        model = model.filter((k) => k !== key);
+      }
+      if (i === 10_000) {
+        cache.clear();
+        model = [];
+      }
+    }
+    assert.equal(cache.size, model.length);
+    for (const key of model) assert.notEqual(cache.get(key), undefined, `${key} is still cached`);
+  });
+
   it("refuses a bound that is not a positive integer", () => {
     assert.throws(() => new LruCache(0), RangeError);
   });

@@ -3,7 +3,7 @@
  * eviction (the gateway's token and access caches, assertion signing and verification, rate-limit
  * buckets). A JavaScript Map keeps
  * insertion order, so re-inserting on a hit moves the entry to the young end and the first key is
- * always the eviction candidate: O(1) everywhere, no timers. Bounded because every key here comes
+ * always the eviction candidate: O(1) everywhere, no timers (eviction: see `#nextOldest`). Bounded because every key here comes
  * from a caller (tokens, key hashes): an unbounded map is a memory exhaustion vector.
  *
  * @example
@@ -14,6 +14,8 @@
 export class LruCache<V> {
   readonly max: number;
   readonly #entries = new Map<string, { value: V; expiresAt: number }>();
+  /** The eviction cursor: walks the map from its old end, across evictions (see `#nextOldest`). */
+  #oldest: MapIterator<string> | undefined;
 
   constructor(max: number) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError("LruCache max must be a positive integer");
@@ -37,10 +39,7 @@ export class LruCache<V> {
   set(key: string, value: V, expiresAt = Number.POSITIVE_INFINITY): void {
     this.#entries.delete(key);
     this.#entries.set(key, { value, expiresAt });
-    if (this.#entries.size > this.max) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
+    if (this.#entries.size > this.max) this.#entries.delete(this.#nextOldest());
   }
 
   delete(key: string): void {
@@ -49,5 +48,25 @@ export class LruCache<V> {
 
   clear(): void {
     this.#entries.clear();
+    this.#oldest = undefined;
+  }
+
+  /**
+   * The least recently used key, from an iterator kept between evictions. Why not
+   * `keys().next()`: V8 leaves a deleted entry's slot in the map's table until the table is
+   * rebuilt, and a new iterator starts at the first slot, so in a full cache (every hit and every
+   * eviction frees a slot) each eviction walked every slot freed since the last rebuild: ~3.8 µs
+   * per miss at 10,000 entries against ~0.11 µs this way (Node 24), and under the gateway bench's
+   * writes a fifth of identity-svc's CPU (`node --prof`: Map.prototype.set under the assertion
+   * cache). A live iterator resumes where it stopped, and no live key is behind it: each key it
+   * passed was evicted, or deleted and re-inserted at the young end.
+   */
+  #nextOldest(): string {
+    let next = this.#oldest?.next();
+    if (next === undefined || next.done) {
+      this.#oldest = this.#entries.keys();
+      next = this.#oldest.next();
+    }
+    return next.value as string;
   }
 }

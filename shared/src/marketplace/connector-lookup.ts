@@ -5,6 +5,7 @@ import {
   sellerConnectorPath,
 } from "@flowstate/contracts/internal/connector";
 import { bodyless, IDENTITY_HEADER, type RequestBinding } from "../auth/identity-assertion.ts";
+import { LruCache } from "../cache/lru.ts";
 import { internalCall } from "../http/internal-call.ts";
 import type { SellerConnector } from "./seller-sessions.ts";
 
@@ -50,7 +51,7 @@ const LOOKUP_TIMEOUT_MS = 5_000;
  */
 export function connectorLookup(options: ConnectorLookupOptions): ConnectorLookup {
   const ttlMs = options.ttlMs ?? 5_000;
-  const cache = new Map<string, { at: number; value: Promise<(SellerConnector & { accountId: string }) | null> }>();
+  const cache = new LruCache<{ value: Promise<(SellerConnector & { accountId: string }) | null> }>(10_000);
   const fetchOne = async (tenantId: string) => {
     const path = sellerConnectorPath(tenantId);
     const res = await internalCall(`${options.baseUrl}${path}`, {
@@ -74,14 +75,13 @@ export function connectorLookup(options: ConnectorLookupOptions): ConnectorLooku
   return {
     get(tenantId) {
       const hit = cache.get(tenantId);
-      if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+      if (hit) return hit.value;
       const value = fetchOne(tenantId);
-      const entry = { at: Date.now(), value };
-      cache.set(tenantId, entry);
+      const entry = { value };
+      cache.set(tenantId, entry, Date.now() + ttlMs);
       value.catch(() => {
         if (cache.get(tenantId) === entry) cache.delete(tenantId);
       });
-      if (cache.size > 10_000) cache.delete(cache.keys().next().value as string);
       return value;
     },
     forget(tenantId) {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { DecryptCommand, EncryptCommand, type KMSClient } from "@aws-sdk/client-kms";
+import { LruCache } from "@flowstate/shared/cache/lru";
 
 /**
  * External IDs are per-tenant secrets (decisions.md): generated here, stored only as KMS
@@ -32,13 +33,8 @@ const context = (tenantId: string) => ({ tenant_id: tenantId, purpose: PURPOSE }
  */
 export function kmsVault(kms: KMSClient, keyId: string, options: { cacheMax?: number } = {}): ExternalIdVault {
   const max = options.cacheMax ?? 50_000;
-  const opened = new Map<string, { digest: string; value: string }>();
+  const opened = new LruCache<{ digest: string; value: string }>(max);
   const digestOf = (sealed: Uint8Array) => createHash("sha256").update(sealed).digest("base64url");
-  const remember = (tenantId: string, digest: string, value: string) => {
-    opened.delete(tenantId);
-    opened.set(tenantId, { digest, value });
-    if (opened.size > max) opened.delete(opened.keys().next().value as string);
-  };
 
   return {
     async generate(tenantId) {
@@ -51,7 +47,7 @@ export function kmsVault(kms: KMSClient, keyId: string, options: { cacheMax?: nu
         }),
       );
       if (!out.CiphertextBlob) throw new Error("KMS returned no ciphertext");
-      remember(tenantId, digestOf(out.CiphertextBlob), externalId);
+      opened.set(tenantId, { digest: digestOf(out.CiphertextBlob), value: externalId });
       return { externalId, sealed: out.CiphertextBlob };
     },
     async open(tenantId, sealed) {
@@ -63,7 +59,7 @@ export function kmsVault(kms: KMSClient, keyId: string, options: { cacheMax?: nu
       );
       if (!out.Plaintext) throw new Error("KMS returned no plaintext");
       const value = Buffer.from(out.Plaintext).toString();
-      remember(tenantId, digest, value);
+      opened.set(tenantId, { digest, value });
       return value;
     },
     forget(tenantId) {
