@@ -13,3 +13,23 @@ export async function counterValue(metricsUrl: string, name: string): Promise<nu
   if (sample) return Number(sample[1]);
   return text.includes(`# TYPE ${name} counter`) ? 0 : Number.NaN;
 }
+
+/**
+ * Waits until a counter has held its value for `quietMs` (at most `maxMs`), and returns it: work
+ * a service finishes after the calls that caused it (a publisher's last batch) then counts before
+ * the next window, not inside it.
+ *
+ * @example
+ * await settledCounter(`${mcpUrl}/metrics`, "mcp_audit_published_total", 300);
+ */
+export async function settledCounter(metricsUrl: string, name: string, quietMs: number, maxMs = 5_000) {
+  const until = Date.now() + maxMs;
+  let value = await counterValue(metricsUrl, name);
+  let since = Date.now();
+  while (Date.now() - since < quietMs && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = await counterValue(metricsUrl, name);
+    if (now !== value) [value, since] = [now, Date.now()];
+  }
+  return value;
+}

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** Bytes ≥ 248 are redrawn so every symbol is equally likely (248 = 4 × 62). */
@@ -7,14 +7,24 @@ const UNBIASED_LIMIT = 248;
 /** The readable prefixes of the ids Flowstate mints (contracts/src/ids.ts has their schemas). */
 export type IdPrefix = "usr" | "tnt" | "ses" | "key" | "evt" | "exp" | "chg" | (string & {});
 
+/**
+ * Random bytes drawn from the CSPRNG 4 KiB at a time and each used once, as Node's own
+ * randomUUID keeps its entropy. Why: a `randomBytes` call per id cost ~1.6 µs of an id's 1.8
+ * (0.17 µs pooled, Node 24), and every request, event and audit record mints ids.
+ */
+const pool = Buffer.alloc(4096);
+let next = pool.length;
+
 function base62(length: number): string {
   let out = "";
   while (out.length < length) {
-    for (const b of randomBytes(length + 8)) {
-      if (b >= UNBIASED_LIMIT) continue;
-      out += ALPHABET[b % 62];
-      if (out.length === length) break;
+    if (next === pool.length) {
+      randomFillSync(pool);
+      next = 0;
     }
+    const b = pool[next++]!;
+    if (b >= UNBIASED_LIMIT) continue;
+    out += ALPHABET[b % 62];
   }
   return out;
 }
