@@ -1,10 +1,10 @@
 /**
  * The platform's one bounded cache: a map with optional per-entry expiry and least-recently-used
  * eviction (the gateway's token and access caches, assertion signing and verification, rate-limit
- * buckets). A JavaScript Map keeps
- * insertion order, so re-inserting on a hit moves the entry to the young end and the first key is
- * always the eviction candidate: O(1) everywhere, no timers (eviction: see `#nextOldest`). Bounded because every key here comes
- * from a caller (tokens, key hashes): an unbounded map is a memory exhaustion vector.
+ * buckets). A JavaScript Map keeps insertion order, so re-inserting on a hit moves the entry to
+ * the young end and the first key is always the eviction candidate: O(1) everywhere, no timers
+ * (eviction: see `#nextOldest`). Bounded because every key here comes from a caller (tokens, key
+ * hashes): an unbounded map is a memory exhaustion vector.
  *
  * @example
  * const tokens = new LruCache<Claims>(10_000);
@@ -56,10 +56,10 @@ export class LruCache<V> {
    * `keys().next()`: V8 leaves a deleted entry's slot in the map's table until the table is
    * rebuilt, and a new iterator starts at the first slot, so in a full cache (every hit and every
    * eviction frees a slot) each eviction walked every slot freed since the last rebuild: ~3.8 µs
-   * per miss at 10,000 entries against ~0.11 µs this way (Node 24), and under the gateway bench's
-   * writes a fifth of identity-svc's CPU (`node --prof`: Map.prototype.set under the assertion
-   * cache). A live iterator resumes where it stopped, and no live key is behind it: each key it
-   * passed was evicted, or deleted and re-inserted at the young end.
+   * per miss at 10,000 entries against ~0.11 µs this way (Node 24); perf and `node --prof` over a
+   * whole gateway bench run put a fifth of identity-svc's samples in Map.prototype.set under the
+   * assertion cache. A live iterator resumes where it stopped, and no live key is behind it: each
+   * key it passed was evicted, or deleted and re-inserted at the young end.
    */
   #nextOldest(): string {
     let next = this.#oldest?.next();
