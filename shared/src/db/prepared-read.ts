@@ -1,4 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { nativePool } from "./native-pool.ts";
 
 /** A read statement written with `$1, $2…` placeholders, prepared once per pooled connection under `name`. */
 export interface PreparedStatement {
@@ -17,11 +18,6 @@ export interface PreparedStatement {
  */
 export const idList = (ids: readonly string[]) => JSON.stringify(ids);
 
-/** The slice of `pg`'s Pool used here (MikroORM exposes the pool untyped). */
-interface NativePool {
-  query<R>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
-}
-
 /**
  * Runs a hot read as a named prepared statement on the ORM's own `pg` pool. Why: MikroORM sends
  * every query unnamed, so PostgreSQL parses and plans it each time; for a three-table join that
@@ -39,6 +35,6 @@ export async function preparedRead<R>(
   values: unknown[],
 ): Promise<R[]> {
   if (em.isInTransaction()) return em.execute<R[]>(statement.text.replace(/\$\d+/g, "?"), values);
-  const pool = (await em.getConnection().getNativeClient()) as NativePool;
+  const pool = await nativePool(em);
   return (await pool.query<R>({ name: statement.name, text: statement.text, values })).rows;
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { nativePool } from "./native-pool.ts";
 
 /**
  * What a verb that writes in raw SQL needs of a transaction: run a statement written with `?`
@@ -15,16 +16,6 @@ export interface SqlRunner {
 export const emRunner = (em: EntityManager): SqlRunner => ({
   execute: <R>(sql: string, params: readonly unknown[] = []) => em.execute<R[]>(sql, [...params]),
 });
-
-/** The slice of `pg` used here (MikroORM exposes its pool untyped). */
-interface PoolClient {
-  query<R>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
-  query(text: string): Promise<unknown>;
-  release(destroy?: boolean | Error): void;
-}
-interface NativePool {
-  connect(): Promise<PoolClient>;
-}
 
 /** A statement as PostgreSQL prepares it: `$n` placeholders, and a name that only this text has. */
 interface Prepared {
@@ -65,8 +56,7 @@ function prepare(sql: string): Prepared {
  * });
  */
 export async function inPreparedTransaction<T>(em: EntityManager, fn: (sql: SqlRunner) => Promise<T>): Promise<T> {
-  const pool = (await em.getConnection().getNativeClient()) as unknown as NativePool;
-  const client = await pool.connect();
+  const client = await (await nativePool(em)).connect();
   const sql: SqlRunner = {
     execute: async <R>(text: string, params: readonly unknown[] = []) => {
       const statement = prepare(text);

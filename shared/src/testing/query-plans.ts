@@ -1,14 +1,8 @@
+import { nativePool, type PooledClient } from "../db/native-pool.ts";
 import type { Database } from "../db/open-database.ts";
 
-/** The slice of `pg`'s pool used here (MikroORM exposes it untyped). */
-interface Client {
-  query<R>(q: string | { name?: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
-  release(): void;
-}
-
-async function onOneConnection<T>(orm: Database, fn: (client: Client) => Promise<T>): Promise<T> {
-  const pool = (await orm.em.getConnection().getNativeClient()) as unknown as { connect(): Promise<Client> };
-  const client = await pool.connect();
+async function onOneConnection<T>(orm: Database, fn: (client: PooledClient) => Promise<T>): Promise<T> {
+  const client = await (await nativePool(orm.em)).connect();
   try {
     return await fn(client);
   } finally {

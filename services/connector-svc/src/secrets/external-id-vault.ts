@@ -32,8 +32,7 @@ const context = (tenantId: string) => ({ tenant_id: tenantId, purpose: PURPOSE }
  * const { externalId, sealed } = await vault.generate("tnt_…");
  */
 export function kmsVault(kms: KMSClient, keyId: string, options: { cacheMax?: number } = {}): ExternalIdVault {
-  const max = options.cacheMax ?? 50_000;
-  const opened = new LruCache<{ digest: string; value: string }>(max);
+  const opened = new LruCache<{ digest: string; value: string }>(options.cacheMax ?? 50_000);
   const digestOf = (sealed: Uint8Array) => createHash("sha256").update(sealed).digest("base64url");
 
   return {
