@@ -161,8 +161,9 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       moto: moto.process.pid!,
     };
     const zero = () => ({ door: 0, connector: 0, moto: 0, calls: 0 });
-    // PutEvents requests mcp-gateway made for its audit events during the 32-connection MCP windows,
-    // and the events the bus accepted for those windows' calls once their last batch went.
+    // PutEvents requests mcp-gateway made for its audit records during the 32-connection MCP windows,
+    // and the calls whose record the bus accepted for those windows once their last request went
+    // (up to 50 calls per McpToolCallsRecorded event, ten events per request: ADR 0018).
     const audit = { putEvents: 0, calls: 0, published: 0 };
     const counters = () =>
       Promise.all(["mcp_audit_put_events_total", "mcp_audit_published_total"].map((n) => counterValue(mcpMetrics, n)));
@@ -187,8 +188,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       if (audited) {
         // PutEvents over the window itself, as the calls are counted; then, once the batches still
         // open at its end have gone (the 200 ms timer, or a backlog: up to 2 s), every call's event
-        // must have been accepted: a publisher falling behind would make fewer requests in the
-        // window, and fail this.
+        // record must have been accepted: a publisher falling behind would make fewer requests in
+        // the window, and fail this.
         const [putEventsAfter = 0] = await counters();
         let publishedAfter = publishedBefore;
         for (const until = Date.now() + 2000; publishedAfter - publishedBefore < r.requests && Date.now() < until; ) {
@@ -196,7 +197,7 @@ export default async function mcpBench(): Promise<BenchRow[]> {
           [, publishedAfter = 0] = await counters();
         }
         if (publishedAfter - publishedBefore !== r.requests)
-          process.stderr.write(`bench: ${publishedAfter - publishedBefore} audit events for ${r.requests} calls\n`);
+          process.stderr.write(`bench: ${publishedAfter - publishedBefore} audit records for ${r.requests} calls\n`);
         audit.putEvents += putEventsAfter - putEventsBefore;
         audit.published += publishedAfter - publishedBefore;
         audit.calls += r.requests;
@@ -313,10 +314,10 @@ export default async function mcpBench(): Promise<BenchRow[]> {
         met: audit.putEvents / audit.calls <= 0.1,
       },
       {
-        name: `mcp-gateway audit: McpToolCalled events the bus accepted per tool call (${CONNECTIONS} conns)`,
+        name: `mcp-gateway audit: calls whose audit record the bus accepted, per tool call (${CONNECTIONS} conns)`,
         value: Math.round((audit.published / audit.calls) * 10000) / 10000,
-        unit: "events/call",
-        target: "= 1 (every call's event, none behind)",
+        unit: "records/call",
+        target: "= 1 (every call's record, none behind)",
         met: audit.published === audit.calls,
       },
       ...cpuRows(cpu),

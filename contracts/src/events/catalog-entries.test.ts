@@ -84,6 +84,37 @@ const samples: Record<EventKey, { accept: unknown; reject: unknown }> = {
     accept: { tool: "list_marketplace_products", tenant_id, sub, outcome: "error", code: "FORBIDDEN", duration_ms: 12 },
     reject: { tool: "list_marketplace_products", sub, outcome: "ok", duration_ms: 3, arguments: { cursor: "x" } },
   },
+  "McpToolCallsRecorded.v1": {
+    accept: {
+      calls: [
+        {
+          id: "evt_0123456789ab",
+          occurred_at: at,
+          actor: { kind: "api_key", key_id: "key_0123456789ab", sub },
+          request_id: "req_0123456789abcdef",
+          tool: "list_marketplace_products",
+          tenant_id,
+          outcome: "ok",
+          duration_ms: 3,
+        },
+      ],
+    },
+    // A call carrying its arguments (the batch schema is as strict as the single event's).
+    reject: {
+      calls: [
+        {
+          id: "evt_0123456789ab",
+          occurred_at: at,
+          actor: { kind: "user", sub },
+          request_id: "req_0123456789abcdef",
+          tool: "list_marketplace_products",
+          outcome: "ok",
+          duration_ms: 3,
+          arguments: { cursor: "x" },
+        },
+      ],
+    },
+  },
   "PartnerEventReceived.v1": {
     accept: {
       tenant_id,

@@ -1,13 +1,48 @@
 import { z } from "zod";
-import { ApiKeyId, ExportJobId, InvitationId, SessionId, Sub, TenantId, TenantRole } from "../ids.ts";
+import {
+  ApiKeyId,
+  EventId,
+  ExportJobId,
+  InvitationId,
+  RequestId,
+  SessionId,
+  Sub,
+  TenantId,
+  TenantRole,
+} from "../ids.ts";
 import { Capability, DiagnosisCode } from "../rest/connector/diagnosis.ts";
 import { AgreementStatus } from "../rest/offers/agreements.ts";
 import { AgreementId, AwsAccountId } from "../rest/offers/common.ts";
-import { EventEnvelope } from "./envelope.ts";
+import { ApiKeyActor, EventEnvelope, UserActor } from "./envelope.ts";
 import { PartnerEventMetadata } from "./partner.ts";
 
 const OfferAction = z.enum(["create", "clone", "release", "expire"]);
 const OfferActionV2 = z.enum([...OfferAction.options, "update"]);
+/**
+ * An MCP tool call and how it ended: `ok`, `error` (a refusal or failure of the tool's route, with
+ * its stable `code`) or `denied` (refused at the door: insufficient scope). Never the arguments:
+ * the schemas built from it are strict, so a payload carrying them is refused before it is published.
+ */
+const McpToolCall = {
+  tool: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
+  tenant_id: TenantId.optional(),
+  outcome: z.enum(["ok", "error", "denied"]),
+  code: z.string().max(64).optional(),
+  duration_ms: z.number().int().nonnegative(),
+};
+/**
+ * One call of an `McpToolCallsRecorded` batch: the call and the envelope fields its audit row
+ * keeps (the caller, a person or an API key, is also the row's subject).
+ */
+export const McpToolCallRecord = z.strictObject({
+  id: EventId,
+  occurred_at: z.iso.datetime({ offset: true }),
+  actor: z.discriminatedUnion("kind", [UserActor, ApiKeyActor]),
+  request_id: RequestId,
+  ...McpToolCall,
+});
+export type McpToolCallRecord = z.infer<typeof McpToolCallRecord>;
+
 /** The Flowstate principal that reached the seller's AWS account (REST → backend, MCP → mcp-execution). */
 const MarketplacePrincipal = z.enum(["backend", "mcp-execution"]);
 
@@ -153,20 +188,21 @@ export const eventCatalog = {
       .array(z.enum(["status", "offer_id", "product_id", "buyer_account_id", "accepted_at", "start_time", "end_time"]))
       .min(1),
   }),
-  // mcp-gateway: one per tool call, published without a database (best effort, see its README)
+  // mcp-gateway: published without a database (best effort, see its README)
   /**
-   * An MCP tool call and how it ended: `ok`, `error` (a refusal or failure of the tool's route, with
-   * its stable `code`) or `denied` (refused at the door: insufficient scope). Never the arguments:
-   * the schema is strict, so a payload carrying them is refused before it is published.
+   * One MCP tool call (`McpToolCall` above, with the caller as `sub`). Published one per call until
+   * session 21; mcp-gateway now publishes `McpToolCallsRecorded`, and this entry stays consumed so
+   * that a rolling deploy's older gateways are still recorded (ADR 0018). audit-svc records each
+   * call of a batch as a row of this type.
    */
-  "McpToolCalled.v1": z.strictObject({
-    tool: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
-    tenant_id: TenantId.optional(),
-    sub: Sub,
-    outcome: z.enum(["ok", "error", "denied"]),
-    code: z.string().max(64).optional(),
-    duration_ms: z.number().int().nonnegative(),
-  }),
+  "McpToolCalled.v1": z.strictObject({ ...McpToolCall, sub: Sub }),
+  /**
+   * Up to 50 tool calls in one event, each with its own event id, time, actor and request id:
+   * audit-svc writes one row per call, keyed by the call's id, as for `McpToolCalled.v1` (ADR 0018).
+   * The envelope's actor is the system actor `mcp-gateway`; a batch spans tenants and people, so
+   * the envelope carries no tenant, subject or request id of its own.
+   */
+  "McpToolCallsRecorded.v1": z.strictObject({ calls: z.array(McpToolCallRecord).min(1).max(50) }),
   // partner-inbound (us-east-1): a Partner Central event's metadata, written back to eu-central-1
   "PartnerEventReceived.v1": PartnerEventMetadata,
 } as const satisfies EventCatalog;

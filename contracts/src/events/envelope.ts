@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { ApiKeyId, EventId, RequestId, Sub, TenantId, TraceParent } from "../ids.ts";
 
+/** A signed-in person as an event's actor. */
+export const UserActor = z.object({ kind: z.literal("user"), sub: Sub });
+/** A tenant API key as an event's actor, with the admin who answers for it. */
+export const ApiKeyActor = z.object({ kind: z.literal("api_key"), key_id: ApiKeyId, sub: Sub });
+
 /**
  * Who caused an event, as opposed to `subject` (whom the event is about). An admin who adds a
  * member is the actor; the member is the subject. audit-svc stores both, so neither may be guessed.
@@ -15,8 +20,8 @@ import { ApiKeyId, EventId, RequestId, Sub, TenantId, TraceParent } from "../ids
  * Build one from the gateway-verified identity with `eventActorOf` (shared/src/outbox/event-actor.ts).
  */
 export const EventActor = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("user"), sub: Sub }),
-  z.object({ kind: z.literal("api_key"), key_id: ApiKeyId, sub: Sub }),
+  UserActor,
+  ApiKeyActor,
   z.object({ kind: z.literal("system"), service: z.string().regex(/^[a-z][a-z0-9-]{1,40}$/) }),
   z.object({ kind: z.literal("anonymous") }),
 ]);

@@ -22,8 +22,10 @@ import { withConnection } from "../src/db/roles.ts";
  * of the catalog, and then:
  *
  * - every event the services published (their outboxes: the ground truth) has exactly one audit row,
- *   with the envelope's actor and subject; the two published without an outbox (McpToolCalled,
- *   PartnerEventReceived) have theirs, with the right actor;
+ *   with the envelope's actor and subject; the two published without an outbox have theirs, with
+ *   the right actor: each MCP tool call its McpToolCalled row (mcp-gateway sends them in
+ *   McpToolCallsRecorded batches, held here until mcp-gateway is stopped: the stop sends them all),
+ *   and the partner event its PartnerEventReceived row;
  * - every type of the catalog is covered but two that no real flow here can produce (below);
  * - every event delivered twice more (straight onto audit-svc's queue; the partner event through
  *   partner-inbound again) still has one row;
@@ -37,6 +39,10 @@ import { withConnection } from "../src/db/roles.ts";
  *   invitation; the processes run on the real clock.
  */
 const NOT_PRODUCIBLE = new Set(["AccountDisabled", "InvitationExpired"]);
+/** Catalog types that carry other events and are never a row of their own: the type their rows have. */
+const CARRIED_AS = new Map([["McpToolCallsRecorded", "McpToolCalled"]]);
+/** MCP tool calls the flow makes (their audit records wait in mcp-gateway until it stops). */
+const MCP_CALLS = 25;
 
 const database = `flowstate_audit_e2e_${randomBytes(4).toString("hex")}`;
 const adminUrl = (process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/flowstate_test").replace(
@@ -148,7 +154,7 @@ const flow: {
   tenantId?: string;
   keyId?: string;
   partnerMessage?: string;
-  mcpCall?: { keySub: string; keyId: string };
+  mcpCall?: { keySub: string; keyId: string; calls: number };
 } = {};
 
 beforeAll(async () => {
@@ -170,6 +176,9 @@ beforeAll(async () => {
       EXPORT_FAST_PATH: "false",
       // The archive runs every second, so its objects can be scanned too.
       AUDIT_ARCHIVE_INTERVAL_SECONDS: "1",
+      // mcp-gateway sends the tool calls' audit records only when it stops (the flow stops it):
+      // their rows prove a stop loses none.
+      MCP_AUDIT_FLUSH_MS: "600000",
     },
     420_000,
   );
@@ -362,23 +371,50 @@ describe("the audit trail of one flow through the real services", () => {
     );
     assert.equal(released.status, "failed");
 
-    // MCP: one tool call with the tenant's API key (McpToolCalled, published without an outbox).
-    const rpc = await fetch(`${mcp}/mcp`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${key.secret}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
+    // MCP: tool calls with the tenant's API key (McpToolCalled rows, published without an outbox,
+    // in batches), then mcp-gateway stopped: every call's record was still waiting, and the stop
+    // sends them.
+    const rpc = (id: number) =>
+      fetch(`${mcp}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key.secret}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "get_marketplace_connector_status", arguments: {} },
+        }),
+      });
+    for (const res of await Promise.all(Array.from({ length: MCP_CALLS }, (_, i) => rpc(i + 1))))
+      assert.equal(res.status, 200, await res.clone().text());
+    flow.mcpCall = { keySub: admin.sub, keyId: key.key_id, calls: MCP_CALLS };
+    const gateway = stack.services["mcp-gateway"]!;
+    const metrics = await (await fetch(gateway.metricsUrl!)).text();
+    assert.match(metrics, /^mcp_audit_published_total 0$/m, "nothing published before the stop");
+    process.kill(gateway.pid, "SIGTERM");
+    await waitFor(
+      async () => {
+        try {
+          process.kill(gateway.pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
       },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "get_marketplace_connector_status", arguments: {} },
-      }),
-    });
-    assert.equal(rpc.status, 200, await rpc.clone().text());
-    flow.mcpCall = { keySub: admin.sub, keyId: key.key_id };
+      30_000,
+      "mcp-gateway's exit",
+      200,
+    );
+    await waitFor(
+      async () => (await auditRows()).filter((r) => r.event_type === "McpToolCalled").length === MCP_CALLS || undefined,
+      60_000,
+      "every tool call's audit row after mcp-gateway stopped",
+      500,
+    );
 
     // A Partner Central event from the connected seller account, as its rule's target receives it,
     // three times (partner-inbound derives the domain event id from the partner event: the same id).
@@ -530,11 +566,20 @@ describe("the audit trail of one flow through the real services", () => {
 
     // Published without an outbox: one row each, with the caller or the system as actor.
     const mcpRows = rows.filter((r) => r.event_type === "McpToolCalled");
-    assert.equal(mcpRows.length, 1);
-    assert.deepEqual(
-      [mcpRows[0]!.actor_kind, mcpRows[0]!.actor_sub, mcpRows[0]!.actor_key_id, mcpRows[0]!.tenant_id],
-      ["api_key", flow.mcpCall!.keySub, flow.mcpCall!.keyId, flow.tenantId],
-    );
+    assert.equal(mcpRows.length, flow.mcpCall!.calls);
+    assert.equal(new Set(mcpRows.map((r) => r.request_id)).size, flow.mcpCall!.calls, "one row per call");
+    for (const r of mcpRows)
+      assert.deepEqual(
+        [r.actor_kind, r.actor_sub, r.actor_key_id, r.target_sub, r.tenant_id, r.source],
+        [
+          "api_key",
+          flow.mcpCall!.keySub,
+          flow.mcpCall!.keyId,
+          flow.mcpCall!.keySub,
+          flow.tenantId,
+          "flowstate.mcp-gateway",
+        ],
+      );
     const partnerRows = await waitFor(
       async () => {
         const found = (await auditRows()).filter((r) => r.event_type === "PartnerEventReceived");
@@ -570,7 +615,8 @@ describe("the audit trail of one flow through the real services", () => {
     // Every type of the catalog but the two no real flow here can produce.
     const types = new Set(rows.map((r) => r.event_type as string));
     const catalogTypes = [...new Set(Object.keys(eventCatalog).map((k) => k.split(".v")[0]!))];
-    const missing = catalogTypes.filter((t) => !types.has(t) && !NOT_PRODUCIBLE.has(t));
+    const missing = catalogTypes.filter((t) => !types.has(CARRIED_AS.get(t) ?? t) && !NOT_PRODUCIBLE.has(t));
+    for (const t of CARRIED_AS.keys()) assert.ok(!types.has(t), `${t} is never a row of its own`);
     assert.deepEqual(missing, [], "catalog types the flow did not produce");
     for (const t of NOT_PRODUCIBLE) assert.ok(!types.has(t), `${t} was produced after all: take it off NOT_PRODUCIBLE`);
   }, 600_000);
@@ -578,26 +624,46 @@ describe("the audit trail of one flow through the real services", () => {
   test("each event delivered twice more still has one row", async () => {
     const before = await auditRows();
     const published = await outboxEnvelopes();
-    const mcpRow = before.find((r) => r.event_type === "McpToolCalled")!;
-    const summary = mcpRow.summary as Record<string, unknown>;
-    // McpToolCalled travels without an outbox: its envelope again, from what the row and the call say.
-    const mcpEnvelope = {
-      id: mcpRow.event_id,
+    // The tool calls travel without an outbox: their batch again, from what the rows and the calls
+    // say, and the first call alone as an older gateway published it (McpToolCalled).
+    const mcpCalls = before
+      .filter((r) => r.event_type === "McpToolCalled")
+      .map((r) => {
+        const summary = r.summary as Record<string, unknown>;
+        return {
+          id: r.event_id,
+          occurred_at: new Date(r.occurred_at as string).toISOString(),
+          actor: { kind: "api_key", key_id: r.actor_key_id, sub: r.actor_sub },
+          request_id: r.request_id,
+          tool: summary.tool,
+          tenant_id: r.tenant_id,
+          outcome: summary.outcome,
+          duration_ms: summary.duration_ms,
+        };
+      });
+    const mcpBatch = {
+      id: `evt_${randomBytes(8).toString("hex")}`,
+      type: "McpToolCallsRecorded",
+      version: 1,
+      source: "flowstate.mcp-gateway",
+      occurred_at: new Date().toISOString(),
+      actor: { kind: "system", service: "mcp-gateway" },
+      data: { calls: mcpCalls },
+    };
+    const { id, occurred_at, actor, request_id, ...first } = mcpCalls[0]!;
+    const mcpSingle = {
+      id,
       type: "McpToolCalled",
       version: 1,
-      source: mcpRow.source,
-      occurred_at: new Date(mcpRow.occurred_at as string).toISOString(),
-      tenant_id: mcpRow.tenant_id,
-      actor: { kind: "api_key", key_id: mcpRow.actor_key_id, sub: mcpRow.actor_sub },
-      data: {
-        tool: summary.tool,
-        tenant_id: mcpRow.tenant_id,
-        sub: mcpRow.actor_sub,
-        outcome: summary.outcome,
-        duration_ms: summary.duration_ms,
-      },
+      source: "flowstate.mcp-gateway",
+      occurred_at,
+      tenant_id: first.tenant_id,
+      actor,
+      subject: actor.sub,
+      request_id,
+      data: { ...first, sub: actor.sub },
     };
-    const bodies = [...published.map((e) => JSON.stringify(e)), JSON.stringify(mcpEnvelope)];
+    const bodies = [...published.map((e) => JSON.stringify(e)), JSON.stringify(mcpBatch), JSON.stringify(mcpSingle)];
     const audit = await queueUrl("flowstate-dev-audit-svc");
     for (let round = 0; round < 2; round++)
       for (let i = 0; i < bodies.length; i += 10)

@@ -25,7 +25,7 @@ export interface McpAppOptions {
   metrics?: MetricsRegistry;
   /** `<SERVICE_PREFIX>-<STAGE>`, for the principal a seller's role refused (tool-result.ts). */
   principalPrefix?: string;
-  /** One McpToolCalled event per tool call (audit.ts); absent: none published. */
+  /** Each tool call's audit record, published in batches (audit.ts); absent: none published. */
   audit?: AuditSink;
 }
 

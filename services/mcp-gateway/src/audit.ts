@@ -1,9 +1,10 @@
 import { type EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
-import { eventCatalog } from "@flowstate/contracts/events/catalog";
-import { type EventActor, EventEnvelope } from "@flowstate/contracts/events/envelope";
+import { type eventCatalog, McpToolCallRecord } from "@flowstate/contracts/events/catalog";
+import { EventEnvelope } from "@flowstate/contracts/events/envelope";
 import type { CallerIdentity } from "@flowstate/edge-gateway/pipeline";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { newEventId } from "@flowstate/shared/outbox/event-id";
+import type { z } from "zod";
 
 export interface ToolCallRecord {
   tool: string;
@@ -19,31 +20,67 @@ export interface AuditSink {
   record(call: ToolCallRecord): void;
 }
 
-/** The audit envelope of one tool call made at `at` (validated as the outbox validates; never the arguments). */
-export function toolCallEnvelope(call: ToolCallRecord, at = new Date()): EventEnvelope {
-  const actor: EventActor =
-    call.identity.kind === "api_key"
-      ? { kind: "api_key", key_id: call.identity.key_id, sub: call.identity.sub }
-      : { kind: "user", sub: call.identity.sub };
+/** Tool calls per `McpToolCallsRecorded` event (the catalog's bound). */
+export const CALLS_PER_EVENT = 50;
+/** EventBridge's entries per PutEvents request. */
+const ENTRIES_PER_REQUEST = 10;
+/**
+ * The entries of one PutEvents request must total less than 256 KB (Source, DetailType and Detail
+ * in UTF-8). A typical entry of 50 calls is ~17 KB, so ten fit; 50 calls with every field at its
+ * longest do not (audit.test.ts), so requests are packed by size as well as by count.
+ */
+const MAX_REQUEST_BYTES = 250_000;
+/** The calls one PutEvents request carries at most. */
+const FULL_REQUEST = CALLS_PER_EVENT * ENTRIES_PER_REQUEST;
+const SOURCE = "flowstate.mcp-gateway";
+const DETAIL_TYPE = "McpToolCallsRecorded";
+
+/**
+ * The audit record of one tool call made at `at`, as a batch carries it: its own event id (the
+ * audit row's key), the caller, the request id and the outcome; never the arguments. Validated
+ * against the catalog's strict schema: throws for a record it refuses.
+ */
+export function toolCallOf(call: ToolCallRecord, at = new Date()): McpToolCallRecord {
+  return McpToolCallRecord.parse({
+    id: newEventId(),
+    occurred_at: at.toISOString(),
+    actor:
+      call.identity.kind === "api_key"
+        ? { kind: "api_key", key_id: call.identity.key_id, sub: call.identity.sub }
+        : { kind: "user", sub: call.identity.sub },
+    request_id: call.requestId,
+    tool: call.tool,
+    ...(call.tenantId ? { tenant_id: call.tenantId } : {}),
+    outcome: call.outcome,
+    ...(call.code ? { code: call.code } : {}),
+    duration_ms: Math.round(call.durationMs),
+  });
+}
+
+/**
+ * The envelope of one batch (1 to CALLS_PER_EVENT calls, each validated by `toolCallOf`, so the
+ * batch is not parsed again): the system actor `mcp-gateway`, and no tenant, subject or request id
+ * of its own, since a batch spans tenants and people.
+ */
+export function toolCallsEnvelope(calls: McpToolCallRecord[], at = new Date()): EventEnvelope {
+  if (calls.length < 1 || calls.length > CALLS_PER_EVENT)
+    throw new RangeError(`a batch holds 1 to ${CALLS_PER_EVENT} calls`);
   return EventEnvelope.parse({
     id: newEventId(),
-    type: "McpToolCalled",
+    type: DETAIL_TYPE,
     version: 1,
-    source: "flowstate.mcp-gateway",
+    source: SOURCE,
     occurred_at: at.toISOString(),
-    ...(call.tenantId ? { tenant_id: call.tenantId } : {}),
-    actor,
-    subject: call.identity.sub,
-    request_id: call.requestId,
-    data: eventCatalog["McpToolCalled.v1"].parse({
-      tool: call.tool,
-      ...(call.tenantId ? { tenant_id: call.tenantId } : {}),
-      sub: call.identity.sub,
-      outcome: call.outcome,
-      ...(call.code ? { code: call.code } : {}),
-      duration_ms: Math.round(call.durationMs),
-    }),
+    actor: { kind: "system", service: "mcp-gateway" },
+    data: { calls } satisfies z.input<(typeof eventCatalog)["McpToolCallsRecorded.v1"]>,
   });
+}
+
+/** One PutEvents entry: the Detail and how many calls it carries. */
+interface Entry {
+  detail: string;
+  bytes: number;
+  calls: number;
 }
 
 export interface AuditPublisherOptions {
@@ -59,19 +96,23 @@ export interface AuditPublisherOptions {
 }
 
 /**
- * Publishes McpToolCalled events to the domain bus without a database (the way partner-inbound
- * publishes): buffered, sent in PutEvents batches of 10 at most every `flushMs`, best effort. A
- * tool call never waits for its audit event, nor pays for building it: `record` keeps the call's
- * facts and time, and the envelopes are built and validated when their batch is sent, after the
- * answer went out (on the request path they cost about as much CPU as the pipeline's own checks,
- * bench/70-mcp.bench.ts). An entry EventBridge refuses, or a batch that throws, is counted in
- * `failed` (exported as `mcp_audit_publish_failures_total`) and logged without content. Why not the outbox: mcp-gateway owns no database, and a tool call's effects are
- * already recorded by the owning service's own outbox events; this event is the who-called-what trail.
- * At most `maxInFlight` PutEvents at once (under load the calls wait in the buffer and go in full
- * batches), and at most `maxBuffered` calls waiting: past that they are dropped and counted.
+ * Publishes the tool calls' audit records to the domain bus without a database (the way
+ * partner-inbound publishes), best effort: up to CALLS_PER_EVENT calls per `McpToolCallsRecorded`
+ * event and up to ten events per PutEvents request (ADR 0018), so at any load a PutEvents serves
+ * hundreds of calls; each request costs the AWS SDK about a millisecond of CPU whatever it holds
+ * (services/mcp-gateway/README.md), which with one event per call was a quarter of the door's CPU.
+ * A tool call never waits for its audit record, nor pays for building it: `record` keeps the
+ * call's facts and time, and the records are built and validated when their request is sent, after
+ * the answer went out. A full request's worth of calls goes at once; fewer wait at most `flushMs`.
+ * A record the schema refuses, an entry EventBridge refuses and the calls of a request that throws
+ * are counted in `failed` (exported as `mcp_audit_publish_failures_total`) and logged without
+ * content. Why not the outbox: mcp-gateway owns no database, and a tool call's effects are already
+ * recorded by the owning service's own outbox events; this is the who-called-what trail. At most
+ * `maxInFlight` PutEvents at once, and at most `maxBuffered` calls waiting: past that they are
+ * dropped and counted. `drain` (SIGTERM) sends every buffered call before the process ends.
  */
 export class AuditPublisher implements AuditSink {
-  /** `requests`: PutEvents calls made (under load a tenth of the tool calls: full batches of 10). */
+  /** Counted in calls, except `requests`: the PutEvents requests made. */
   readonly stats = { published: 0, failed: 0, dropped: 0, requests: 0 };
   #buffer: { call: ToolCallRecord; at: Date }[] = [];
   #timer: NodeJS.Timeout | undefined;
@@ -90,8 +131,8 @@ export class AuditPublisher implements AuditSink {
       return;
     }
     this.#buffer.push({ call, at: new Date() });
-    // A full batch goes once this turn's answers are written; a partial one waits at most flushMs.
-    if (this.#buffer.length >= 10) this.#soon ??= setImmediate(() => this.#flush(false));
+    // A full request goes once this turn's answers are written; a partial one waits at most flushMs.
+    if (this.#buffer.length >= FULL_REQUEST) this.#soon ??= setImmediate(() => this.#flush(false));
     else this.#timer ??= setTimeout(() => this.#flush(true), this.o.flushMs);
   }
 
@@ -104,46 +145,82 @@ export class AuditPublisher implements AuditSink {
   }
 
   /**
-   * Sends full batches while fewer than maxInFlight are in flight, and the last partial one too
-   * when `all`; what is left goes when a batch in flight ends, or when the timer fires.
+   * Sends full requests' worth of calls while fewer than maxInFlight are in flight, and the last
+   * partial one too when `all`; what is left goes when a request in flight ends, or at the timer.
    */
   #flush(all: boolean): void {
     clearImmediate(this.#soon);
     this.#soon = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    while (this.#inFlight.size < this.o.maxInFlight && (this.#buffer.length >= 10 || (all && this.#buffer.length))) {
-      const batch = this.#buffer.splice(0, 10);
-      const sending = this.#send(batch).finally(() => {
+    while (
+      this.#inFlight.size < this.o.maxInFlight &&
+      (this.#buffer.length >= FULL_REQUEST || (all && this.#buffer.length))
+    ) {
+      const sending = this.#send(this.#buffer.splice(0, FULL_REQUEST)).finally(() => {
         this.#inFlight.delete(sending);
-        if (this.#buffer.length >= 10) this.#soon ??= setImmediate(() => this.#flush(false));
+        if (this.#buffer.length >= FULL_REQUEST) this.#soon ??= setImmediate(() => this.#flush(false));
       });
       this.#inFlight.add(sending);
     }
     if (this.#buffer.length) this.#timer ??= setTimeout(() => this.#flush(true), this.o.flushMs);
   }
 
-  async #send(calls: { call: ToolCallRecord; at: Date }[]): Promise<void> {
+  /** Builds the calls' events and sends them in as few PutEvents requests as their size allows. */
+  async #send(buffered: { call: ToolCallRecord; at: Date }[]): Promise<void> {
+    const records: McpToolCallRecord[] = [];
+    for (const { call, at } of buffered) {
+      try {
+        records.push(toolCallOf(call, at));
+      } catch {
+        this.stats.failed++;
+      }
+    }
+    if (records.length < buffered.length)
+      this.o.logger.warn({ count: buffered.length - records.length }, "audit records refused by their schema");
+    let request: Entry[] = [];
+    let bytes = 0;
+    for (let i = 0; i < records.length; i += CALLS_PER_EVENT) {
+      const calls = records.slice(i, i + CALLS_PER_EVENT);
+      const detail = JSON.stringify(toolCallsEnvelope(calls));
+      const entry = {
+        detail,
+        bytes: SOURCE.length + DETAIL_TYPE.length + Buffer.byteLength(detail),
+        calls: calls.length,
+      };
+      if (request.length === ENTRIES_PER_REQUEST || (request.length && bytes + entry.bytes > MAX_REQUEST_BYTES)) {
+        await this.#put(request);
+        request = [];
+        bytes = 0;
+      }
+      request.push(entry);
+      bytes += entry.bytes;
+    }
+    if (request.length) await this.#put(request);
+  }
+
+  async #put(entries: Entry[]): Promise<void> {
+    const calls = entries.reduce((n, e) => n + e.calls, 0);
     try {
-      const batch = calls.map(({ call, at }) => toolCallEnvelope(call, at));
       this.stats.requests++;
       const res = await this.o.eventBridge.send(
         new PutEventsCommand({
-          Entries: batch.map((e) => ({
+          Entries: entries.map((e) => ({
             EventBusName: this.o.busName,
-            Source: e.source,
-            DetailType: e.type,
-            Detail: JSON.stringify(e),
+            Source: SOURCE,
+            DetailType: DETAIL_TYPE,
+            Detail: e.detail,
           })),
         }),
       );
-      const failed = res.FailedEntryCount ?? 0;
-      this.stats.published += batch.length - failed;
-      this.stats.failed += failed;
-      if (failed) this.o.logger.warn({ failed }, "audit events refused by the bus");
+      // The result entries are in the request's order; a refused one has an ErrorCode.
+      const refused = entries.reduce((n, e, i) => n + (res.Entries?.[i]?.ErrorCode ? e.calls : 0), 0);
+      this.stats.published += calls - refused;
+      this.stats.failed += refused;
+      if (refused) this.o.logger.warn({ failed: refused }, "audit events refused by the bus");
     } catch (err) {
-      this.stats.failed += calls.length;
-      this.o.logger.warn({ count: calls.length, error: (err as Error).name }, "audit events not published");
+      this.stats.failed += calls;
+      this.o.logger.warn({ count: calls, error: (err as Error).name }, "audit events not published");
     }
   }
 }

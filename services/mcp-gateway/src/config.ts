@@ -8,6 +8,11 @@ const McpExtras = z.object({
   MCP_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   /** Browser origins allowed to call (comma-separated); a request without Origin is not a browser's. */
   MCP_ALLOWED_ORIGINS: z.string().default(""),
+  /**
+   * The longest a tool call's audit record waits for a full PutEvents request (audit.ts). Longer
+   * means fewer requests at low traffic and a later audit row; a stop sends what waits either way.
+   */
+  MCP_AUDIT_FLUSH_MS: z.coerce.number().int().min(1).max(3_600_000).default(200),
 });
 
 /**
@@ -27,6 +32,7 @@ export function readMcpConfig(env: NodeJS.ProcessEnv = process.env) {
     allowedOrigins: extras.MCP_ALLOWED_ORIGINS.split(",")
       .map((o) => o.trim())
       .filter(Boolean),
+    auditFlushMs: extras.MCP_AUDIT_FLUSH_MS,
   };
 }
 export type McpConfig = ReturnType<typeof readMcpConfig>;

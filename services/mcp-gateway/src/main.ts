@@ -60,21 +60,26 @@ const audit = new AuditPublisher({
   eventBridge: aws.data("eventbridge"),
   busName: config.gateway.EVENT_BUS_NAME,
   logger,
+  flushMs: config.auditFlushMs,
 });
-metrics.counter("mcp_audit_published_total", "McpToolCalled events the bus accepted", () => audit.stats.published);
+metrics.counter(
+  "mcp_audit_published_total",
+  "Tool calls whose audit record the bus accepted (in McpToolCallsRecorded events)",
+  () => audit.stats.published,
+);
 metrics.counter(
   "mcp_audit_publish_failures_total",
-  "McpToolCalled events not published (refused by the bus or the call failed)",
+  "Tool calls whose audit record was not published (refused by its schema or the bus, or the request failed)",
   () => audit.stats.failed,
 );
 metrics.counter(
   "mcp_audit_put_events_total",
-  "PutEvents requests made for McpToolCalled events",
+  "PutEvents requests made for the tool calls' audit records",
   () => audit.stats.requests,
 );
 metrics.counter(
   "mcp_audit_dropped_total",
-  "McpToolCalled events dropped because the buffer was full (the bus slower than the calls)",
+  "Tool calls whose audit record was dropped because the buffer was full (the bus slower than the calls)",
   () => audit.stats.dropped,
 );
 const app = createMcpApp({

@@ -86,7 +86,7 @@ export async function startMcpStack(prefix: string) {
     callerKeys: testKeyring("mcp-gateway", identity.secret),
     logger,
   });
-  // What would be published as McpToolCalled (audit.ts's publisher is tested against the bus on its own).
+  // The calls whose audit records would be published (audit.ts's publisher is tested against the bus on its own).
   const audited: ToolCallRecord[] = [];
   const audit = { record: (call: ToolCallRecord) => void audited.push(call) };
   const principalPrefix = `${config.SERVICE_PREFIX}-${config.STAGE}`;

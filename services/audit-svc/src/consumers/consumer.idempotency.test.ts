@@ -3,6 +3,7 @@ import { type DomainEvent, eventCatalog } from "@flowstate/contracts/events/cata
 import { type Consumer, createConsumer } from "@flowstate/shared/consumer/consumer";
 import { sendBodies, waitFor } from "@flowstate/shared/consumer/test-events";
 import { createTestQueue, type TestQueue } from "@flowstate/shared/consumer/test-queue";
+import { newEventId } from "@flowstate/shared/outbox/event-id";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { domainEvent, newSub, newTenantId } from "../testing/events.ts";
 import { type AuditHarness, startAuditHarness } from "../testing/harness.ts";
@@ -102,6 +103,118 @@ describe("the audit consumer", () => {
     assert.equal(attempted!.actor_kind, "anonymous");
     assert.equal(attempted!.actor_sub, null);
     assert.equal(attempted!.target_sub, member);
+  });
+
+  test("records a batch of MCP tool calls as one McpToolCalled row per call, and nothing on redelivery", async () => {
+    const admin = newSub();
+    const person = newSub();
+    const tenant = newTenantId();
+    const keyActor = { kind: "api_key", key_id: "key_abcdefghij0123456789", sub: admin } as const;
+    const calls = [
+      {
+        id: newEventId(),
+        occurred_at: "2026-11-27T10:00:00.000Z",
+        actor: keyActor,
+        request_id: "req_0123456789abcdef",
+        tool: "list_marketplace_products",
+        tenant_id: tenant,
+        outcome: "error",
+        code: "CONNECTOR_NOT_CONNECTED",
+        duration_ms: 12,
+      },
+      {
+        id: newEventId(),
+        occurred_at: "2026-11-27T10:00:00.100Z",
+        actor: { kind: "user", sub: person },
+        request_id: "req_fedcba9876543210",
+        tool: "export_my_data",
+        outcome: "ok",
+        duration_ms: 40,
+      },
+      {
+        id: newEventId(),
+        occurred_at: "2026-11-27T10:00:00.200Z",
+        actor: { kind: "user", sub: person },
+        request_id: "req_00000000000000aa",
+        tool: "create_private_offer",
+        tenant_id: tenant,
+        outcome: "denied",
+        code: "INSUFFICIENT_SCOPE",
+        duration_ms: 0,
+      },
+    ] as const;
+    const batch = {
+      ...domainEvent(
+        "McpToolCallsRecorded.v1",
+        { calls: [...calls] },
+        { actor: { kind: "system", service: "mcp-gateway" } },
+      ),
+      source: "flowstate.mcp-gateway",
+    };
+    // The first call's facts as an older gateway published them: one McpToolCalled per call.
+    const { id: _, occurred_at, actor, request_id, ...first } = calls[0];
+    const single = {
+      ...domainEvent(
+        "McpToolCalled.v1",
+        { ...first, sub: admin },
+        { actor, subject: admin, tenant_id: tenant, request_id, occurred_at },
+      ),
+      source: "flowstate.mcp-gateway",
+    };
+    const duplicatesBefore = consumer.stats().duplicates;
+    const body = JSON.stringify(batch);
+    await sendBodies(h.aws.data("sqs"), q.queueUrl, [body, body, JSON.stringify(single)]);
+    const ids = calls.map((c) => c.id);
+    await waitFor(async () => (await rowsOf([...ids, single.id])).length === 4, 30_000, "the tool calls' rows");
+    await sendBodies(h.aws.data("sqs"), q.queueUrl, [body]);
+    await waitFor(() => consumer.stats().duplicates >= duplicatesBefore + 2, 30_000, "the duplicates");
+    assert.deepEqual(await rowsOf([batch.id]), [], "the batch itself is no row");
+
+    const rows = await rowsOf([...ids, single.id]);
+    assert.equal(rows.length, 4);
+    const byEvent = new Map(rows.map((r) => [r.event_id, r]));
+    const columns = (r: Record<string, unknown> | undefined) => ({
+      type: r!.event_type,
+      version: r!.event_version,
+      source: r!.source,
+      at: new Date(r!.occurred_at as string).toISOString(),
+      tenant: r!.tenant_id,
+      kind: r!.actor_kind,
+      actor: r!.actor_sub,
+      key: r!.actor_key_id,
+      target: r!.target_sub,
+      request: r!.request_id,
+      summary: r!.summary,
+    });
+    type Columns = ReturnType<typeof columns>;
+    const [keyCall, userCall, denied] = ids.map((id) => columns(byEvent.get(id))) as [Columns, Columns, Columns];
+    assert.deepEqual(keyCall, columns(byEvent.get(single.id)), "a batched call's row is the single event's row");
+    assert.deepEqual(keyCall, {
+      type: "McpToolCalled",
+      version: 1,
+      source: "flowstate.mcp-gateway",
+      at: "2026-11-27T10:00:00.000Z",
+      tenant,
+      kind: "api_key",
+      actor: admin,
+      key: "key_abcdefghij0123456789",
+      target: admin,
+      request: "req_0123456789abcdef",
+      summary: {
+        tool: "list_marketplace_products",
+        outcome: "error",
+        code: "CONNECTOR_NOT_CONNECTED",
+        duration_ms: 12,
+      },
+    });
+    assert.deepEqual(
+      [userCall.kind, userCall.actor, userCall.key, userCall.target, userCall.tenant, userCall.summary],
+      ["user", person, null, person, null, { tool: "export_my_data", outcome: "ok", duration_ms: 40 }],
+    );
+    assert.deepEqual(
+      [denied.tenant, denied.summary],
+      [tenant, { tool: "create_private_offer", outcome: "denied", code: "INSUFFICIENT_SCOPE", duration_ms: 0 }],
+    );
   });
 
   test("writes one database row per event: no processed-event record beside the audit row", async () => {

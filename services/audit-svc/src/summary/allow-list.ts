@@ -159,6 +159,8 @@ export const summaryAllowList = {
     code: kinds.code,
     duration_ms: kinds.durationMs,
   },
+  // Never a row of its own: each call is recorded as an McpToolCalled.v1 row (record-tool-calls.ts).
+  "McpToolCallsRecorded.v1": null,
   "PartnerEventReceived.v1": {
     detail_type: own("PartnerEventReceived.v1", "detail_type"),
     catalog: own("PartnerEventReceived.v1", "catalog"),
