@@ -67,7 +67,7 @@ async function callAs(tool: ToolSpec, caller: Omit<Caller, "authorization" | "re
   const result = await client.callTool({ name: tool.name, arguments: ARGS[tool.name] ?? {} });
   await client.close();
   const text = (result.content as { text: string }[])[0]?.text ?? "";
-  // The recorder's `{}` fails most output schemas (an SDK text error): only refusals are JSON here.
+  // The recorder's `{}` is no refusal (it has no code); refusals carry theirs.
   const code = text.startsWith("{") ? (JSON.parse(text) as { code?: string }).code : undefined;
   return { result, code, sent, full };
 }

@@ -44,8 +44,12 @@ function outputShape(tool: ToolSpec): z.ZodRawShape | undefined {
 /**
  * Each tool's registration, built once per process: a server is built per request, and building
  * the schemas again each time cost several milliseconds per call (bench/70-mcp.bench.ts). The tool
- * handler validates arguments with `inputSchema` strictly (unknown ones refused); the SDK checks
- * answers against the output schema.
+ * handler validates arguments with `inputSchema` strictly (unknown ones refused). The output schema
+ * is published (`listings`) but not given to the SDK, which would parse every answer against it
+ * again: the answer is the route's body, and the route's own schema, the one the output schema is
+ * made of, already binds it (mount-route's checkResponses in every test; the official client,
+ * which the e2e tests use, checks structuredContent against the listed schema too). Leaving it out
+ * took ~100 µs of CPU per call off the door (bench/70-mcp.bench.ts, session 21).
  */
 const registrations = new Map(
   tools.map((tool) => {
@@ -125,7 +129,9 @@ export function buildServer(caller: Caller, gateway: Pick<Gateway, "call">, call
     // The SDK gets a schema that takes any object: the handler validates with the tool's own
     // (after authorizing the call), so a refusal is REST's VALIDATION_FAILED with errors[] rather
     // than the SDK's text (SEP-1303: input-validation failures are tool errors the model reads).
-    const sdkRegistration = { ...registration, inputSchema: ANY_ARGUMENTS };
+    // No outputSchema for the SDK either: see `registrations`.
+    const { outputSchema: _published, ...rest } = registration as typeof registration & { outputSchema?: unknown };
+    const sdkRegistration = { ...rest, inputSchema: ANY_ARGUMENTS };
     server.registerTool(tool.name, sdkRegistration, async (args: Record<string, unknown>) => {
       const started = performance.now();
       // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
@@ -153,9 +159,12 @@ export function buildServer(caller: Caller, gateway: Pick<Gateway, "call">, call
     });
   }
   // Replaces the listing registerTool installed (calls still go to the SDK's handler, then to the
-  // handler above, which validates with the zod schemas of `registrations`).
-  const listed = { tools: visible.map((tool) => listings.get(tool)!) };
-  server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
+  // handler above, which validates with the zod schemas of `registrations`). A single tools/call
+  // (`called`) lists nothing.
+  if (!called) {
+    const listed = { tools: visible.map((tool) => listings.get(tool)!) };
+    server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
+  }
   // registerTool advertises `tools.listChanged: true`; a stateless server never sends
   // notifications/tools/list_changed (no stream outlives a request), so it says so.
   server.server.registerCapabilities({ tools: { listChanged: false } });
