@@ -29,8 +29,8 @@ describe("LruCache", () => {
   });
 
   it("evicts in least-recently-used order across many evictions, hits and deletes between them", () => {
-    // The cache against a plain model (an array, oldest first), through enough operations that the
-    // map's table is rebuilt many times under the eviction cursor.
+    // The cache against a plain model (an array, oldest first), through enough operations that
+    // every entry is moved, evicted and deleted from each place in the recency list many times.
     const cache = new LruCache<number>(50);
     let model: string[] = [];
     let seed = 7;

@@ -1,10 +1,27 @@
+/** One cached value, linked into the cache's recency list (oldest to newest). */
+interface Entry<V> {
+  key: string;
+  value: V;
+  expiresAt: number;
+  older: Entry<V> | undefined;
+  newer: Entry<V> | undefined;
+}
+
 /**
  * The platform's one bounded cache: a map with optional per-entry expiry and least-recently-used
  * eviction (the gateway's token and access caches, assertion signing and verification, rate-limit
- * buckets). A JavaScript Map keeps insertion order, so re-inserting on a hit moves the entry to
- * the young end and the first key is always the eviction candidate: O(1) everywhere, no timers
- * (eviction: see `#nextOldest`). Bounded because every key here comes from a caller (tokens, key
- * hashes): an unbounded map is a memory exhaustion vector.
+ * buckets). The map finds an entry; a doubly linked list through the entries keeps their recency,
+ * so a hit moves its entry to the young end with four pointer writes and an eviction takes the
+ * old end: O(1) everywhere, no timers. Bounded because every key here comes from a caller
+ * (tokens, key hashes): an unbounded map is a memory exhaustion vector.
+ *
+ * Why not the Map's own insertion order (delete and set again on a hit, the first key evicted), as
+ * this class was until session 21: V8 leaves a deleted entry in its hash bucket's chain until the
+ * table is rebuilt, so a key deleted and set again over and over (a hot key: one user's token, a
+ * busy tenant's membership) lengthens its own chain by one each time, and every lookup of it walks
+ * all of them: ~17 µs per hit in a map of 9,000 entries against ~0.1 µs for keys that rotate
+ * (Node 24, measured alone), and a quarter of the edge gateway's CPU in the one-user round of
+ * bench/40-gateway.bench.ts. Here the map is only written when a key is added or removed.
  *
  * @example
  * const tokens = new LruCache<Claims>(10_000);
@@ -13,9 +30,9 @@
  */
 export class LruCache<V> {
   readonly max: number;
-  readonly #entries = new Map<string, { value: V; expiresAt: number }>();
-  /** The eviction cursor: walks the map from its old end, across evictions (see `#nextOldest`). */
-  #oldest: MapIterator<string> | undefined;
+  readonly #entries = new Map<string, Entry<V>>();
+  #oldest: Entry<V> | undefined;
+  #newest: Entry<V> | undefined;
 
   constructor(max: number) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError("LruCache max must be a positive integer");
@@ -29,44 +46,62 @@ export class LruCache<V> {
   get(key: string, now = Date.now()): V | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    if (entry.expiresAt <= now) return undefined;
-    this.#entries.set(key, entry);
+    if (entry.expiresAt <= now) {
+      this.#remove(entry);
+      return undefined;
+    }
+    this.#moveToNewest(entry);
     return entry.value;
   }
 
   /** Stores `value` until `expiresAt` (ms since the epoch; forever by default), evicting the least recently used entry when full. */
   set(key: string, value: V, expiresAt = Number.POSITIVE_INFINITY): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt });
-    if (this.#entries.size > this.max) this.#entries.delete(this.#nextOldest());
+    const existing = this.#entries.get(key);
+    if (existing !== undefined) {
+      existing.value = value;
+      existing.expiresAt = expiresAt;
+      this.#moveToNewest(existing);
+      return;
+    }
+    const entry: Entry<V> = { key, value, expiresAt, older: this.#newest, newer: undefined };
+    if (this.#newest) this.#newest.newer = entry;
+    else this.#oldest = entry;
+    this.#newest = entry;
+    this.#entries.set(key, entry);
+    if (this.#entries.size > this.max) this.#remove(this.#oldest!);
   }
 
   delete(key: string): void {
-    this.#entries.delete(key);
+    const entry = this.#entries.get(key);
+    if (entry !== undefined) this.#remove(entry);
   }
 
   clear(): void {
     this.#entries.clear();
     this.#oldest = undefined;
+    this.#newest = undefined;
   }
 
-  /**
-   * The least recently used key, from an iterator kept between evictions. Why not
-   * `keys().next()`: V8 leaves a deleted entry's slot in the map's table until the table is
-   * rebuilt, and a new iterator starts at the first slot, so in a full cache (every hit and every
-   * eviction frees a slot) each eviction walked every slot freed since the last rebuild: ~3.8 µs
-   * per miss at 10,000 entries against ~0.11 µs this way (Node 24); perf and `node --prof` over a
-   * whole gateway bench run put a fifth of identity-svc's samples in Map.prototype.set under the
-   * assertion cache. A live iterator resumes where it stopped, and no live key is behind it: each
-   * key it passed was evicted, or deleted and re-inserted at the young end.
-   */
-  #nextOldest(): string {
-    let next = this.#oldest?.next();
-    if (next === undefined || next.done) {
-      this.#oldest = this.#entries.keys();
-      next = this.#oldest.next();
-    }
-    return next.value as string;
+  #unlink(entry: Entry<V>): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.#oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.#newest = entry.older;
+    entry.older = undefined;
+    entry.newer = undefined;
+  }
+
+  #moveToNewest(entry: Entry<V>): void {
+    if (entry === this.#newest) return;
+    this.#unlink(entry);
+    entry.older = this.#newest;
+    if (this.#newest) this.#newest.newer = entry;
+    else this.#oldest = entry;
+    this.#newest = entry;
+  }
+
+  #remove(entry: Entry<V>): void {
+    this.#unlink(entry);
+    this.#entries.delete(entry.key);
   }
 }
