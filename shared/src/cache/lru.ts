@@ -1,18 +1,18 @@
+import { type Linked, RecencyList } from "./recency-list.ts";
+
 /** One cached value, linked into the cache's recency list (oldest to newest). */
-interface Entry<V> {
+interface Entry<V> extends Linked<Entry<V>> {
   key: string;
   value: V;
   expiresAt: number;
-  older: Entry<V> | undefined;
-  newer: Entry<V> | undefined;
 }
 
 /**
  * The platform's one bounded cache: a map with optional per-entry expiry and least-recently-used
  * eviction (the gateway's token and access caches, assertion signing and verification, rate-limit
- * buckets). The map finds an entry; a doubly linked list through the entries keeps their recency,
- * so a hit moves its entry to the young end with four pointer writes and an eviction takes the
- * old end: O(1) everywhere, no timers. Bounded because every key here comes from a caller
+ * buckets). The map finds an entry; a doubly linked list through the entries (RecencyList) keeps
+ * their recency, so a hit moves its entry to the young end with a few pointer writes and an
+ * eviction takes the old end: O(1) everywhere, no timers. Bounded because every key here comes from a caller
  * (tokens, key hashes): an unbounded map is a memory exhaustion vector.
  *
  * Why not the Map's own insertion order (delete and set again on a hit, the first key evicted), as
@@ -31,8 +31,7 @@ interface Entry<V> {
 export class LruCache<V> {
   readonly max: number;
   readonly #entries = new Map<string, Entry<V>>();
-  #oldest: Entry<V> | undefined;
-  #newest: Entry<V> | undefined;
+  readonly #recency = new RecencyList<Entry<V>>();
 
   constructor(max: number) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError("LruCache max must be a positive integer");
@@ -50,7 +49,7 @@ export class LruCache<V> {
       this.#remove(entry);
       return undefined;
     }
-    this.#moveToNewest(entry);
+    this.#recency.moveToNewest(entry);
     return entry.value;
   }
 
@@ -60,15 +59,13 @@ export class LruCache<V> {
     if (existing !== undefined) {
       existing.value = value;
       existing.expiresAt = expiresAt;
-      this.#moveToNewest(existing);
+      this.#recency.moveToNewest(existing);
       return;
     }
-    const entry: Entry<V> = { key, value, expiresAt, older: this.#newest, newer: undefined };
-    if (this.#newest) this.#newest.newer = entry;
-    else this.#oldest = entry;
-    this.#newest = entry;
+    const entry: Entry<V> = { key, value, expiresAt, older: undefined, newer: undefined };
+    this.#recency.append(entry);
     this.#entries.set(key, entry);
-    if (this.#entries.size > this.max) this.#remove(this.#oldest!);
+    if (this.#entries.size > this.max) this.#remove(this.#recency.oldest!);
   }
 
   delete(key: string): void {
@@ -78,30 +75,11 @@ export class LruCache<V> {
 
   clear(): void {
     this.#entries.clear();
-    this.#oldest = undefined;
-    this.#newest = undefined;
-  }
-
-  #unlink(entry: Entry<V>): void {
-    if (entry.older) entry.older.newer = entry.newer;
-    else this.#oldest = entry.newer;
-    if (entry.newer) entry.newer.older = entry.older;
-    else this.#newest = entry.older;
-    entry.older = undefined;
-    entry.newer = undefined;
-  }
-
-  #moveToNewest(entry: Entry<V>): void {
-    if (entry === this.#newest) return;
-    this.#unlink(entry);
-    entry.older = this.#newest;
-    if (this.#newest) this.#newest.newer = entry;
-    else this.#oldest = entry;
-    this.#newest = entry;
+    this.#recency.clear();
   }
 
   #remove(entry: Entry<V>): void {
-    this.#unlink(entry);
+    this.#recency.unlink(entry);
     this.#entries.delete(entry.key);
   }
 }
