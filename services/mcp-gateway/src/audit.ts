@@ -99,8 +99,8 @@ export interface AuditPublisherOptions {
  * Publishes the tool calls' audit records to the domain bus without a database (the way
  * partner-inbound publishes), best effort: up to CALLS_PER_EVENT calls per `McpToolCallsRecorded`
  * event and up to ten events per PutEvents request (ADR 0018), so at any load a PutEvents serves
- * hundreds of calls; each request costs the AWS SDK about a millisecond of CPU whatever it holds
- * (services/mcp-gateway/README.md), which with one event per call was a quarter of the door's CPU.
+ * hundreds of calls; a request of ten one-call entries cost the AWS SDK about a millisecond of CPU
+ * (session 20, services/mcp-gateway/README.md), a quarter of the door's CPU at one event per call.
  * A tool call never waits for its audit record, nor pays for building it: `record` keeps the
  * call's facts and time, and the records are built and validated when their request is sent, after
  * the answer went out. A full request's worth of calls goes at once; fewer wait at most `flushMs`.
