@@ -42,6 +42,8 @@ export const McpToolCallRecord = z.strictObject({
   ...McpToolCall,
 });
 export type McpToolCallRecord = z.infer<typeof McpToolCallRecord>;
+/** The most calls one `McpToolCallsRecorded` event carries (~20 KB of calls, far under an entry's 256 KiB). */
+export const MCP_TOOL_CALLS_PER_EVENT = 50;
 
 /** The Flowstate principal that reached the seller's AWS account (REST → backend, MCP → mcp-execution). */
 const MarketplacePrincipal = z.enum(["backend", "mcp-execution"]);
@@ -202,7 +204,9 @@ export const eventCatalog = {
    * The envelope's actor is the system actor `mcp-gateway`; a batch spans tenants and people, so
    * the envelope carries no tenant, subject or request id of its own.
    */
-  "McpToolCallsRecorded.v1": z.strictObject({ calls: z.array(McpToolCallRecord).min(1).max(50) }),
+  "McpToolCallsRecorded.v1": z.strictObject({
+    calls: z.array(McpToolCallRecord).min(1).max(MCP_TOOL_CALLS_PER_EVENT),
+  }),
   // partner-inbound (us-east-1): a Partner Central event's metadata, written back to eu-central-1
   "PartnerEventReceived.v1": PartnerEventMetadata,
 } as const satisfies EventCatalog;

@@ -7,12 +7,13 @@ import {
   PutTargetsCommand,
 } from "@aws-sdk/client-eventbridge";
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs";
+import { MCP_TOOL_CALLS_PER_EVENT } from "@flowstate/contracts/events/catalog";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { decodeMessage } from "@flowstate/shared/consumer/decode-message";
 import { createTestQueue } from "@flowstate/shared/consumer/test-queue";
 import { createLogger } from "@flowstate/shared/log/logger";
 import { describe, it } from "vitest";
-import { AuditPublisher, CALLS_PER_EVENT, type ToolCallRecord, toolCallOf, toolCallsEnvelope } from "./audit.ts";
+import { AuditPublisher, type ToolCallRecord, toolCallOf, toolCallsEnvelope } from "./audit.ts";
 
 const aws = createAwsClients({ endpoint: process.env.AWS_ENDPOINT_URL });
 const eventBridge = aws.data("eventbridge");
@@ -132,7 +133,7 @@ describe("mcp-gateway audit records", () => {
   });
 
   it("wraps 1 to 50 calls in an McpToolCallsRecorded envelope of the system actor, without tenant or subject", () => {
-    const calls = Array.from({ length: CALLS_PER_EVENT }, (_, n) => toolCallOf(call(n)));
+    const calls = Array.from({ length: MCP_TOOL_CALLS_PER_EVENT }, (_, n) => toolCallOf(call(n)));
     const e = toolCallsEnvelope(calls);
     assert.deepEqual([e.type, e.version, e.source], ["McpToolCallsRecorded", 1, "flowstate.mcp-gateway"]);
     assert.deepEqual(e.actor, { kind: "system", service: "mcp-gateway" });
@@ -167,7 +168,7 @@ describe("mcp-gateway audit records", () => {
       const ids = new Set<string>();
       for (const d of events) {
         assert.ok(d.ok && d.event.type === "McpToolCallsRecorded", JSON.stringify(d));
-        assert.ok(d.event.data.calls.length <= CALLS_PER_EVENT);
+        assert.ok(d.event.data.calls.length <= MCP_TOOL_CALLS_PER_EVENT);
         for (const c of d.event.data.calls) ids.add(c.id);
       }
       assert.equal(ids.size, 1234, "every call arrives once, under its own event id");

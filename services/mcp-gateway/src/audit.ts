@@ -1,9 +1,10 @@
-import { type EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
-import { type eventCatalog, McpToolCallRecord } from "@flowstate/contracts/events/catalog";
+import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { type eventCatalog, MCP_TOOL_CALLS_PER_EVENT, McpToolCallRecord } from "@flowstate/contracts/events/catalog";
 import { EventEnvelope } from "@flowstate/contracts/events/envelope";
 import type { CallerIdentity } from "@flowstate/edge-gateway/pipeline";
 import type { Logger } from "@flowstate/shared/log/logger";
 import { newEventId } from "@flowstate/shared/outbox/event-id";
+import { entrySize, putEntries, type SizedEntry } from "@flowstate/shared/outbox/publish-batch";
 import type { z } from "zod";
 
 export interface ToolCallRecord {
@@ -20,18 +21,12 @@ export interface AuditSink {
   record(call: ToolCallRecord): void;
 }
 
-/** Tool calls per `McpToolCallsRecorded` event (the catalog's bound). */
-export const CALLS_PER_EVENT = 50;
-/** EventBridge's entries per PutEvents request. */
-const ENTRIES_PER_REQUEST = 10;
 /**
- * The entries of one PutEvents request must total less than 256 KB (Source, DetailType and Detail
- * in UTF-8). A typical entry of 50 calls is ~17 KB, so ten fit; 50 calls with every field at its
- * longest do not (audit.test.ts), so requests are packed by size as well as by count.
+ * The calls the publisher sends at once: ten full events, EventBridge's entries per PutEvents.
+ * Fewer may go in one request: `putEntries` also keeps a request under EventBridge's 256 KiB, which
+ * ten events of 50 calls with every field at its longest would pass (audit.test.ts).
  */
-const MAX_REQUEST_BYTES = 250_000;
-/** The calls one PutEvents request carries at most. */
-const FULL_REQUEST = CALLS_PER_EVENT * ENTRIES_PER_REQUEST;
+const FULL_REQUEST = MCP_TOOL_CALLS_PER_EVENT * 10;
 const SOURCE = "flowstate.mcp-gateway";
 const DETAIL_TYPE = "McpToolCallsRecorded";
 
@@ -58,13 +53,13 @@ export function toolCallOf(call: ToolCallRecord, at = new Date()): McpToolCallRe
 }
 
 /**
- * The envelope of one batch (1 to CALLS_PER_EVENT calls, each validated by `toolCallOf`, so the
- * batch is not parsed again): the system actor `mcp-gateway`, and no tenant, subject or request id
+ * The envelope of one batch (1 to MCP_TOOL_CALLS_PER_EVENT calls, each validated by `toolCallOf`,
+ * so the batch is not parsed again): the system actor `mcp-gateway`, and no tenant, subject or request id
  * of its own, since a batch spans tenants and people.
  */
 export function toolCallsEnvelope(calls: McpToolCallRecord[], at = new Date()): EventEnvelope {
-  if (calls.length < 1 || calls.length > CALLS_PER_EVENT)
-    throw new RangeError(`a batch holds 1 to ${CALLS_PER_EVENT} calls`);
+  if (calls.length < 1 || calls.length > MCP_TOOL_CALLS_PER_EVENT)
+    throw new RangeError(`a batch holds 1 to ${MCP_TOOL_CALLS_PER_EVENT} calls`);
   return EventEnvelope.parse({
     id: newEventId(),
     type: DETAIL_TYPE,
@@ -74,13 +69,6 @@ export function toolCallsEnvelope(calls: McpToolCallRecord[], at = new Date()): 
     actor: { kind: "system", service: "mcp-gateway" },
     data: { calls } satisfies z.input<(typeof eventCatalog)["McpToolCallsRecorded.v1"]>,
   });
-}
-
-/** One PutEvents entry: the Detail and how many calls it carries. */
-interface Entry {
-  detail: string;
-  bytes: number;
-  calls: number;
 }
 
 export interface AuditPublisherOptions {
@@ -97,8 +85,9 @@ export interface AuditPublisherOptions {
 
 /**
  * Publishes the tool calls' audit records to the domain bus without a database (the way
- * partner-inbound publishes), best effort: up to CALLS_PER_EVENT calls per `McpToolCallsRecorded`
- * event and up to ten events per PutEvents request (ADR 0018), so at any load a PutEvents serves
+ * partner-inbound publishes), best effort: up to MCP_TOOL_CALLS_PER_EVENT calls per
+ * `McpToolCallsRecorded` event and up to ten events per PutEvents request (ADR 0018; sent through
+ * the relay's `putEntries`, which also keeps a request under 256 KiB), so a PutEvents serves
  * hundreds of calls; a request of ten one-call entries cost the AWS SDK about a millisecond of CPU
  * (session 20, services/mcp-gateway/README.md), a quarter of the door's CPU at one event per call.
  * A tool call never waits for its audit record, nor pays for building it: `record` keeps the
@@ -166,7 +155,7 @@ export class AuditPublisher implements AuditSink {
     if (this.#buffer.length) this.#timer ??= setTimeout(() => this.#flush(true), this.o.flushMs);
   }
 
-  /** Builds the calls' events and sends them in as few PutEvents requests as their size allows. */
+  /** Builds the calls' events and sends them in as few PutEvents requests as EventBridge's limits allow. */
   async #send(buffered: { call: ToolCallRecord; at: Date }[]): Promise<void> {
     const records: McpToolCallRecord[] = [];
     for (const { call, at } of buffered) {
@@ -178,49 +167,27 @@ export class AuditPublisher implements AuditSink {
     }
     if (records.length < buffered.length)
       this.o.logger.warn({ count: buffered.length - records.length }, "audit records refused by their schema");
-    let request: Entry[] = [];
-    let bytes = 0;
-    for (let i = 0; i < records.length; i += CALLS_PER_EVENT) {
-      const calls = records.slice(i, i + CALLS_PER_EVENT);
-      const detail = JSON.stringify(toolCallsEnvelope(calls));
+    const entries: SizedEntry<number>[] = [];
+    for (let i = 0; i < records.length; i += MCP_TOOL_CALLS_PER_EVENT) {
+      const calls = records.slice(i, i + MCP_TOOL_CALLS_PER_EVENT);
       const entry = {
-        detail,
-        bytes: SOURCE.length + DETAIL_TYPE.length + Buffer.byteLength(detail),
-        calls: calls.length,
+        EventBusName: this.o.busName,
+        Source: SOURCE,
+        DetailType: DETAIL_TYPE,
+        Detail: JSON.stringify(toolCallsEnvelope(calls)),
       };
-      if (request.length === ENTRIES_PER_REQUEST || (request.length && bytes + entry.bytes > MAX_REQUEST_BYTES)) {
-        await this.#put(request);
-        request = [];
-        bytes = 0;
-      }
-      request.push(entry);
-      bytes += entry.bytes;
+      entries.push({ item: calls.length, entry, size: entrySize(entry) });
     }
-    if (request.length) await this.#put(request);
-  }
-
-  async #put(entries: Entry[]): Promise<void> {
-    const calls = entries.reduce((n, e) => n + e.calls, 0);
-    try {
-      this.stats.requests++;
-      const res = await this.o.eventBridge.send(
-        new PutEventsCommand({
-          Entries: entries.map((e) => ({
-            EventBusName: this.o.busName,
-            Source: SOURCE,
-            DetailType: DETAIL_TYPE,
-            Detail: e.detail,
-          })),
-        }),
+    const put = await putEntries(this.o.eventBridge, entries);
+    // Each item is the number of calls its event carries.
+    const refused = put.refused.reduce((n, r) => n + r.item, 0);
+    this.stats.requests += put.requests;
+    this.stats.published += put.accepted.reduce((n, calls) => n + calls, 0);
+    this.stats.failed += refused;
+    if (refused)
+      this.o.logger.warn(
+        { count: refused, errors: [...new Set(put.refused.map((r) => r.error))] },
+        "audit events not published",
       );
-      // The result entries are in the request's order; a refused one has an ErrorCode.
-      const refused = entries.reduce((n, e, i) => n + (res.Entries?.[i]?.ErrorCode ? e.calls : 0), 0);
-      this.stats.published += calls - refused;
-      this.stats.failed += refused;
-      if (refused) this.o.logger.warn({ failed: refused }, "audit events refused by the bus");
-    } catch (err) {
-      this.stats.failed += calls;
-      this.o.logger.warn({ count: calls, error: (err as Error).name }, "audit events not published");
-    }
   }
 }

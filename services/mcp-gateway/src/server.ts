@@ -41,6 +41,9 @@ function outputShape(tool: ToolSpec): z.ZodRawShape | undefined {
   return undefined;
 }
 
+/** What the SDK validates arguments with: any object (server.ts validates them with the tool's schema). */
+const ANY_ARGUMENTS = z.looseObject({});
+
 /**
  * Each tool's registration, built once per process: a server is built per request, and building
  * the schemas again each time cost several milliseconds per call (bench/70-mcp.bench.ts). The tool
@@ -61,13 +64,17 @@ const registrations = new Map(
         inputSchema: z.strictObject(tool.input),
         ...(output ? { outputSchema: z.object(output) } : {}),
         annotations: tool.annotations,
+        /**
+         * What the SDK is given: a schema that takes any object, since the handler validates with
+         * the tool's own (after authorizing the call), so a refusal is REST's VALIDATION_FAILED with
+         * errors[] rather than the SDK's text (SEP-1303: input-validation failures are tool errors
+         * the model reads); and no output schema (above).
+         */
+        sdk: { description: tool.description, inputSchema: ANY_ARGUMENTS, annotations: tool.annotations },
       },
     ] as const;
   }),
 );
-
-/** What the SDK validates arguments with: any object (server.ts validates them with the tool's schema). */
-const ANY_ARGUMENTS = z.looseObject({});
 
 /**
  * What `tools/list` says of each tool, also built once: the same zod schemas as JSON Schema, made
@@ -126,13 +133,7 @@ export function buildServer(caller: Caller, gateway: Pick<Gateway, "call">, call
   const visible = visibleTools(caller.identity);
   for (const tool of called ? [called] : visible) {
     const registration = registrations.get(tool)!;
-    // The SDK gets a schema that takes any object: the handler validates with the tool's own
-    // (after authorizing the call), so a refusal is REST's VALIDATION_FAILED with errors[] rather
-    // than the SDK's text (SEP-1303: input-validation failures are tool errors the model reads).
-    // No outputSchema for the SDK either: see `registrations`.
-    const { outputSchema: _published, ...rest } = registration as typeof registration & { outputSchema?: unknown };
-    const sdkRegistration = { ...rest, inputSchema: ANY_ARGUMENTS };
-    server.registerTool(tool.name, sdkRegistration, async (args: Record<string, unknown>) => {
+    server.registerTool(tool.name, registration.sdk, async (args: Record<string, unknown>) => {
       const started = performance.now();
       // A call that throws (a timeout past 10 s) still gets its audit event, and a generic answer.
       const denied = authorizeCall(tool, caller);

@@ -38,11 +38,23 @@ export function entrySize(e: PutEventsRequestEntry): number {
   return size;
 }
 
-type Sized = { row: ClaimedRow; entry: PutEventsRequestEntry; size: number };
+/** An entry to send, what it stands for, and its size (`entrySize`). */
+export interface SizedEntry<T> {
+  item: T;
+  entry: PutEventsRequestEntry;
+  size: number;
+}
 
-function chunk(entries: Sized[]): Sized[][] {
-  const chunks: Sized[][] = [];
-  let current: Sized[] = [];
+/** What `putEntries` did with each item, in order, and how many PutEvents calls it made. */
+export interface PutOutcome<T> {
+  accepted: T[];
+  refused: { item: T; error: string }[];
+  requests: number;
+}
+
+function chunk<T>(entries: readonly SizedEntry<T>[]): SizedEntry<T>[][] {
+  const chunks: SizedEntry<T>[][] = [];
+  let current: SizedEntry<T>[] = [];
   let bytes = 0;
   for (const item of entries) {
     if (current.length && (current.length === MAX_ENTRIES || bytes + item.size >= MAX_ENTRY_BYTES)) {
@@ -58,11 +70,45 @@ function chunk(entries: Sized[]): Sized[][] {
 }
 
 /**
- * Publishes claimed rows, usually in one PutEvents call. PutEvents is not all-or-nothing: each
- * result entry carries either an EventId or an ErrorCode, in request order, so only the accepted
- * rows are reported sent and the rest are retried. A call that throws (network, throttling after
- * the SDK's own retries) fails all its rows. A row too large for an entry is never sent: it is
- * reported undeliverable (retrying could only fail again, and would fail its batch-mates too).
+ * Sends entries (each smaller than an entry may be) in as few PutEvents calls as EventBridge's
+ * limits allow: ten entries, and less than 256 KiB in all. PutEvents is not all-or-nothing: each
+ * result entry carries either an EventId or an ErrorCode, in request order, so each item is
+ * reported accepted or refused on its own; a call that throws refuses all of its items. The outbox
+ * relay and mcp-gateway's audit publisher send through it.
+ */
+export async function putEntries<T>(
+  eventBridge: EventBridgeClient,
+  entries: readonly SizedEntry<T>[],
+  timeoutMs?: number,
+): Promise<PutOutcome<T>> {
+  const outcome: PutOutcome<T> = { accepted: [], refused: [], requests: 0 };
+  for (const part of chunk(entries)) {
+    outcome.requests++;
+    try {
+      // A caller that holds something during the call (the relay, its rows' locks) gives a timeout:
+      // the SDK sets no request timeout by default, and a hung connection must not hold it forever.
+      const res = await eventBridge.send(
+        new PutEventsCommand({ Entries: part.map((p) => p.entry) }),
+        timeoutMs === undefined ? {} : { abortSignal: AbortSignal.timeout(timeoutMs) },
+      );
+      part.forEach(({ item }, i) => {
+        const result = res.Entries?.[i];
+        if (result?.EventId) outcome.accepted.push(item);
+        else outcome.refused.push({ item, error: result?.ErrorCode ?? "NoResultEntry" });
+      });
+    } catch (err) {
+      const error = err instanceof Error ? err.name : "PutEventsFailed";
+      for (const { item } of part) outcome.refused.push({ item, error });
+    }
+  }
+  return outcome;
+}
+
+/**
+ * Publishes claimed rows, usually in one PutEvents call (`putEntries`): only the accepted rows are
+ * reported sent and the rest are retried. A row too large for an entry is never sent: it is
+ * reported undeliverable (retrying could only fail again, and would fail its batch-mates too). A
+ * call that timed out after all is re-published.
  */
 export async function publishBatch(
   eventBridge: EventBridgeClient,
@@ -71,11 +117,11 @@ export async function publishBatch(
   timeoutMs = 20_000,
 ): Promise<PublishOutcome> {
   const outcome: PublishOutcome = { sent: [], failed: [], undeliverable: [] };
-  const sendable: Sized[] = [];
+  const sendable: SizedEntry<ClaimedRow>[] = [];
   for (const row of rows) {
     const entry = toEntry(row, busName);
     const size = entrySize(entry);
-    if (size < MAX_ENTRY_BYTES) sendable.push({ row, entry, size });
+    if (size < MAX_ENTRY_BYTES) sendable.push({ item: row, entry, size });
     else
       outcome.undeliverable.push({
         id: row.id,
@@ -84,22 +130,8 @@ export async function publishBatch(
         error: `EntryTooLarge: ${size} bytes, EventBridge accepts less than ${MAX_ENTRY_BYTES}`,
       });
   }
-  for (const part of chunk(sendable)) {
-    try {
-      // The rows stay locked during the call: a hung connection must not hold them forever (the SDK
-      // sets no request timeout by default). A call that timed out after all is re-published.
-      const res = await eventBridge.send(new PutEventsCommand({ Entries: part.map((p) => p.entry) }), {
-        abortSignal: AbortSignal.timeout(timeoutMs),
-      });
-      part.forEach(({ row }, i) => {
-        const result = res.Entries?.[i];
-        if (result?.EventId) outcome.sent.push(row.id);
-        else outcome.failed.push({ id: row.id, error: result?.ErrorCode ?? "NoResultEntry" });
-      });
-    } catch (err) {
-      const error = err instanceof Error ? err.name : "PutEventsFailed";
-      for (const { row } of part) outcome.failed.push({ id: row.id, error });
-    }
-  }
+  const put = await putEntries(eventBridge, sendable, timeoutMs);
+  outcome.sent.push(...put.accepted.map((row) => row.id));
+  outcome.failed.push(...put.refused.map(({ item, error }) => ({ id: item.id, error })));
   return outcome;
 }
