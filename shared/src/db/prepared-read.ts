@@ -15,8 +15,9 @@ export interface PreparedStatement {
  * again: 258 µs of planning per 97 µs of identity-svc's grouped tenant read, 414 per members read
  * (pg_stat_statements over bench/40-gateway.bench.ts). A JSON array is 100 rows to both, so after
  * PostgreSQL's five custom plans the generic one is kept (identity-svc's tenant-reads.test.ts counts them).
+ * A null element is a JSON null: `jsonb_array_elements_text` answers SQL NULL for it, which equals nothing.
  */
-export const idList = (ids: readonly string[]) => JSON.stringify(ids);
+export const idList = (ids: readonly (string | null)[]) => JSON.stringify(ids);
 
 /**
  * Runs a hot read as a named prepared statement on the ORM's own `pg` pool. Why: MikroORM sends

@@ -66,21 +66,42 @@ describe("identity-svc's grouped tenant reads", () => {
     ]);
   });
 
-  it("answer each tenant's lists in order: active members owner first, flags, keys newest first", async () => {
-    const [members, flags, keys, none] = await Promise.all([
-      reads.members.load("t3"),
-      reads.flags.load("t3"),
-      reads.apiKeys.load("t3"),
-      reads.members.load("nope"),
+  it("answer each tenant's lists in order, with the caller's role: active members owner first, flags, keys newest first", async () => {
+    const [members, flags, keys, outsider, none, deleted, empty] = await Promise.all([
+      reads.members.load("u9", "t3"), // an admin
+      reads.flags.load("u10", "t3"), // a member
+      reads.apiKeys.load("u8", "t3"), // the owner
+      reads.members.load("u0", "t3"), // another tenant's owner
+      reads.members.load("u8", "nope"),
+      reads.flags.load("u0", `t${TENANTS}`), // deleted
+      reads.apiKeys.load(null, "t4"), // no caller: a route that decided access itself
     ]);
-    expect(members.map((m) => [m.sub, m.role])).toEqual([
+    expect(members?.role).toBe("admin");
+    expect(members?.rows.map((m) => [m.sub, m.role])).toEqual([
       ["u8", "owner"],
       ["u9", "admin"],
       ["u10", "member"],
     ]);
-    expect(flags.map((f) => f.flag).sort()).toEqual(["a", "b"]);
-    expect(keys.map((k) => k.key_id)).toEqual(["k32", "k31"]);
-    expect(none).toEqual([]);
+    expect(flags?.role).toBe("member");
+    expect(flags?.rows.map((f) => f.flag).sort()).toEqual(["a", "b"]);
+    expect(keys?.role).toBe("owner");
+    expect(keys?.rows.map((k) => k.key_id)).toEqual(["k32", "k31"]);
+    expect(outsider).toEqual({ role: null, rows: expect.any(Array) });
+    expect(none).toBeNull();
+    expect(deleted).toBeNull();
+    expect(empty?.role).toBeNull();
+    expect(empty?.rows.map((k) => k.key_id)).toEqual(["k42", "k41"]);
+  });
+
+  it("answer an active tenant whose list is empty with its caller's role and no rows", async () => {
+    await db.orm.em.fork().execute(`DELETE FROM "${db.schema}".feature_flag WHERE tenant_id = 't5'`);
+    expect(await reads.flags.load("u17", "t5")).toEqual({ role: "admin", rows: [] });
+    const em = db.orm.em.fork();
+    expect(await em.transactional((tx) => reads.flags.inTransaction(tx, "u16", "t5"))).toEqual({
+      role: "owner",
+      rows: [],
+    });
+    expect(await em.transactional((tx) => reads.members.inTransaction(tx, "u16", `t${TENANTS}`))).toBeNull();
   });
 
   const ids = Array.from({ length: 64 }, (_, i) => `t${i * 7 + 5}`);
@@ -90,9 +111,17 @@ describe("identity-svc's grouped tenant reads", () => {
       text: reads.views.text,
       values: [idList(ids.map(() => "u1")), idList(ids)],
     },
-    { name: "members", text: reads.members.statement.text, values: [idList(ids)] },
-    { name: "flags", text: reads.flags.statement.text, values: [idList(ids)] },
-    { name: "API keys", text: reads.apiKeys.statement.text, values: [idList(ids)] },
+    ...(
+      [
+        ["members", reads.members],
+        ["flags", reads.flags],
+        ["API keys", reads.apiKeys],
+      ] as const
+    ).map(([name, lists]) => ({
+      name,
+      text: lists.statement.text,
+      values: [idList(ids.map(() => "u1")), idList(ids)],
+    })),
   ];
   for (const mode of ["force_custom_plan", "force_generic_plan"] as const) {
     it(`scan no table whole for a batch of 64 ids (${mode})`, async () => {

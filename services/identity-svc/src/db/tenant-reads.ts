@@ -38,36 +38,63 @@ export type ApiKeyRow = {
 
 export type MemberRow = { sub: string; name: string; email: string; role: TenantRole; created_at: Date };
 
+/** A list as one caller sees it: `role` is the caller's in the tenant (null: not a member). */
+export interface TenantListRead<R> {
+  role: TenantRole | null;
+  rows: R[];
+}
+
 /**
- * A per-tenant list read, for many tenants in one statement: `statement` takes the tenant ids as
- * one JSON array (`idList`, prepared-read.ts says why: `jsonb_array_elements_text($1::jsonb) WITH
- * ORDINALITY AS q(id, i)`) and answers `i` on every row, ordered within each tenant. `load` shares
- * statements between concurrent reads (coalesced-read.ts); `inTransaction` runs it for one tenant
+ * A per-tenant list read together with the access check it needs, for many (caller, tenant) pairs
+ * in one statement: `statement` takes the callers' subs and the tenant ids as two JSON arrays
+ * (`idList`, prepared-read.ts says why) and answers, for each pair whose tenant is active, the
+ * caller's role on every row (`caller_role`) and the list's columns (all null on the one row of
+ * an empty list); a pair with no active tenant has no row, so `load` answers null. A null sub
+ * matches no member: the read of a route whose access was decided elsewhere. `load` shares
+ * statements between concurrent reads (coalesced-read.ts); `inTransaction` runs it for one pair
  * on the transaction's connection.
  * Why grouped: under a mix of many tenants each GET used to send its own statement, and the
- * statements (a socket write and a wake-up on both sides each) were most of the read's cost.
+ * statements (a socket write and a wake-up on both sides each) were most of the read's cost. Why
+ * the access check rides along: it was a second grouped statement per list read (the tenant view),
+ * half of the list routes' statements in bench/40-gateway.bench.ts's mix.
  */
 export interface TenantLists<R> {
   statement: PreparedStatement;
-  load(tenantId: string): Promise<R[]>;
-  inTransaction(em: EntityManager, tenantId: string): Promise<R[]>;
+  load(sub: string | null, tenantId: string): Promise<TenantListRead<R> | null>;
+  inTransaction(em: EntityManager, sub: string | null, tenantId: string): Promise<TenantListRead<R> | null>;
 }
 
-function tenantLists<R>(orm: Database, statement: PreparedStatement): TenantLists<R> {
-  const grouped = coalescedRead<string, R[]>({
+type ListRow<R> = { [K in keyof R]: R[K] | null } & { i: number; caller_role: TenantRole | null };
+
+function tenantLists<R>(orm: Database, statement: PreparedStatement, present: keyof R): TenantLists<R> {
+  // Rows in statement order, the pairs' numbers (`i`) ascending: each pair's read, or null.
+  const collect = (count: number, rows: ListRow<R>[]) => {
+    const reads: (TenantListRead<R> | null)[] = new Array(count).fill(null);
+    for (const row of rows) {
+      let read = reads[row.i - 1];
+      if (!read) {
+        read = { role: row.caller_role, rows: [] };
+        reads[row.i - 1] = read;
+      }
+      // The row keeps `i` and `caller_role` beside the list's columns, as the callers map it field by field.
+      if (row[present] !== null) read.rows.push(row as unknown as R);
+    }
+    return reads;
+  };
+  const params = (keys: readonly (readonly [string | null, string])[]) => [
+    idList(keys.map((k) => k[0])),
+    idList(keys.map((k) => k[1])),
+  ];
+  const grouped = coalescedRead<readonly [string | null, string], TenantListRead<R> | null>({
     maxInFlight: Math.min(READS_IN_FLIGHT, orm.config.get("pool")?.max ?? 10),
     maxBatch: 64,
-    run: async (ids) => {
-      const rows = await preparedRead<R & { i: number }>(orm.em, statement, [idList(ids)]);
-      const lists: R[][] = ids.map(() => []);
-      for (const r of rows) lists[r.i - 1]!.push(r);
-      return lists;
-    },
+    run: async (keys) => collect(keys.length, await preparedRead<ListRow<R>>(orm.em, statement, params(keys))),
   });
   return {
     statement,
-    load: async (tenantId) => (await grouped.load(tenantId)) ?? [],
-    inTransaction: (em, tenantId) => preparedRead<R>(em, statement, [idList([tenantId])]),
+    load: async (sub, tenantId) => (await grouped.load([sub, tenantId])) ?? null,
+    inTransaction: async (em, sub, tenantId) =>
+      collect(1, await preparedRead<ListRow<R>>(em, statement, params([[sub, tenantId]])))[0] ?? null,
   };
 }
 
@@ -103,36 +130,63 @@ export function tenantReads(orm: Database, schema: string): TenantReads {
                  LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = q.sub
                 WHERE t.id = q.id AND t.status = 'active' LIMIT 1) t`,
   };
+  // A list with its access check (TenantLists): the pair's active tenant and the caller's role in
+  // it (inside a LATERAL with LIMIT 1, as `many` does and for the same reason), then the list
+  // through a LEFT JOIN LATERAL (OFFSET 0: not flattened into a join that hashes the whole table),
+  // so a tenant with an empty list still answers its one row.
+  const listOf = (list: string, columns: string, order: string) =>
+    `SELECT q.i::int AS i, v.role AS caller_role, ${columns}
+       FROM ROWS FROM (jsonb_array_elements_text($1::jsonb), jsonb_array_elements_text($2::jsonb))
+            WITH ORDINALITY AS q(sub, id, i)
+       CROSS JOIN LATERAL (
+         SELECT t.id, me.role FROM ${tenant} t
+           LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = q.sub
+          WHERE t.id = q.id AND t.status = 'active' LIMIT 1) v
+       LEFT JOIN LATERAL (${list} OFFSET 0) l ON true
+      ORDER BY ${order}`;
   return {
     views: many,
     one: `SELECT ${columns} FROM ${tenant} t ${owner}
             LEFT JOIN ${membership} me ON me.tenant_id = t.id AND me.sub = ?
            WHERE t.status = 'active' AND t.id = ?`,
-    flags: tenantLists(orm, {
-      name: `feature_flags_${schema}`,
-      text: `SELECT q.i::int AS i, f.flag, f.enabled
-               FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(id, i)
-               CROSS JOIN LATERAL (
-                 SELECT f.flag, f.enabled FROM "${schema}"."feature_flag" f WHERE f.tenant_id = q.id OFFSET 0) f`,
-    }),
-    members: tenantLists(orm, {
-      name: `members_of_${schema}`,
-      text: `SELECT q.i::int AS i, m.sub, m.name, m.email, m.role, m.created_at
-               FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(id, i)
-               CROSS JOIN LATERAL (
-                 SELECT u.sub, u.name, u.email, m.role, m.created_at FROM ${membership} m
-                   JOIN "${schema}"."app_user" u ON u.sub = m.sub AND u.status = 'active'
-                  WHERE m.tenant_id = q.id OFFSET 0) m
-              ORDER BY q.i, CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, m.created_at, m.sub`,
-    }),
-    apiKeys: tenantLists(orm, {
-      name: `api_keys_of_${schema}`,
-      text: `SELECT q.i::int AS i, k.key_id, k.name, k.scope, k.created_by, k.created_at, k.revoked_at
-               FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(id, i)
-               CROSS JOIN LATERAL (
-                 SELECT k.key_id, k.name, k.scope, k.created_by, k.created_at, k.revoked_at FROM "${schema}"."api_key" k WHERE k.tenant_id = q.id OFFSET 0) k
-              ORDER BY q.i, k.created_at DESC, k.key_id`,
-    }),
+    flags: tenantLists(
+      orm,
+      {
+        name: `feature_flags_${schema}`,
+        text: listOf(
+          `SELECT f.flag, f.enabled FROM "${schema}"."feature_flag" f WHERE f.tenant_id = v.id`,
+          "l.flag, l.enabled",
+          "q.i",
+        ),
+      },
+      "flag",
+    ),
+    members: tenantLists(
+      orm,
+      {
+        name: `members_of_${schema}`,
+        text: listOf(
+          `SELECT u.sub, u.name, u.email, m.role, m.created_at FROM ${membership} m
+             JOIN "${schema}"."app_user" u ON u.sub = m.sub AND u.status = 'active'
+            WHERE m.tenant_id = v.id`,
+          "l.sub, l.name, l.email, l.role, l.created_at",
+          "q.i, CASE l.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, l.created_at, l.sub",
+        ),
+      },
+      "sub",
+    ),
+    apiKeys: tenantLists(
+      orm,
+      {
+        name: `api_keys_of_${schema}`,
+        text: listOf(
+          `SELECT k.key_id, k.name, k.scope, k.created_by, k.created_at, k.revoked_at FROM "${schema}"."api_key" k WHERE k.tenant_id = v.id`,
+          "l.key_id, l.name, l.scope, l.created_by, l.created_at, l.revoked_at",
+          "q.i, l.created_at DESC, l.key_id",
+        ),
+      },
+      "key_id",
+    ),
     all: {
       name: `tenants_of_${schema}`,
       text: `SELECT ${columns} FROM ${tenant} t ${owner}

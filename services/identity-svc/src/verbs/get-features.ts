@@ -9,11 +9,15 @@ export function toFlags(rows: readonly { flag: string; enabled: boolean }[]): Fe
   return out;
 }
 
-/** The tenant's flags for a read (a service's internal one, access decided by its route): a grouped prepared read, no entities. */
-export async function readFlags(ctx: ServiceContext, tenantId: string): Promise<FeatureFlags> {
+/**
+ * An active tenant's flags for a service's internal read (access decided by its route), or null
+ * when no active tenant has the id: one grouped statement, no entities.
+ */
+export async function readFlags(ctx: ServiceContext, tenantId: string): Promise<FeatureFlags | null> {
   const em = ctx.existingEm();
   const lists = ctx.deps.tenantReads.flags;
-  return toFlags(em?.isInTransaction() ? await lists.inTransaction(em, tenantId) : await lists.load(tenantId));
+  const read = em?.isInTransaction() ? await lists.inTransaction(em, null, tenantId) : await lists.load(null, tenantId);
+  return read && toFlags(read.rows);
 }
 
 /** Any member, or an API key of the tenant (other services read `marketplace_offers` through the gateway). */
