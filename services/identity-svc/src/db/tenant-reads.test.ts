@@ -2,6 +2,7 @@ import { idList } from "@flowstate/shared/db/prepared-read";
 import { openTestDatabase, type TestDatabase } from "@flowstate/shared/db/test-database";
 import { planCounts, planNodes } from "@flowstate/shared/testing/query-plans";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedTenantRows } from "../testing/tenant-rows.ts";
 import { entities } from "./entities.ts";
 import { migrations } from "./migrations.ts";
 import { type TenantReads, tenantReads } from "./tenant-reads.ts";
@@ -22,29 +23,8 @@ let reads: TenantReads;
 beforeAll(async () => {
   db = await openTestDatabase({ prefix: "tenant_reads", entities, migrations });
   reads = tenantReads(db.orm, db.schema);
-  const s = `"${db.schema}"`;
-  // 400 tenants, each with an owner, an admin and two members (one of them deleted), two flags and
-  // two keys; tenant 400 is deleted.
-  await db.orm.em.fork().execute(`
-    INSERT INTO ${s}.app_user (sub, email, email_key, name, password_hash, status, created_at)
-      SELECT 'u' || n, CASE WHEN n % 4 = 3 THEN NULL ELSE 'u' || n || '@example.com' END,
-             CASE WHEN n % 4 = 3 THEN NULL ELSE 'u' || n || '@example.com' END, 'User ' || n,
-             CASE WHEN n % 4 = 3 THEN NULL ELSE 'x' END, CASE WHEN n % 4 = 3 THEN 'deleted' ELSE 'active' END,
-             now() + n * interval '1 second'
-        FROM generate_series(0, ${TENANTS * 4 - 1}) n;
-    INSERT INTO ${s}.tenant (id, name, status, created_at)
-      SELECT 't' || n, 'Tenant ' || n, CASE WHEN n = ${TENANTS} THEN 'deleted' ELSE 'active' END, now()
-        FROM generate_series(1, ${TENANTS}) n;
-    INSERT INTO ${s}.membership (tenant_id, sub, role, created_at)
-      SELECT 't' || (n / 4 + 1), 'u' || n, (ARRAY['owner', 'admin', 'member', 'member'])[n % 4 + 1],
-             now() + n * interval '1 second'
-        FROM generate_series(0, ${TENANTS * 4 - 1}) n;
-    INSERT INTO ${s}.feature_flag (tenant_id, flag, enabled, updated_at, updated_by)
-      SELECT 't' || n, f, n % 2 = 0, now(), 'u0' FROM generate_series(1, ${TENANTS}) n, unnest(ARRAY['a', 'b']) f;
-    INSERT INTO ${s}.api_key (key_id, tenant_id, name, scope, secret_hash, created_by, created_at)
-      SELECT 'k' || n || k, 't' || n, 'Key ' || k, 'read', 'x', 'u' || ((n - 1) * 4), now() + k * interval '1 second'
-        FROM generate_series(1, ${TENANTS}) n, generate_series(1, 2) k;
-    ANALYZE ${s}.app_user, ${s}.tenant, ${s}.membership, ${s}.feature_flag, ${s}.api_key;`);
+  // Each tenant with an owner, an admin and two members (one of them deleted), two flags and two keys; the last deleted.
+  await seedTenantRows(db.orm, db.schema, TENANTS);
 });
 afterAll(() => db?.close());
 
