@@ -11,7 +11,8 @@ export type TenantRow = { id: string; name: string; created_at: Date; owner_sub:
  * (never module-level state: two apps in one process, as the tests run them, each have their own).
  * Active tenants with their owner and the caller's role, one query per read: `one` runs inside a
  * verb's transaction; `byMember` is the same read for (sub, tenant) pairs, which concurrent GETs
- * share (see coalesced-read.ts); `all` lists a user's tenants.
+ * share (see coalesced-read.ts); `all` lists a user's tenants. The lists (flags, members, API
+ * keys) answer the caller's role beside the list, for the list routes' access check (TenantLists).
  */
 export interface TenantReads {
   one: string;
