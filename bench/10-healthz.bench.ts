@@ -12,6 +12,7 @@
  */
 
 import { measureHttp } from "./lib/load.ts";
+import { median } from "./lib/median.ts";
 import { type ServerProcess, startServerProcess } from "./lib/servers.ts";
 import type { BenchRow } from "./lib/types.ts";
 
@@ -19,7 +20,6 @@ const CONNECTIONS = 32;
 /** Issue 2's target: the app factory keeps this share of bare Hono's requests per second. */
 const TARGET_SHARE = 0.7;
 const ROUNDS = 5;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function measure(server: ServerProcess, warmupMs: number) {
   const url = `${server.url}/healthz`;

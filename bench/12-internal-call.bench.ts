@@ -7,12 +7,12 @@
  * (process.cpuUsage) per call, the server's excluded. Calibration: no target.
  */
 import { internalCall } from "@flowstate/shared/http/internal-call";
+import { median } from "./lib/median.ts";
 import { startServerProcess } from "./lib/servers.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const CALLS = 2_000;
 const ROUNDS = 5;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 type Client = (url: string) => Promise<number>;
 

@@ -19,6 +19,7 @@ import { deployConnectorStack } from "../deploy/connector-role/deploy.ts";
 import { motoSellerAccount } from "../deploy/connector-role/moto-account.ts";
 import { type Moto, startMoto } from "../deploy/local/moto.ts";
 import { measureHttp } from "./lib/load.ts";
+import { median } from "./lib/median.ts";
 import { startServerProcess } from "./lib/servers.ts";
 import { signedListEntities } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
@@ -26,7 +27,6 @@ import type { BenchRow } from "./lib/types.ts";
 const CONNECTIONS = 32;
 const ROUNDS = 3;
 const SDK_IN_FLIGHT = 16;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const listInput = { Catalog: "AWSMarketplace", EntityType: "Offer", MaxResults: 20 };
 
 async function sdkRate(client: MarketplaceCatalogClient, ms: number): Promise<number> {

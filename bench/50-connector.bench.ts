@@ -22,6 +22,7 @@ import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { DEFAULT_PRINCIPAL_KEYS, DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
+import { median } from "./lib/median.ts";
 import { counterValue } from "./lib/metrics.ts";
 import {
   benchAws,
@@ -35,7 +36,6 @@ import {
 import type { BenchRow } from "./lib/types.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const LISTINGS = 1000;
 const ROUNDS = 3;
 const CONNECTIONS = 32;

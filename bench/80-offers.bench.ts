@@ -19,13 +19,13 @@ import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
 import { assumeConnector } from "@flowstate/seller-sandbox/testing/clients";
 import { launchStack } from "../deploy/local/stack-process.ts";
 import { measureHttp } from "./lib/load.ts";
+import { median } from "./lib/median.ts";
 import { benchDatabase, signedListEntities, unlimitedRatesEnv } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const ROUNDS = 3;
 const DURATION_MS = 3000;
 const CHANGE_SETS = 10;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<Record<string, unknown>> {
   const headers = new Headers(init.headers);

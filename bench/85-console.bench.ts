@@ -16,12 +16,12 @@
  *   would; target under 100 KB per page.
  */
 import { launchStack } from "../deploy/local/stack-process.ts";
+import { median } from "./lib/median.ts";
 import { benchDatabase, call, onboardSeller, unlimitedAnonymousEnv, unlimitedRatesEnv } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const SAMPLES = 15;
 const WARMUP = 3;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A browser's cookies for one origin: name → value, from every Set-Cookie seen. */
 class CookieJar {

@@ -4,6 +4,7 @@
  * bench so that file keeps to starting, loading and measuring.
  */
 import type { LoadResult } from "./load.ts";
+import { median } from "./median.ts";
 import type { BenchRow } from "./types.ts";
 
 export type Kind = "bare" | "floor" | "gateway" | "direct" | "mixed" | "floorMixed";
@@ -40,7 +41,6 @@ export interface GatewayMeasurements {
   setup: { total: number };
 }
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** CPU ms of the Flowstate servers (gateway, identity-svc, PostgreSQL's bench backends) over a workload's windows. */
