@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FlowstateServiceName } from "@flowstate/contracts/services/catalog";
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
-import * as appscaling from "aws-cdk-lib/aws-applicationautoscaling";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import { DockerImageAsset } from "aws-cdk-lib/aws-ecr-assets";
 import * as ecs from "aws-cdk-lib/aws-ecs";
@@ -10,15 +9,16 @@ import * as elbv2 from "aws-cdk-lib/aws-elasticloadbalancingv2";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
-import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import type { Construct } from "constructs";
 import { serviceEnvironment } from "../environment.ts";
 import { acknowledge } from "../nag.ts";
 import { type Grant, openSecretsGrant } from "../permissions.ts";
-import { consumes, type DeploymentNames, dataServices, entryOf, shortName } from "../services.ts";
+import { type DeploymentNames, dataServices, entryOf, shortName } from "../services.ts";
 import type { DeploySettings } from "../settings.ts";
 import type { DataStack } from "./data.ts";
 import type { NetworkStack } from "./network.ts";
+import { scaleService } from "./scaling.ts";
+import { doorsWaf } from "./waf.ts";
 
 export const repoRoot = join(import.meta.dirname, "..", "..", "..");
 export const DOCKERFILE = "deploy/local/Dockerfile";
@@ -119,7 +119,7 @@ export class ComputeStack extends Stack {
       sslPolicy: elbv2.SslPolicy.RECOMMENDED_TLS,
       defaultAction: elbv2.ListenerAction.fixedResponse(404, { contentType: "application/json", messageBody: "{}" }),
     });
-    this.waf(this.alb);
+    doorsWaf(this, this.alb);
 
     const publicHosts: Partial<Record<FlowstateServiceName, string>> = {
       "edge-gateway": settings.apiDomain,
@@ -148,7 +148,7 @@ export class ComputeStack extends Stack {
         });
       }
       this.services.set(service, running);
-      this.scale(service, running, props.production);
+      scaleService(this, { cluster: this.cluster, names: this.names, service, running, production: props.production });
     }
     this.connectorEndpointService = this.offerConnector(props);
     this.databaseUsersTask(props);
@@ -238,114 +238,6 @@ export class ComputeStack extends Stack {
       `AwsSolutions-IAM5[Resource::${g.resources[0]}]`,
       "a key id is unknown before creation; the kms:ResourceAliases condition pins the data key",
     );
-  }
-
-  /** Doors on CPU and requests per target; consumers on visible messages per running task. */
-  private scale(service: FlowstateServiceName, running: RunningService, production: boolean) {
-    const max = production ? 20 : 4;
-    const min = production ? 2 : 1;
-    if (running.targetGroup) {
-      const count = running.service.autoScaleTaskCount({ minCapacity: min, maxCapacity: max });
-      count.scaleOnCpuUtilization("Cpu", { targetUtilizationPercent: 60 });
-      count.scaleOnRequestCount("Requests", { requestsPerTarget: 1000, targetGroup: running.targetGroup });
-      return;
-    }
-    if (!consumes(service)) return;
-    const target = new appscaling.ScalableTarget(this, `Scaling-${shortName(service)}`, {
-      serviceNamespace: appscaling.ServiceNamespace.ECS,
-      resourceId: `service/${this.cluster.clusterName}/${running.service.serviceName}`,
-      scalableDimension: "ecs:service:DesiredCount",
-      minCapacity: min,
-      maxCapacity: max,
-    });
-    target.node.addDependency(running.service);
-    // Backlog per task (AWS's recommended SQS metric): visible messages / running tasks, kept near 100.
-    new appscaling.CfnScalingPolicy(this, `Backlog-${shortName(service)}`, {
-      policyName: `${service}-backlog-per-task`,
-      policyType: "TargetTrackingScaling",
-      scalingTargetId: target.scalableTargetId,
-      targetTrackingScalingPolicyConfiguration: {
-        targetValue: 100,
-        scaleInCooldown: 120,
-        scaleOutCooldown: 30,
-        customizedMetricSpecification: {
-          metrics: [
-            {
-              id: "visible",
-              returnData: false,
-              metricStat: {
-                stat: "Sum",
-                metric: {
-                  namespace: "AWS/SQS",
-                  metricName: "ApproximateNumberOfMessagesVisible",
-                  dimensions: [{ name: "QueueName", value: this.queueNameOf(service) }],
-                },
-              },
-            },
-            {
-              id: "tasks",
-              returnData: false,
-              metricStat: {
-                stat: "Average",
-                metric: {
-                  namespace: "ECS/ContainerInsights",
-                  metricName: "RunningTaskCount",
-                  dimensions: [
-                    { name: "ClusterName", value: this.cluster.clusterName },
-                    { name: "ServiceName", value: running.service.serviceName },
-                  ],
-                },
-              },
-            },
-            {
-              id: "backlog",
-              expression: "visible / IF(tasks > 0, tasks, 1)",
-              label: "backlog per task",
-              returnData: true,
-            },
-          ],
-        },
-      },
-    });
-  }
-
-  private queueNameOf(service: FlowstateServiceName): string {
-    const queue = this.names.definition.queues.find((q) => q.service === service);
-    if (!queue) throw new Error(`${service} consumes events but the definition has no queue for it`);
-    return queue.queueName;
-  }
-
-  /** Managed rule groups and a rate limit per client address, in front of both doors. */
-  private waf(alb: elbv2.ApplicationLoadBalancer) {
-    const managed = (name: string, priority: number) => ({
-      name,
-      priority,
-      overrideAction: { none: {} },
-      statement: { managedRuleGroupStatement: { vendorName: "AWS", name } },
-      visibilityConfig: { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: name },
-    });
-    const acl = new wafv2.CfnWebACL(this, "Waf", {
-      scope: "REGIONAL",
-      defaultAction: { allow: {} },
-      visibilityConfig: { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: "flowstate-doors" },
-      rules: [
-        managed("AWSManagedRulesCommonRuleSet", 10),
-        managed("AWSManagedRulesKnownBadInputsRuleSet", 20),
-        managed("AWSManagedRulesAmazonIpReputationList", 30),
-        {
-          name: "RatePerAddress",
-          priority: 40,
-          action: { block: {} },
-          statement: { rateBasedStatement: { limit: 2000, aggregateKeyType: "IP" } },
-          visibilityConfig: {
-            cloudWatchMetricsEnabled: true,
-            sampledRequestsEnabled: true,
-            metricName: "RatePerAddress",
-          },
-        },
-      ],
-    });
-    new wafv2.CfnWebACLAssociation(this, "WafOnDoors", { resourceArn: alb.loadBalancerArn, webAclArn: acl.attrArn });
   }
 
   /**
