@@ -31,7 +31,7 @@ import { keyPairSecretName } from "@flowstate/shared/boot/keyring-loader";
 import { decodeJwt } from "jose";
 import { freePort } from "../deploy/local/ports.ts";
 import { floorWorkload } from "./lib/floor-world.ts";
-import { type Cpu, gatewayRows, type Kind, type Measured } from "./lib/gateway-rows.ts";
+import { type Cpu, gatewayRows, type Kind, type Measured, noCpu } from "./lib/gateway-rows.ts";
 import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
 import {
   benchBackends,
@@ -156,17 +156,6 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
       mixed: [],
       floorMixed: [],
     };
-    const zero = (): Cpu => ({
-      gateway: 0,
-      identity: 0,
-      postgres: 0,
-      moto: 0,
-      generator: 0,
-      requests: 0,
-      gatewayWrites: 0,
-      identityWrites: 0,
-    });
-    const cpu: Record<Measured, Cpu> = { floor: zero(), floorMixed: zero(), gateway: zero(), mixed: zero() };
     const roundCpu: Record<Measured, Cpu[]> = { floor: [], floorMixed: [], gateway: [], mixed: [] };
     const order: Kind[] = ["bare", "floor", "gateway", "direct", "mixed", "floorMixed"];
     const moto_ = moto.process.pid!;
@@ -192,7 +181,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
         const r = await measureHttp({ ...load, headers: headers?.(), durationMs: DURATION_MS });
         windows.push({ kind, startUs, endUs: monotonicUs() });
         const after = snapshot(pids, pg);
-        const c = zero(); // this round's; the rows also want each round apart (gateway-rows.ts)
+        const c = noCpu(); // this round's: the rows sum the rounds and also divide them one by one
         for (const k of ["gateway", "identity", "moto", "gatewayWrites", "identityWrites"] as const)
           c[k] += after[k] - before[k];
         // Per backend, and only backends alive at both ends: one that exits in the window is lost (an undercount).
@@ -201,7 +190,6 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
         c.generator += r.generatorCpu * DURATION_MS;
         c.requests += r.requests;
         roundCpu[kind].push(c);
-        for (const k of Object.keys(c) as (keyof Cpu)[]) cpu[kind][k] += c[k];
         runs[kind].push(r);
       }
     }
@@ -214,7 +202,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
       if (bad) throw new Error(`${kind}: ${bad} failed or non-2xx responses`);
     }
     return gatewayRows(
-      { runs, cpu, roundCpu, setup: world.seconds },
+      { runs, roundCpu, setup: world.seconds },
       {
         connections: CONNECTIONS,
         rounds: ROUNDS,

@@ -34,20 +34,42 @@ export interface GatewayShape {
 
 export interface GatewayMeasurements {
   runs: Record<Kind, LoadResult[]>;
-  /** Summed over the rounds. */
-  cpu: Record<Measured, Cpu>;
-  /** Each round's CPU of its own (the same fields, one entry per round). */
+  /** Each round's CPU, one entry per round (the rows sum them, and divide round by round). */
   roundCpu: Record<Measured, Cpu[]>;
   setup: { total: number };
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
+/** A window's CPU before anything is counted. */
+export const noCpu = (): Cpu => ({
+  gateway: 0,
+  identity: 0,
+  postgres: 0,
+  moto: 0,
+  generator: 0,
+  requests: 0,
+  gatewayWrites: 0,
+  identityWrites: 0,
+});
+
+const summed = (rounds: readonly Cpu[]): Cpu => {
+  const total = noCpu();
+  for (const c of rounds) for (const k of Object.keys(total) as (keyof Cpu)[]) total[k] += c[k];
+  return total;
+};
+
 /** CPU ms of the Flowstate servers (gateway, identity-svc, PostgreSQL's bench backends) over a workload's windows. */
 const serverCpu = (c: Cpu) => c.gateway + c.identity + c.postgres;
 
 export function gatewayRows(m: GatewayMeasurements, shape: GatewayShape): BenchRow[] {
-  const { runs, cpu, roundCpu, setup } = m;
+  const { runs, roundCpu, setup } = m;
+  const cpu: Record<Measured, Cpu> = {
+    floor: summed(roundCpu.floor),
+    floorMixed: summed(roundCpu.floorMixed),
+    gateway: summed(roundCpu.gateway),
+    mixed: summed(roundCpu.mixed),
+  };
   const { connections: CONNECTIONS, rounds: ROUNDS, durationMs: DURATION_MS, tenants: TENANTS } = shape;
   const { usersPerTenant: USERS_PER_TENANT, readsPerWrite: READS_PER_WRITE } = shape;
   const rps = (k: Kind) => median(runs[k].map((r) => r.rps));

@@ -3,7 +3,6 @@
  * floors', issue 26's MCP targets as same-run ratios, the audit batching, and CPU per call of each
  * process. Apart from the bench so that file keeps to starting, loading and measuring.
  */
-
 import { median } from "./median.ts";
 import type { BenchRow } from "./types.ts";
 
