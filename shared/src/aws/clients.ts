@@ -1,14 +1,4 @@
-import { CloudFormationClient } from "@aws-sdk/client-cloudformation";
-import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { IAMClient } from "@aws-sdk/client-iam";
-import { KMSClient } from "@aws-sdk/client-kms";
-import { MarketplaceAgreementClient } from "@aws-sdk/client-marketplace-agreement";
-import { MarketplaceCatalogClient } from "@aws-sdk/client-marketplace-catalog";
-import { S3Client } from "@aws-sdk/client-s3";
-import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { SESv2Client } from "@aws-sdk/client-sesv2";
-import { SQSClient } from "@aws-sdk/client-sqs";
-import { STSClient } from "@aws-sdk/client-sts";
+import { createRequire } from "node:module";
 import type { AwsClientName } from "@flowstate/contracts/services/catalog";
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from "@smithy/types";
 
@@ -24,22 +14,47 @@ export const DATA_REGION = "eu-central-1";
 export const MARKETPLACE_REGION = "us-east-1";
 export const PARTNER_REGION = "us-east-1";
 
+/**
+ * Each client's package is loaded when the process first builds that client, not when this module
+ * is imported: every service imports this factory and builds two to five of its eleven clients, and
+ * loading all eleven packages cost each service's boot a few hundred milliseconds of CPU (the suite
+ * starts ~200 service processes; a container's cold start pays it too). `require`, not `import()`,
+ * keeps the factory synchronous: under Node the SDK's packages are CommonJS (no "exports"; "main"
+ * is dist-cjs), so a module that imports a command from the same package statically gets the same
+ * module instance, and a client built here takes its commands.
+ */
+const load = createRequire(import.meta.url);
+type Sdk = {
+  cloudformation: typeof import("@aws-sdk/client-cloudformation");
+  eventbridge: typeof import("@aws-sdk/client-eventbridge");
+  iam: typeof import("@aws-sdk/client-iam");
+  kms: typeof import("@aws-sdk/client-kms");
+  agreement: typeof import("@aws-sdk/client-marketplace-agreement");
+  catalog: typeof import("@aws-sdk/client-marketplace-catalog");
+  s3: typeof import("@aws-sdk/client-s3");
+  secretsmanager: typeof import("@aws-sdk/client-secrets-manager");
+  sesv2: typeof import("@aws-sdk/client-sesv2");
+  sqs: typeof import("@aws-sdk/client-sqs");
+  sts: typeof import("@aws-sdk/client-sts");
+};
+
 const dataClients = {
-  cloudformation: CloudFormationClient,
-  eventbridge: EventBridgeClient,
-  iam: IAMClient,
-  kms: KMSClient,
-  s3: S3Client,
-  secretsmanager: SecretsManagerClient,
-  sesv2: SESv2Client,
-  sqs: SQSClient,
-  sts: STSClient,
+  cloudformation: () => (load("@aws-sdk/client-cloudformation") as Sdk["cloudformation"]).CloudFormationClient,
+  eventbridge: () => (load("@aws-sdk/client-eventbridge") as Sdk["eventbridge"]).EventBridgeClient,
+  iam: () => (load("@aws-sdk/client-iam") as Sdk["iam"]).IAMClient,
+  kms: () => (load("@aws-sdk/client-kms") as Sdk["kms"]).KMSClient,
+  s3: () => (load("@aws-sdk/client-s3") as Sdk["s3"]).S3Client,
+  secretsmanager: () => (load("@aws-sdk/client-secrets-manager") as Sdk["secretsmanager"]).SecretsManagerClient,
+  sesv2: () => (load("@aws-sdk/client-sesv2") as Sdk["sesv2"]).SESv2Client,
+  sqs: () => (load("@aws-sdk/client-sqs") as Sdk["sqs"]).SQSClient,
+  sts: () => (load("@aws-sdk/client-sts") as Sdk["sts"]).STSClient,
 } as const;
 
 const marketplaceClients = {
-  "marketplace-catalog": MarketplaceCatalogClient,
-  "marketplace-agreement": MarketplaceAgreementClient,
-  "seller-sts": STSClient,
+  "marketplace-catalog": () => (load("@aws-sdk/client-marketplace-catalog") as Sdk["catalog"]).MarketplaceCatalogClient,
+  "marketplace-agreement": () =>
+    (load("@aws-sdk/client-marketplace-agreement") as Sdk["agreement"]).MarketplaceAgreementClient,
+  "seller-sts": dataClients.sts,
 } as const;
 
 /**
@@ -49,8 +64,8 @@ const marketplaceClients = {
  * eu-central-1 (the residency test checks that partner-inbound has no other store).
  */
 const partnerClients = {
-  "partner-eventbridge": EventBridgeClient,
-  "partner-sqs": SQSClient,
+  "partner-eventbridge": dataClients.eventbridge,
+  "partner-sqs": dataClients.sqs,
 } as const;
 
 export type DataClientName = keyof typeof dataClients;
@@ -62,6 +77,9 @@ export const MARKETPLACE_CLIENT_NAMES = Object.keys(marketplaceClients) as Marke
 export type PartnerClientName = keyof typeof partnerClients;
 /** Every partner-inbound client the factory can build (all pinned to PARTNER_REGION). */
 export const PARTNER_CLIENT_NAMES = Object.keys(partnerClients) as PartnerClientName[];
+type DataClient<N extends DataClientName> = InstanceType<ReturnType<(typeof dataClients)[N]>>;
+type PartnerClient<N extends PartnerClientName> = InstanceType<ReturnType<(typeof partnerClients)[N]>>;
+type MarketplaceClient<N extends MarketplaceClientName> = InstanceType<ReturnType<(typeof marketplaceClients)[N]>>;
 type Credentials = AwsCredentialIdentity | AwsCredentialIdentityProvider;
 
 export interface AwsClientOptions {
@@ -120,39 +138,34 @@ export function createAwsClients(options: AwsClientOptions = {}) {
   });
 
   return {
-    data<N extends DataClientName>(name: N): InstanceType<(typeof dataClients)[N]> {
+    data<N extends DataClientName>(name: N): DataClient<N> {
       const hit = cache.get(name);
-      if (hit) return hit as InstanceType<(typeof dataClients)[N]>;
+      if (hit) return hit as DataClient<N>;
       // hasOwn, not a lookup: "constructor" or "toString" smuggled in through a cast would otherwise
       // reach Object.prototype and build something that is not one of the listed clients.
       if (!Object.hasOwn(dataClients, name)) throw new ResidencyViolation(`${String(name)} is not a data client`);
       refuseUndeclared(name);
-      const Ctor = dataClients[name] as unknown as new (c: object) => InstanceType<(typeof dataClients)[N]>;
+      const Ctor = dataClients[name]() as unknown as new (c: object) => DataClient<N>;
       const client = new Ctor({ region: DATA_REGION, ...common(options.endpoint, options.credentials) });
       cache.set(name, client);
       return client;
     },
     /** A us-east-1 client of the partner-program inbound side (cached like data clients; same endpoint). */
-    partner<N extends PartnerClientName>(name: N): InstanceType<(typeof partnerClients)[N]> {
+    partner<N extends PartnerClientName>(name: N): PartnerClient<N> {
       const hit = cache.get(name);
-      if (hit) return hit as InstanceType<(typeof partnerClients)[N]>;
+      if (hit) return hit as PartnerClient<N>;
       if (!Object.hasOwn(partnerClients, name)) throw new ResidencyViolation(`${String(name)} is not a partner client`);
       refuseUndeclared(name);
-      const Ctor = partnerClients[name] as unknown as new (c: object) => InstanceType<(typeof partnerClients)[N]>;
+      const Ctor = partnerClients[name]() as unknown as new (c: object) => PartnerClient<N>;
       const client = new Ctor({ region: PARTNER_REGION, ...common(options.endpoint, options.credentials) });
       cache.set(name, client);
       return client;
     },
-    marketplace<N extends MarketplaceClientName>(
-      name: N,
-      credentials?: Credentials,
-    ): InstanceType<(typeof marketplaceClients)[N]> {
+    marketplace<N extends MarketplaceClientName>(name: N, credentials?: Credentials): MarketplaceClient<N> {
       if (!Object.hasOwn(marketplaceClients, name))
         throw new ResidencyViolation(`${String(name)} is not a marketplace client`);
       refuseUndeclared(name);
-      const Ctor = marketplaceClients[name] as unknown as new (
-        c: object,
-      ) => InstanceType<(typeof marketplaceClients)[N]>;
+      const Ctor = marketplaceClients[name]() as unknown as new (c: object) => MarketplaceClient<N>;
       return new Ctor({
         region: MARKETPLACE_REGION,
         ...common(options.marketplaceEndpoint, credentials ?? options.credentials),
