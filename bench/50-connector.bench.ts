@@ -16,14 +16,13 @@
  * 3. Connector status through the gateway against GET /v1/tenants/{id}, 32 connections,
  *    alternating rounds, medians (target at least 80% of its rate).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { DEFAULT_PRINCIPAL_KEYS, DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
 import { median } from "./lib/median.ts";
 import { counterValue } from "./lib/metrics.ts";
+import { startService, waitHealthy } from "./lib/processes.ts";
 import {
   benchAws,
   benchDatabase,
@@ -35,36 +34,11 @@ import {
 } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const LISTINGS = 1000;
 const ROUNDS = 3;
 const CONNECTIONS = 32;
 const PAIRS = 1500;
 const WARMUP_PAIRS = 300;
-
-function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ["src/main.ts"], {
-    cwd: `${root}services/${name}`,
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  child.once("exit", (code) => code && process.stderr.write(`bench: ${name} exited with ${code}\n`));
-  return child;
-}
-
-async function waitHealthy(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never became healthy`);
-}
 
 const assumeRoleCalls = (connectorUrl: string) => counterValue(`${connectorUrl}/metrics`, "seller_assume_role_total");
 
