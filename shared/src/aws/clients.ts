@@ -16,44 +16,38 @@ export const PARTNER_REGION = "us-east-1";
 
 /**
  * Each client's package is loaded when the process first builds that client, not when this module
- * is imported: every service imports this factory and builds two to five of its eleven clients, and
- * loading all eleven packages cost each service's boot a few hundred milliseconds of CPU (the suite
- * starts ~200 service processes; a container's cold start pays it too). `require`, not `import()`,
- * keeps the factory synchronous: under Node the SDK's packages are CommonJS (no "exports"; "main"
- * is dist-cjs), so a module that imports a command from the same package statically gets the same
- * module instance, and a client built here takes its commands.
+ * is imported: every service imports this factory and builds at most seven of its fourteen clients
+ * (its `aws` entry in the services catalog), and loading all eleven packages cost each service's
+ * boot a few hundred milliseconds of CPU (the suite starts ~200 Node processes; a container's cold
+ * start pays it too). `require`, not `import()`, keeps the factory synchronous: under Node the SDK's
+ * packages are CommonJS (no "exports"; "main" is dist-cjs), so a module that imports a command from
+ * the same package statically gets the same module instance, and a client built here takes its
+ * commands.
  */
 const load = createRequire(import.meta.url);
-type Sdk = {
-  cloudformation: typeof import("@aws-sdk/client-cloudformation");
-  eventbridge: typeof import("@aws-sdk/client-eventbridge");
-  iam: typeof import("@aws-sdk/client-iam");
-  kms: typeof import("@aws-sdk/client-kms");
-  agreement: typeof import("@aws-sdk/client-marketplace-agreement");
-  catalog: typeof import("@aws-sdk/client-marketplace-catalog");
-  s3: typeof import("@aws-sdk/client-s3");
-  secretsmanager: typeof import("@aws-sdk/client-secrets-manager");
-  sesv2: typeof import("@aws-sdk/client-sesv2");
-  sqs: typeof import("@aws-sdk/client-sqs");
-  sts: typeof import("@aws-sdk/client-sts");
-};
 
 const dataClients = {
-  cloudformation: () => (load("@aws-sdk/client-cloudformation") as Sdk["cloudformation"]).CloudFormationClient,
-  eventbridge: () => (load("@aws-sdk/client-eventbridge") as Sdk["eventbridge"]).EventBridgeClient,
-  iam: () => (load("@aws-sdk/client-iam") as Sdk["iam"]).IAMClient,
-  kms: () => (load("@aws-sdk/client-kms") as Sdk["kms"]).KMSClient,
-  s3: () => (load("@aws-sdk/client-s3") as Sdk["s3"]).S3Client,
-  secretsmanager: () => (load("@aws-sdk/client-secrets-manager") as Sdk["secretsmanager"]).SecretsManagerClient,
-  sesv2: () => (load("@aws-sdk/client-sesv2") as Sdk["sesv2"]).SESv2Client,
-  sqs: () => (load("@aws-sdk/client-sqs") as Sdk["sqs"]).SQSClient,
-  sts: () => (load("@aws-sdk/client-sts") as Sdk["sts"]).STSClient,
+  cloudformation: () =>
+    (load("@aws-sdk/client-cloudformation") as typeof import("@aws-sdk/client-cloudformation")).CloudFormationClient,
+  eventbridge: () =>
+    (load("@aws-sdk/client-eventbridge") as typeof import("@aws-sdk/client-eventbridge")).EventBridgeClient,
+  iam: () => (load("@aws-sdk/client-iam") as typeof import("@aws-sdk/client-iam")).IAMClient,
+  kms: () => (load("@aws-sdk/client-kms") as typeof import("@aws-sdk/client-kms")).KMSClient,
+  s3: () => (load("@aws-sdk/client-s3") as typeof import("@aws-sdk/client-s3")).S3Client,
+  secretsmanager: () =>
+    (load("@aws-sdk/client-secrets-manager") as typeof import("@aws-sdk/client-secrets-manager")).SecretsManagerClient,
+  sesv2: () => (load("@aws-sdk/client-sesv2") as typeof import("@aws-sdk/client-sesv2")).SESv2Client,
+  sqs: () => (load("@aws-sdk/client-sqs") as typeof import("@aws-sdk/client-sqs")).SQSClient,
+  sts: () => (load("@aws-sdk/client-sts") as typeof import("@aws-sdk/client-sts")).STSClient,
 } as const;
 
 const marketplaceClients = {
-  "marketplace-catalog": () => (load("@aws-sdk/client-marketplace-catalog") as Sdk["catalog"]).MarketplaceCatalogClient,
+  "marketplace-catalog": () =>
+    (load("@aws-sdk/client-marketplace-catalog") as typeof import("@aws-sdk/client-marketplace-catalog"))
+      .MarketplaceCatalogClient,
   "marketplace-agreement": () =>
-    (load("@aws-sdk/client-marketplace-agreement") as Sdk["agreement"]).MarketplaceAgreementClient,
+    (load("@aws-sdk/client-marketplace-agreement") as typeof import("@aws-sdk/client-marketplace-agreement"))
+      .MarketplaceAgreementClient,
   "seller-sts": dataClients.sts,
 } as const;
 
