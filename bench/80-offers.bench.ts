@@ -15,27 +15,16 @@
  */
 import { execFileSync } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
 import { assumeConnector } from "@flowstate/seller-sandbox/testing/clients";
 import { launchStack } from "../deploy/local/stack-process.ts";
 import { measureHttp } from "./lib/load.ts";
 import { median } from "./lib/median.ts";
-import { benchDatabase, signedListEntities, unlimitedRatesEnv } from "./lib/setup.ts";
+import { benchDatabase, call, connectedSandboxSeller, signedListEntities, unlimitedRatesEnv } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const ROUNDS = 3;
 const DURATION_MS = 3000;
 const CHANGE_SETS = 10;
-
-async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<Record<string, unknown>> {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
-  if (init.body) headers.set("content-type", "application/json");
-  const res = await fetch(url, { ...init, headers });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${url}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -55,34 +44,8 @@ export default async function offersBench(): Promise<BenchRow[]> {
     const sandbox = stack.services["seller-sandbox"]!.url;
     process.env.AWS_ENDPOINT_URL = stack.awsEndpoint;
 
-    const email = `bench-${Date.now()}@example.test`;
-    const password = `pw-${crypto.randomUUID()}`;
-    await json(`${gw}/v1/auth/signup`, { method: "POST", body: JSON.stringify({ email, password, name: "Bench" }) });
-    const token = (await json(`${gw}/v1/auth/signin`, { method: "POST", body: JSON.stringify({ email, password }) }))
-      .access_token as string;
-    const tenantId = (
-      await json(`${gw}/v1/tenants`, { method: "POST", token, body: JSON.stringify({ name: "Bench" }) })
-    ).id as string;
-    await json(`${gw}/v1/tenants/${tenantId}/features`, {
-      method: "PUT",
-      token,
-      body: JSON.stringify({ marketplace_offers: true }),
-    });
-    const caller = {
-      sandbox: { endpoint: sandbox },
-      call: async (method: string, path: string, o: { token?: string } = {}) => {
-        const res = await fetch(`${gw}${path}`, { method, headers: { authorization: `Bearer ${o.token}` } });
-        const text = await res.text();
-        return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-      },
-    };
-    const seller = await sellerAccount(caller, {}, { tenantId, token });
-    const M = `${gw}/v1/tenants/${tenantId}/integrations/marketplace`;
-    await json(`${gw}/v1/tenants/${tenantId}/integrations/marketplace`, {
-      method: "POST",
-      token,
-      body: JSON.stringify({ role_arn: seller.roleArn }),
-    });
+    const { token, tenantId, tenant, seller } = await connectedSandboxSeller(gw, sandbox);
+    const M = `${tenant}/integrations/marketplace`;
 
     // Offer listing: the gateway path against the sandbox's own ListEntities, alternating.
     const credentials = await assumeConnector(sandbox, "backend", seller.roleArn, seller.externalId);
@@ -112,30 +75,26 @@ export default async function offersBench(): Promise<BenchRow[]> {
     const overhead = median(g) - median(s);
 
     // Change-set polls over each change set's life, with AWS's steps slowed to 4 s.
-    await json(`${seller.control}/timing`, { method: "PUT", body: JSON.stringify({ changeSetStepMs: 4000 }) });
-    const products = (await json(seller.control)).products as { id: string; visibility: string }[];
+    await call("PUT", `${seller.control}/timing`, undefined, { changeSetStepMs: 4000 });
+    const products = (await call("GET", seller.control)).products as { id: string; visibility: string }[];
     const productId = products.find((p) => p.visibility === "Public")!.id;
     const ids: string[] = [];
     for (let i = 0; i < CHANGE_SETS; i++) {
-      const handle = await json(`${M}/offers`, {
-        method: "POST",
-        token,
-        body: JSON.stringify({
-          product_id: productId,
-          name: `Bench offer ${i}`,
-          description: "Bench",
-          buyer_accounts: ["444455556666"],
-          pricing: { model: "contract", currency: "USD", price: "0.00", dimensions: [{ key: "BasicService" }] },
-          legal_terms: { eula: { type: "standard" } },
-          validity: { duration: "P12M" },
-          availability_end_date: day(30),
-        }),
+      const handle = await call("POST", `${M}/offers`, token, {
+        product_id: productId,
+        name: `Bench offer ${i}`,
+        description: "Bench",
+        buyer_accounts: ["444455556666"],
+        pricing: { model: "contract", currency: "USD", price: "0.00", dimensions: [{ key: "BasicService" }] },
+        legal_terms: { eula: { type: "standard" } },
+        validity: { duration: "P12M" },
+        availability_end_date: day(30),
       });
       ids.push(handle.change_set_id as string);
     }
     for (const id of ids) {
       for (;;) {
-        const change = await json(`${M}/changes/${id}`, { token });
+        const change = await call("GET", `${M}/changes/${id}`, token);
         if (["succeeded", "failed", "cancelled"].includes(change.status as string)) break;
         await sleep(500);
       }

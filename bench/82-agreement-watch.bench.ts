@@ -21,9 +21,8 @@
  *   falls before the window, nothing else calls during it.)
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
 import { launchStack } from "../deploy/local/stack-process.ts";
-import { benchDatabase, unlimitedAnonymousEnv, unlimitedRatesEnv } from "./lib/setup.ts";
+import { benchDatabase, call, connectedSandboxSeller, unlimitedAnonymousEnv, unlimitedRatesEnv } from "./lib/setup.ts";
 import type { BenchRow } from "./lib/types.ts";
 
 const TENANTS = 6;
@@ -31,17 +30,7 @@ const INTERVAL_SECONDS = 2;
 const WINDOW_INTERVALS = 16;
 const SAMPLE_MS = 100;
 
-async function json(url: string, init: RequestInit & { token?: string } = {}): Promise<Record<string, unknown>> {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
-  if (init.body) headers.set("content-type", "application/json");
-  const res = await fetch(url, { ...init, headers });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${url}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
-
-const callsOf = async (control: string) => ((await json(control)).calls ?? {}) as Record<string, number>;
+const callsOf = async (control: string) => ((await call("GET", control)).calls ?? {}) as Record<string, number>;
 
 export default async function agreementWatchBench(): Promise<BenchRow[]> {
   const databaseUrl = await benchDatabase();
@@ -63,33 +52,7 @@ export default async function agreementWatchBench(): Promise<BenchRow[]> {
 
     const controls: string[] = [];
     for (let i = 0; i < TENANTS; i++) {
-      const email = `bench-watch-${Date.now()}-${i}@example.test`;
-      const password = `pw-${crypto.randomUUID()}`;
-      await json(`${gw}/v1/auth/signup`, { method: "POST", body: JSON.stringify({ email, password, name: "Bench" }) });
-      const token = (await json(`${gw}/v1/auth/signin`, { method: "POST", body: JSON.stringify({ email, password }) }))
-        .access_token as string;
-      const tenantId = (
-        await json(`${gw}/v1/tenants`, { method: "POST", token, body: JSON.stringify({ name: `Bench ${i}` }) })
-      ).id as string;
-      await json(`${gw}/v1/tenants/${tenantId}/features`, {
-        method: "PUT",
-        token,
-        body: JSON.stringify({ marketplace_offers: true }),
-      });
-      const caller = {
-        sandbox: { endpoint: sandbox },
-        call: async (method: string, path: string, o: { token?: string } = {}) => {
-          const res = await fetch(`${gw}${path}`, { method, headers: { authorization: `Bearer ${o.token}` } });
-          const text = await res.text();
-          return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-        },
-      };
-      const seller = await sellerAccount(caller, {}, { tenantId, token });
-      await json(`${gw}/v1/tenants/${tenantId}/integrations/marketplace`, {
-        method: "POST",
-        token,
-        body: JSON.stringify({ role_arn: seller.roleArn }),
-      });
+      const { seller } = await connectedSandboxSeller(gw, sandbox, `Bench ${i}`);
       controls.push(seller.control);
     }
 
@@ -109,7 +72,7 @@ export default async function agreementWatchBench(): Promise<BenchRow[]> {
       if (passes < PASSES && Date.now() - began >= ((passes + 1) * windowMs) / (PASSES + 1)) {
         // The watch's session outlives its hour on AWS's side: the next call is ExpiredToken.
         for (const control of controls) {
-          await json(`${control}/clock`, { method: "PUT", body: JSON.stringify({ advanceSeconds: 3700 }) });
+          await call("PUT", `${control}/clock`, undefined, { advanceSeconds: 3700 });
         }
         passes++;
       }

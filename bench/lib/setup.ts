@@ -4,6 +4,7 @@
  * once for the sandbox (the baseline a gateway path is compared with).
  */
 import { randomUUID } from "node:crypto";
+import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
 import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
 import { withConnection } from "@flowstate/shared/db/with-connection";
@@ -68,20 +69,28 @@ export async function call(method: string, url: string, token?: string, body?: u
 }
 
 /**
- * A tenant onboarded as a seller would, through the gateway: sign-up, sign-in, a tenant with the
- * marketplace flag on, the onboarding bundle, and the connector stack deployed in a moto seller
- * account from the bundle's parameters. Connecting the role is left to the caller (some count
- * what connecting costs).
+ * A person signed up and in through the gateway, with a tenant of their own whose marketplace flag
+ * is on: where every marketplace bench starts.
  */
-export async function onboardSeller(gatewayUrl: string, motoEndpoint: string) {
+export async function benchTenant(gatewayUrl: string, name = "Bench") {
   const email = `bench-${randomUUID()}@example.test`;
   const password = `pw-${randomUUID()}`;
   await call("POST", `${gatewayUrl}/v1/auth/signup`, undefined, { email, password, name: "Bench" });
   const token = (await call("POST", `${gatewayUrl}/v1/auth/signin`, undefined, { email, password }))
     .access_token as string;
-  const tenantId = (await call("POST", `${gatewayUrl}/v1/tenants`, token, { name: "Bench" })).id as string;
+  const tenantId = (await call("POST", `${gatewayUrl}/v1/tenants`, token, { name })).id as string;
   const tenant = `${gatewayUrl}/v1/tenants/${tenantId}`;
   await call("PUT", `${tenant}/features`, token, { marketplace_offers: true });
+  return { email, password, token, tenantId, tenant };
+}
+
+/**
+ * A tenant onboarded as a seller would, through the gateway: {@link benchTenant}, the onboarding
+ * bundle, and the connector stack deployed in a moto seller account from the bundle's parameters.
+ * Connecting the role is left to the caller (some count what connecting costs).
+ */
+export async function onboardSeller(gatewayUrl: string, motoEndpoint: string) {
+  const { email, password, token, tenantId, tenant } = await benchTenant(gatewayUrl);
   const bundle = (await call("GET", `${tenant}/integrations/marketplace/onboarding`, token)) as {
     external_id: string;
     cloudformation: { parameters: { FlowstatePrincipalArns: string } };
@@ -94,6 +103,27 @@ export async function onboardSeller(gatewayUrl: string, motoEndpoint: string) {
     externalId: bundle.external_id,
   });
   return { email, password, token, tenantId, tenant, externalId: bundle.external_id, roleArn };
+}
+
+/**
+ * A tenant connected to an account of the seller sandbox the way the whole-stack tests connect one
+ * (connector-svc's `sellerAccount`: the bundle's template applied in a fresh account of the
+ * emulator at AWS_ENDPOINT_URL, whose calls into AWS Marketplace the sandbox answers), then POST
+ * connect. `seller.control` is the sandbox account's control URL (clock, timing, call counters).
+ */
+export async function connectedSandboxSeller(gatewayUrl: string, sandboxUrl: string, name?: string) {
+  const { token, tenantId, tenant } = await benchTenant(gatewayUrl, name);
+  const caller = {
+    sandbox: { endpoint: sandboxUrl },
+    call: async (method: string, path: string, o: { token?: string } = {}) => {
+      const res = await fetch(`${gatewayUrl}${path}`, { method, headers: { authorization: `Bearer ${o.token}` } });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+    },
+  };
+  const seller = await sellerAccount(caller, {}, { tenantId, token });
+  await call("POST", `${tenant}/integrations/marketplace`, token, { role_arn: seller.roleArn });
+  return { token, tenantId, tenant, seller };
 }
 
 /** A ListEntities request to the sandbox at `url`, signed once with `credentials`: replayable as is. */
