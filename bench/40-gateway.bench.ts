@@ -22,8 +22,6 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";
 import { bodyless, IDENTITY_HEADER, MAX_SKEW_MS } from "@flowstate/shared/auth/identity-assertion";
 import { gatewaySign, Keyring, PairSecret } from "@flowstate/shared/auth/keyring";
@@ -36,12 +34,14 @@ import { type LoadGroup, type LoadResult, measureHttp } from "./lib/load.ts";
 import {
   benchBackends,
   cpuMs,
+  monotonicUs,
   post,
   psqlLines,
   readCpuSafe,
   startService,
   waitHealthy,
   writeCalls,
+  writeProfileWindows,
 } from "./lib/processes.ts";
 import { startServerProcess } from "./lib/servers.ts";
 import {
@@ -163,7 +163,6 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
     const floorPids = { gateway: floorProxy.pid, identity: floorService.pid, moto: moto_ };
     // With BENCH_CPU_PROF, the measured windows go beside the profiles (bench/lib/profile-summary.ts reads them).
     const windows: { kind: Kind; startUs: number; endUs: number }[] = [];
-    const monotonicUs = () => Number(process.hrtime.bigint() / 1000n); // the clock of V8's profile timestamps
     for (let round = 0; round < ROUNDS; round++) {
       // Each round starts with another kind, so no kind always runs right after the same other one.
       for (const kind of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
@@ -193,10 +192,7 @@ export default async function gatewayBench(): Promise<BenchRow[]> {
         runs[kind].push(r);
       }
     }
-    if (process.env.BENCH_CPU_PROF) {
-      process.stderr.write(`bench: CPU profiles by pid: edge-gateway ${gateway.pid}, identity-svc ${identity.pid}\n`);
-      writeFileSync(join(process.env.BENCH_CPU_PROF, "windows.json"), JSON.stringify(windows));
-    }
+    writeProfileWindows(windows, { "edge-gateway": gateway.pid, "identity-svc": identity.pid });
     for (const [kind, results] of Object.entries(runs)) {
       const bad = results.reduce((s, r) => s + r.errors + r.non2xx, 0);
       if (bad) throw new Error(`${kind}: ${bad} failed or non-2xx responses`);

@@ -16,15 +16,13 @@
  * 3. Connector status through the gateway against GET /v1/tenants/{id}, 32 connections,
  *    alternating rounds, medians (target at least 80% of its rate).
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { DEFAULT_PRINCIPAL_KEYS, DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
 import { median } from "./lib/median.ts";
 import { counterValue } from "./lib/metrics.ts";
-import { startService, waitHealthy } from "./lib/processes.ts";
+import { monotonicUs, startService, waitHealthy, writeProfileWindows } from "./lib/processes.ts";
 import {
   benchAws,
   benchDatabase,
@@ -129,7 +127,6 @@ export default async function connectorBench(): Promise<BenchRow[]> {
     const sandboxMs: number[] = [];
     const gatewayMs: number[] = [];
     // With BENCH_CPU_PROF, the pairs' window goes beside the profiles: `node bench/lib/profile-summary.ts <dir> pairs`.
-    const monotonicUs = () => Number(process.hrtime.bigint() / 1000n); // the clock of V8's profile timestamps
     let startUs = 0;
     for (let i = 0; i < PAIRS + WARMUP_PAIRS; i++) {
       if (i === WARMUP_PAIRS) startUs = monotonicUs();
@@ -140,11 +137,12 @@ export default async function connectorBench(): Promise<BenchRow[]> {
       (first === sandboxCall ? sandboxMs : gatewayMs).push(a);
       (second === sandboxCall ? sandboxMs : gatewayMs).push(b);
     }
-    if (process.env.BENCH_CPU_PROF)
-      writeFileSync(
-        join(process.env.BENCH_CPU_PROF, "windows.json"),
-        JSON.stringify([{ kind: "pairs", startUs, endUs: monotonicUs() }]),
-      );
+    writeProfileWindows([{ kind: "pairs", startUs, endUs: monotonicUs() }], {
+      "seller-sandbox": children[0]!.pid,
+      "identity-svc": children[1]!.pid,
+      "connector-svc": children[2]!.pid,
+      "edge-gateway": children[3]!.pid,
+    });
     const load = (o: Omit<LoadOptions, "durationMs">) => measureHttp({ durationMs: 3000, warmupMs: 1000, ...o });
     const check = (r: LoadResult, what: string) => {
       if (r.errors || r.non2xx) throw new Error(`${what}: ${r.errors} errors, ${r.non2xx} non-2xx`);

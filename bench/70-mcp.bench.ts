@@ -15,14 +15,12 @@
  *    EventBridge is remote in production). On a loaded machine latency follows CPU time, which is
  *    the steadier figure; with 1 connection it includes waking each process per call.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { DEFAULT_PRINCIPAL_KEYS_ENV } from "@flowstate/seller-sandbox/credentials/principals";
 import { freePort } from "../deploy/local/ports.ts";
 import { type LoadOptions, type LoadResult, measureHttp } from "./lib/load.ts";
 import { mcpRows } from "./lib/mcp-rows.ts";
 import { counterValue, settledCounter } from "./lib/metrics.ts";
-import { cpuMs, startService, waitHealthy } from "./lib/processes.ts";
+import { cpuMs, monotonicUs, startService, waitHealthy, writeProfileWindows } from "./lib/processes.ts";
 import { type ServerProcess, startServerProcess } from "./lib/servers.ts";
 import {
   benchAws,
@@ -176,7 +174,6 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     // With BENCH_CPU_PROF, the measured windows go beside the profiles (bench/lib/profile-summary.ts
     // reads them): kinds mcp-one, mcp-many, rest-one, rest-many.
     const windows: { kind: string; startUs: number; endUs: number }[] = [];
-    const monotonicUs = () => Number(process.hrtime.bigint() / 1000n); // the clock of V8's profile timestamps
     const measured = async (door: "mcp" | "rest", connections: number) => {
       const o = { ...(door === "mcp" ? mcp : rest), connections };
       const read = () => [cpuMs(pids.door[door]), cpuMs(pids.connector), cpuMs(pids.moto)] as const;
@@ -231,11 +228,11 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       for (const door of round % 2 ? (["rest", "mcp"] as const) : (["mcp", "rest"] as const)) await measureFloor(door);
     }
     await probeMcp();
-    if (process.env.BENCH_CPU_PROF) {
-      const pidsLine = `mcp-gateway ${pids.door.mcp}, edge-gateway ${pids.door.rest}, connector-svc ${pids.connector}`;
-      process.stderr.write(`bench: CPU profiles by pid: ${pidsLine}\n`);
-      writeFileSync(join(process.env.BENCH_CPU_PROF, "windows.json"), JSON.stringify(windows));
-    }
+    writeProfileWindows(windows, {
+      "mcp-gateway": pids.door.mcp,
+      "edge-gateway": pids.door.rest,
+      "connector-svc": pids.connector,
+    });
     return mcpRows({ connections: CONNECTIONS, p50, rps, floorP50, floorCpu, cpu, audit });
   } finally {
     await Promise.all(floors.map((f) => f.stop()));

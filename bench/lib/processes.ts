@@ -3,7 +3,8 @@
  * processes): starting one, waiting for it, calling it, and reading CPU time from /proc.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -61,6 +62,24 @@ export function psqlLines(url: string, sql: string): string[] {
 const profileDir = process.env.BENCH_CPU_PROF;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+
+/** Now, in µs on the clock of V8's profile timestamps: where a measured window starts and ends. */
+export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * With BENCH_CPU_PROF, the bench's measured windows go beside the profiles (windows.json, read by
+ * `node bench/lib/profile-summary.ts <dir> <kind>`), and which pid is which service goes to stderr.
+ */
+export function writeProfileWindows(
+  windows: readonly { kind: string; startUs: number; endUs: number }[],
+  pids: Record<string, number | undefined>,
+): void {
+  if (!profileDir) return;
+  const named = Object.entries(pids).map(([name, pid]) => `${name} ${pid}`);
+  process.stderr.write(`bench: CPU profiles by pid: ${named.join(", ")}
+`);
+  writeFileSync(join(profileDir, "windows.json"), JSON.stringify(windows));
+}
 
 /** Starts `services/<name>/src/main.ts` on this Node, stdout to /dev/null (logging costs its write, nothing more). */
 export function startService(name: string, env: NodeJS.ProcessEnv): ChildProcess {

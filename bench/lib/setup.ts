@@ -4,6 +4,7 @@
  * once for the sandbox (the baseline a gateway path is compared with).
  */
 import { randomUUID } from "node:crypto";
+import { gatewayCaller } from "@flowstate/connector-svc/testing/gateway-caller";
 import { sellerAccount } from "@flowstate/connector-svc/testing/seller-account";
 import { Sha256 } from "@flowstate/seller-sandbox/testing/signed-fetch";
 import { createAwsClients } from "@flowstate/shared/aws/clients";
@@ -113,14 +114,7 @@ export async function onboardSeller(gatewayUrl: string, motoEndpoint: string) {
  */
 export async function connectedSandboxSeller(gatewayUrl: string, sandboxUrl: string, name?: string) {
   const { token, tenantId, tenant } = await benchTenant(gatewayUrl, name);
-  const caller = {
-    sandbox: { endpoint: sandboxUrl },
-    call: async (method: string, path: string, o: { token?: string } = {}) => {
-      const res = await fetch(`${gatewayUrl}${path}`, { method, headers: { authorization: `Bearer ${o.token}` } });
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-    },
-  };
+  const caller = { ...gatewayCaller(gatewayUrl), sandbox: { endpoint: sandboxUrl } };
   const seller = await sellerAccount(caller, {}, { tenantId, token });
   await call("POST", `${tenant}/integrations/marketplace`, token, { role_arn: seller.roleArn });
   return { token, tenantId, tenant, seller };
