@@ -82,12 +82,8 @@ export function cumulativeShift(page: Page): Promise<number> {
         let current = 0;
         let first = 0;
         let last = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as unknown as {
-            value: number;
-            hadRecentInput: boolean;
-            startTime: number;
-          }[]) {
+        const add = (entries: PerformanceEntryList) => {
+          for (const entry of entries as unknown as { value: number; hadRecentInput: boolean; startTime: number }[]) {
             if (entry.hadRecentInput) continue;
             if (current && entry.startTime - last < 1000 && entry.startTime - first < 5000) {
               current += entry.value;
@@ -98,9 +94,21 @@ export function cumulativeShift(page: Page): Promise<number> {
             }
             largest = Math.max(largest, current);
           }
-        }).observe({ type: "layout-shift", buffered: true });
-        // Two frames, then a task: the buffered entries are delivered, a shift still under way is seen.
-        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(largest), 0)));
+        };
+        const observer = new PerformanceObserver((list) => add(list.getEntries()));
+        observer.observe({ type: "layout-shift", buffered: true });
+        // Two frames, then a task: a shift still under way is recorded. Its entry may not have
+        // been delivered yet (Chromium queues observer callbacks behind other work, late on a
+        // loaded machine), so what is recorded but undelivered is taken too.
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              add(observer.takeRecords());
+              observer.disconnect();
+              resolve(largest);
+            }, 0),
+          ),
+        );
       }),
   );
 }

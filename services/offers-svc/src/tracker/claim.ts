@@ -2,7 +2,7 @@ import type { EventActor } from "@flowstate/contracts/events/envelope";
 import type { OfferAction } from "@flowstate/contracts/rest/offers/changes";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
-import type { StoredRequest } from "../verbs/submit-change.ts";
+import type { StoredRequest } from "../verbs/record-intent.ts";
 
 export interface ClaimedChange {
   id: string;

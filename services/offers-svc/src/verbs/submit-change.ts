@@ -5,12 +5,12 @@ import { marketplacePath } from "@flowstate/contracts/rest/offers/common";
 import type { CurrencyNotChecked } from "@flowstate/contracts/rest/offers/currencies";
 import type { ChangeHandle } from "@flowstate/contracts/rest/offers/offers";
 import { DomainError } from "@flowstate/shared/errors/domain-error";
-import { newId } from "@flowstate/shared/ids/new-id";
 import { eventActorOf } from "@flowstate/shared/outbox/event-actor";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { ServiceContext } from "../context.ts";
 import { CATALOG, callSeller } from "./call-seller.ts";
 import { recordAcknowledged } from "./record-acknowledged.ts";
+import { type IntentRow, recordIntent, type StoredRequest } from "./record-intent.ts";
 
 /** What a caller asked for: the part an idempotent retry must repeat exactly. */
 export interface ChangeIntent {
@@ -67,19 +67,7 @@ export function submitOfferChange(
   return submitOnce(ctx, { action, offerId, input: {}, idempotencyKey }, async () => ({ changes: await prepare() }));
 }
 
-export interface StoredRequest {
-  ChangeSetName: string;
-  ChangeSet: Change[];
-}
-
-type Row = {
-  id: string;
-  request_hash: string;
-  change_set_id: string | null;
-  status: string;
-  client_token: string;
-  currency_not_checked: CurrencyNotChecked | null;
-};
+type Row = Pick<IntentRow, "request_hash" | "change_set_id" | "status" | "currency_not_checked">;
 
 const hash = (value: string) => createHash("sha256").update(value).digest("hex");
 const requestHashOf = (req: ChangeIntent) =>
@@ -111,13 +99,11 @@ export const handleOf = (
  */
 async function replayOf(ctx: ServiceContext, intent: ChangeIntent): Promise<ChangeHandle | undefined> {
   if (!intent.idempotencyKey) return undefined;
-  const [row] = await ctx.deps.orm.em
-    .fork()
-    .execute<Pick<Row, "request_hash" | "change_set_id" | "status" | "currency_not_checked">[]>(
-      `SELECT request_hash, change_set_id, status, currency_not_checked FROM ${qualifiedTable(ctx.deps.schema, "offer_change")}
+  const [row] = await ctx.deps.orm.em.fork().execute<Row[]>(
+    `SELECT request_hash, change_set_id, status, currency_not_checked FROM ${qualifiedTable(ctx.deps.schema, "offer_change")}
         WHERE tenant_id = ? AND idempotency_key = ?`,
-      [ctx.tenantId, intent.idempotencyKey],
-    );
+    [ctx.tenantId, intent.idempotencyKey],
+  );
   if (!row) return undefined;
   if (row.request_hash !== requestHashOf(intent)) throw reused();
   return row.change_set_id
@@ -148,51 +134,32 @@ async function submitChange(ctx: ServiceContext, req: ChangeRequest): Promise<Ch
     ChangeSetName: `Flowstate ${req.action} ${randomBytes(4).toString("hex")}`,
     ChangeSet: req.changes,
   };
-  const em = ctx.deps.orm.em.fork();
-  const inserted = await em.execute<(Row & { request: StoredRequest })[]>(
-    `INSERT INTO ${qualifiedTable(deps.schema, "offer_change")}
-       (id, tenant_id, action, offer_id, idempotency_key, request_hash, client_token, request, status, actor, request_id,
-        principal, trace, currency_not_checked, next_poll_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitting', ?, ?, ?, ?, ?, now() + interval '30 seconds')
-     ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
-     RETURNING id, request_hash, change_set_id, status, client_token, request, currency_not_checked`,
-    [
-      newId("chg"),
-      tenantId,
-      req.action,
-      req.offerId ?? null,
-      req.idempotencyKey ?? null,
-      requestHash,
-      token,
-      JSON.stringify(request),
-      JSON.stringify(eventActorOf(ctx.caller)),
-      ctx.requestId,
-      ctx.principal,
-      ctx.trace ?? null,
-      req.currencyNotChecked ? JSON.stringify(req.currencyNotChecked) : null,
-    ],
-  );
-  let row = inserted[0];
-  // Every duplicate sends the stored form (as jsonb returns it), so AWS sees byte-identical requests.
-  let stored = row?.request ?? request;
-  if (!row) {
-    const [existing] = await em.execute<(Row & { request: StoredRequest })[]>(
-      `SELECT id, request_hash, change_set_id, status, client_token, request, currency_not_checked FROM ${qualifiedTable(deps.schema, "offer_change")}
-        WHERE tenant_id = ? AND idempotency_key = ?`,
-      [tenantId, req.idempotencyKey],
-    );
-    if (!existing) throw new Error("idempotency row vanished between insert and select");
-    if (existing.request_hash !== requestHash) throw reused();
-    if (existing.change_set_id)
-      return handleOf(tenantId, existing.change_set_id, existing.status, existing.currency_not_checked);
+  const { row, fresh } = await recordIntent(deps, {
+    tenantId,
+    action: req.action,
+    offerId: req.offerId ?? null,
+    idempotencyKey: req.idempotencyKey ?? null,
+    requestHash,
+    clientToken: token,
+    request,
+    actor: eventActorOf(ctx.caller),
+    requestId: ctx.requestId,
+    principal: ctx.principal,
+    trace: ctx.trace ?? null,
+    currencyNotChecked: req.currencyNotChecked ?? null,
+  });
+  const em = deps.orm.em.fork();
+  if (!fresh) {
+    if (row.request_hash !== requestHash) throw reused();
+    if (row.change_set_id) return handleOf(tenantId, row.change_set_id, row.status, row.currency_not_checked);
     // AWS refused it last time (or has not answered yet): submit the first request again, same token.
     await em.execute(
       `UPDATE ${qualifiedTable(deps.schema, "offer_change")} SET status = 'submitting' WHERE id = ? AND status = 'rejected'`,
-      [existing.id],
+      [row.id],
     );
-    row = existing;
-    stored = existing.request;
   }
+  // Every duplicate sends the stored form (as jsonb returns it), so AWS sees byte-identical requests.
+  const stored = row.request;
   const id = row.id;
   let changeSetId: string;
   try {
