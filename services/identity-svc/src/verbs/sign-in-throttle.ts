@@ -47,15 +47,16 @@ export async function reserveSignInAttempt(
   const at = now(ctx);
   const throttle = table(ctx, "sign_in_throttle");
   const blockedFor = await ctx.em.transactional(async (em) => {
-    await em.execute(
-      `INSERT INTO ${throttle} (email_key, failures, blocked_until, last_attempt_at) VALUES (?, 0, NULL, ?)
-       ON CONFLICT (email_key) DO NOTHING`,
-      [key, at],
-    );
-    // FOR UPDATE: concurrent attempts for one address are counted one after the other.
+    // The address's row, new or existing, locked in one statement: concurrent attempts for one
+    // address are counted one after the other. DO UPDATE (a no-op) locks the row it returns; a
+    // separate insert and SELECT … FOR UPDATE found no row when a successful sign-in or the
+    // housekeeping deleted it in between (a 500, auth-signin-throttle-race.test.ts), whereas an
+    // upsert that meets a row deleted under it inserts afresh.
     const [row] = await em.execute<ThrottleRow[]>(
-      `SELECT failures, blocked_until, last_attempt_at FROM ${throttle} WHERE email_key = ? FOR UPDATE`,
-      [key],
+      `INSERT INTO ${throttle} AS t (email_key, failures, blocked_until, last_attempt_at) VALUES (?, 0, NULL, ?)
+       ON CONFLICT (email_key) DO UPDATE SET email_key = t.email_key
+       RETURNING t.failures, t.blocked_until, t.last_attempt_at`,
+      [key, at],
     );
     const { blockedForMs, next } = countAttempt(row!, ctx.deps.signInThrottle, at);
     if (blockedForMs > 0) return blockedForMs;

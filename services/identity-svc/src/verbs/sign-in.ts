@@ -43,8 +43,11 @@ export async function signIn({ ctx, input }: { ctx: ServiceContext; input: SignI
   const at = now(ctx);
   const { refreshToken, deviceToken } = await inTransaction(ctx, async (em) => {
     // FOR SHARE: a concurrent disable/delete (FOR UPDATE) either sees this session and revokes it,
-    // or runs first and this sign-in sees the account disabled.
-    const user = await em.findOne(User, { sub: candidate.sub }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+    // or runs first and this sign-in sees the account disabled. FOR UPDATE when the hash is
+    // rewritten: two such sign-ins each holding a share lock and then updating the row deadlock
+    // (one gets PostgreSQL's 40P01, a 500); taken exclusively, the second waits for the first.
+    const lockMode = rehash ? LockMode.PESSIMISTIC_WRITE : LockMode.PESSIMISTIC_READ;
+    const user = await em.findOne(User, { sub: candidate.sub }, { lockMode, refresh: true });
     if (user?.status !== "active" || user.disabled) throw invalidCredentials();
     if (rehash) user.password_hash = rehash;
     em.create(UserSession, {
