@@ -3,6 +3,7 @@ import type { EventActor } from "@flowstate/contracts/events/envelope";
 import type { OfferAction } from "@flowstate/contracts/rest/offers/changes";
 import type { CurrencyNotChecked } from "@flowstate/contracts/rest/offers/currencies";
 import { newId } from "@flowstate/shared/ids/new-id";
+import type { Principal } from "@flowstate/shared/marketplace/principals";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { OffersDeps } from "../deps.ts";
 
@@ -24,7 +25,7 @@ export interface Intent {
   request: StoredRequest;
   actor: EventActor;
   requestId: string | null;
-  principal: string;
+  principal: Principal;
   trace: string | null;
   currencyNotChecked: CurrencyNotChecked | null;
 }
@@ -82,10 +83,22 @@ export async function recordIntent(
     ],
   );
   if (inserted) return { row: inserted, fresh: true };
-  const [existing] = await em.execute<IntentRow[]>(
-    `SELECT ${COLUMNS} FROM ${table} WHERE tenant_id = ? AND idempotency_key = ?`,
-    [intent.tenantId, intent.idempotencyKey],
-  );
+  const existing = intent.idempotencyKey ? await intentByKey(deps, intent.tenantId, intent.idempotencyKey) : undefined;
   if (!existing) throw new Error("idempotency row vanished between insert and select");
   return { row: existing, fresh: false };
+}
+
+/** The intent recorded for this tenant's Idempotency-Key, if any. */
+export async function intentByKey(
+  deps: Pick<OffersDeps, "orm" | "schema">,
+  tenantId: string,
+  idempotencyKey: string,
+): Promise<IntentRow | undefined> {
+  const [row] = await deps.orm.em
+    .fork()
+    .execute<IntentRow[]>(
+      `SELECT ${COLUMNS} FROM ${qualifiedTable(deps.schema, "offer_change")} WHERE tenant_id = ? AND idempotency_key = ?`,
+      [tenantId, idempotencyKey],
+    );
+  return row;
 }

@@ -10,7 +10,7 @@ import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { ServiceContext } from "../context.ts";
 import { CATALOG, callSeller } from "./call-seller.ts";
 import { recordAcknowledged } from "./record-acknowledged.ts";
-import { type IntentRow, recordIntent, type StoredRequest } from "./record-intent.ts";
+import { intentByKey, recordIntent, type StoredRequest } from "./record-intent.ts";
 
 /** What a caller asked for: the part an idempotent retry must repeat exactly. */
 export interface ChangeIntent {
@@ -67,8 +67,6 @@ export function submitOfferChange(
   return submitOnce(ctx, { action, offerId, input: {}, idempotencyKey }, async () => ({ changes: await prepare() }));
 }
 
-type Row = Pick<IntentRow, "request_hash" | "change_set_id" | "status" | "currency_not_checked">;
-
 const hash = (value: string) => createHash("sha256").update(value).digest("hex");
 const requestHashOf = (req: ChangeIntent) =>
   hash(JSON.stringify({ action: req.action, offer: req.offerId ?? null, input: req.input }));
@@ -99,11 +97,7 @@ export const handleOf = (
  */
 async function replayOf(ctx: ServiceContext, intent: ChangeIntent): Promise<ChangeHandle | undefined> {
   if (!intent.idempotencyKey) return undefined;
-  const [row] = await ctx.deps.orm.em.fork().execute<Row[]>(
-    `SELECT request_hash, change_set_id, status, currency_not_checked FROM ${qualifiedTable(ctx.deps.schema, "offer_change")}
-        WHERE tenant_id = ? AND idempotency_key = ?`,
-    [ctx.tenantId, intent.idempotencyKey],
-  );
+  const row = await intentByKey(ctx.deps, ctx.tenantId, intent.idempotencyKey);
   if (!row) return undefined;
   if (row.request_hash !== requestHashOf(intent)) throw reused();
   return row.change_set_id
