@@ -12,11 +12,22 @@ import type { Attempt } from "./send.ts";
  * just used up its window without one success), and at least `disableAfterFailures` of them, is
  * disabled and its pending deliveries closed: the answer to "receiver gone for good".
  * Returns whether this attempt disabled the endpoint.
+ *
+ * The endpoint's row is locked first, before any delivery's: a round attempts several deliveries
+ * of one endpoint at once, and the attempt that disables it updates every pending delivery of it,
+ * so taking a delivery before the endpoint let two outcomes wait on each other (a deadlock, the
+ * round lost). And a failed attempt of an endpoint already disabled (by an outcome recorded while
+ * this one was in flight) is not retried: the disabling closed every pending delivery, and this
+ * one, claimed then, must not come back as pending.
  */
 export async function recordOutcome(deps: NotifyDeps, due: Due, attempt: Attempt): Promise<{ disabled: boolean }> {
   const [d, e] = ["delivery", "endpoint"].map((t) => qualifiedTable(deps.schema, t));
   const s = deps.delivery;
   return deps.orm.em.fork().transactional(async (em) => {
+    const [endpoint] = await em.execute<{ status: string }[]>(
+      `SELECT status FROM ${e} WHERE id = ? FOR NO KEY UPDATE`,
+      [due.endpoint_id],
+    );
     if (attempt.ok) {
       await em.execute(
         `UPDATE ${d} SET status = 'succeeded', attempts = attempts + 1, last_attempt_at = now(), last_status_code = ?,
@@ -27,19 +38,23 @@ export async function recordOutcome(deps: NotifyDeps, due: Due, attempt: Attempt
       return { disabled: false };
     }
     const wait = backoffMs(due.attempts + 1, s.backoffBaseMs, s.backoffMaxMs);
-    // Retried while the next attempt still falls inside the window that opened with the delivery.
+    // Retried while the endpoint is enabled and the next attempt still falls inside the window that
+    // opened with the delivery.
+    const retry = endpoint?.status === "enabled";
     const [after] = await em.execute<{ status: string }[]>(
       `UPDATE ${d} SET attempts = attempts + 1, last_attempt_at = now(), last_status_code = ?, last_error = ?,
               locked_until = NULL,
-              status = CASE WHEN created_at + make_interval(secs => ?) > now() + make_interval(secs => ?) THEN 'pending' ELSE 'failed' END,
-              next_attempt_at = CASE WHEN created_at + make_interval(secs => ?) > now() + make_interval(secs => ?)
+              status = CASE WHEN ? AND created_at + make_interval(secs => ?) > now() + make_interval(secs => ?) THEN 'pending' ELSE 'failed' END,
+              next_attempt_at = CASE WHEN ? AND created_at + make_interval(secs => ?) > now() + make_interval(secs => ?)
                                      THEN now() + make_interval(secs => ?) END
         WHERE id = ? RETURNING status`,
       [
         attempt.status,
         attempt.error,
+        retry,
         s.retryWindowMs / 1000,
         wait / 1000,
+        retry,
         s.retryWindowMs / 1000,
         wait / 1000,
         wait / 1000,

@@ -25,9 +25,12 @@ export async function enqueueMessage(
   const [m, e, d] = ["message", "endpoint", "delivery"].map((t) => qualifiedTable(deps.schema, t));
   const id = messageIdOf(event.id);
   const body = JSON.stringify({ type: message.type, timestamp: event.occurred_at, data: message.data });
+  // Without a conflict target: the id is derived from the event id too, so a duplicate can collide
+  // on either unique index, and PostgreSQL checks only the named one before inserting (two
+  // consumers of one event at once would otherwise fail one of them on message_pkey).
   const fresh = await em.execute<{ id: string }[]>(
     `INSERT INTO ${m} (id, tenant_id, event_id, type, body) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (event_id) DO NOTHING RETURNING id`,
+     ON CONFLICT DO NOTHING RETURNING id`,
     [id, message.tenantId, event.id, message.type, body],
   );
   if (fresh.length === 0) return;
