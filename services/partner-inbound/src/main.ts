@@ -34,7 +34,16 @@ const keys = await startKeyring({
 const signForConnector = serviceSigner(keys.keyring, "connector-svc");
 
 const busNames = partnerBusNames(config);
-const writer = await busPolicyWriter(aws.partner("partner-eventbridge"), busNames, () => map, logger);
+const connectors = () => fetchConnectedAccounts(config.CONNECTOR_URL, signForConnector);
+// The policies are written from connector-svc's list, not from this replica's map (bus-policies.ts);
+// the map's changes only say which shards to write.
+const writer = await busPolicyWriter({
+  eventBridge: aws.partner("partner-eventbridge"),
+  busNames,
+  connectors,
+  logger,
+  resyncMs: config.TENANT_MAP_REFRESH_MS,
+});
 const map = new TenantMap(busNames.length, (shards) => writer.schedule(shards));
 
 const name = queueNames(config, "partner-inbound").queue;
@@ -53,7 +62,7 @@ const connectorEvents = startConnectorEvents({
 let inbound: InboundLoop | undefined;
 const refresher = keepMapLoaded({
   map,
-  fetch: () => fetchConnectedAccounts(config.CONNECTOR_URL, signForConnector),
+  fetch: connectors,
   refreshMs: config.TENANT_MAP_REFRESH_MS,
   logger,
   onLoaded: () => {
@@ -80,5 +89,6 @@ await boot.serve(app, [
   () => refresher.stop(),
   () => inbound?.stop(),
   () => connectorEvents.stop(),
+  () => writer.stop(),
   () => writer.idle(),
 ]);

@@ -54,11 +54,6 @@ export class TenantMap {
     return this.#epoch;
   }
 
-  /** The connected accounts that forward to one shard bus. */
-  accountsOfShard(shard: number): string[] {
-    return [...this.#byAccount.keys()].filter((a) => partnerBusShard(a, this.#shards) === shard);
-  }
-
   connect(tenantId: string, accountId: string): void {
     this.#touched.set(tenantId, ++this.#epoch);
     const changed = this.#removeTenant(tenantId);
