@@ -11,7 +11,20 @@ export type ConnectorDirectory = Pick<ConnectorLookup, "get" | "forget" | "conne
 
 /** A connected tenant's Marketplace clients for a principal; a DomainError when not connected. */
 export interface SellerAccess {
-  withClients<T>(tenantId: string, principal: Principal, fn: (clients: SellerClients) => Promise<T>): Promise<T>;
+  withClients<T>(
+    tenantId: string,
+    principal: Principal,
+    fn: (clients: SellerClients) => Promise<T>,
+    options?: {
+      /**
+       * Before answering "not connected", ask connector-svc again past this process's cache. For
+       * the background workers, which act on that answer durably (a change set left alone, the
+       * agreement watch dropped): the cached answer may predate a reconnect whose event another
+       * replica consumed, and only a further ConnectorConnected would undo them.
+       */
+      recheckAbsent?: boolean;
+    },
+  ): Promise<T>;
   /** Drops the tenant's connector and cached sessions (disconnect, TenantSoftDeleted). */
   drop(tenantId: string): void;
   /** Every connected tenant's id (the agreement watch's backfill); an Error when the directory does not answer. */
@@ -32,10 +45,16 @@ const lookupFailed = (cause: unknown) =>
  */
 export function sellerAccess(sessions: SellerSessions, directory: ConnectorDirectory): SellerAccess {
   return {
-    async withClients(tenantId, principal, fn) {
-      const connector = await directory.get(tenantId).catch((err: unknown) => {
-        throw lookupFailed(err);
-      });
+    async withClients(tenantId, principal, fn, options = {}) {
+      const lookup = () =>
+        directory.get(tenantId).catch((err: unknown) => {
+          throw lookupFailed(err);
+        });
+      let connector = await lookup();
+      if (!connector && options.recheckAbsent) {
+        directory.forget(tenantId);
+        connector = await lookup();
+      }
       if (!connector) throw connectorNotConnected();
       return sessions.withClients(connector, principal, fn);
     },

@@ -27,8 +27,13 @@ function changeResults(list: ChangeSummary[]) {
  * (exactly one event per change set, whatever restarts or replicas there are).
  */
 export async function pollChange(deps: OffersDeps, row: ClaimedChange): Promise<void> {
-  const out = await deps.sellers.withClients(row.tenant_id, row.principal, ({ catalog }) =>
-    catalog.send(new DescribeChangeSetCommand({ Catalog: "AWSMarketplace", ChangeSetId: row.change_set_id ?? "" })),
+  const out = await deps.sellers.withClients(
+    row.tenant_id,
+    row.principal,
+    ({ catalog }) =>
+      catalog.send(new DescribeChangeSetCommand({ Catalog: "AWSMarketplace", ChangeSetId: row.change_set_id ?? "" })),
+    // Not connected leaves the change set alone until a reconnect (tracker.ts): asked past the cache.
+    { recheckAbsent: true },
   );
   const status = (out.Status ?? "PREPARING").toLowerCase();
   const delay = pollDelaySeconds(row.polls + 1);

@@ -14,10 +14,19 @@ import type { ClaimedChange } from "./claim.ts";
 export async function resubmit(deps: OffersDeps, row: ClaimedChange): Promise<void> {
   let changeSetId: string;
   try {
-    const out = await deps.sellers.withClients(row.tenant_id, row.principal, ({ catalog }) =>
-      catalog.send(
-        new StartChangeSetCommand({ Catalog: "AWSMarketplace", ClientRequestToken: row.client_token, ...row.request }),
-      ),
+    const out = await deps.sellers.withClients(
+      row.tenant_id,
+      row.principal,
+      ({ catalog }) =>
+        catalog.send(
+          new StartChangeSetCommand({
+            Catalog: "AWSMarketplace",
+            ClientRequestToken: row.client_token,
+            ...row.request,
+          }),
+        ),
+      // Not connected leaves the change set alone until a reconnect (tracker.ts): asked past the cache.
+      { recheckAbsent: true },
     );
     changeSetId = out.ChangeSetId ?? "";
   } catch (err) {

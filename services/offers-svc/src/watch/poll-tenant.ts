@@ -59,18 +59,23 @@ export async function pollTenant(deps: OffersDeps, claimed: ClaimedWatch): Promi
 }
 
 function search(deps: OffersDeps, claimed: ClaimedWatch) {
-  return deps.sellers.withClients(claimed.tenant_id, "backend", ({ agreement }) =>
-    agreement.send(
-      new SearchAgreementsCommand({
-        catalog: "AWSMarketplace",
-        filters: [
-          { name: "PartyType", values: ["Proposer"] },
-          { name: "AgreementType", values: ["PurchaseAgreement"] },
-        ],
-        sort: { sortBy: "EndTime", sortOrder: "DESCENDING" },
-        maxResults: 50,
-        ...(claimed.page_token ? { nextToken: claimed.page_token } : {}),
-      }),
-    ),
+  return deps.sellers.withClients(
+    claimed.tenant_id,
+    "backend",
+    ({ agreement }) =>
+      agreement.send(
+        new SearchAgreementsCommand({
+          catalog: "AWSMarketplace",
+          filters: [
+            { name: "PartyType", values: ["Proposer"] },
+            { name: "AgreementType", values: ["PurchaseAgreement"] },
+          ],
+          sort: { sortBy: "EndTime", sortOrder: "DESCENDING" },
+          maxResults: 50,
+          ...(claimed.page_token ? { nextToken: claimed.page_token } : {}),
+        }),
+      ),
+    // Not connected ends the watch (forget-watch.ts): asked past the cache.
+    { recheckAbsent: true },
   );
 }
