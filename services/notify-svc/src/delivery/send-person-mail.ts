@@ -1,6 +1,7 @@
 import { SendEmailCommand } from "@aws-sdk/client-sesv2";
 import { qualifiedTable } from "@flowstate/shared/seam/table";
 import type { NotifyDeps } from "../deps.ts";
+import { MAIL_LEASE_SECONDS, renewMailLease, SES_SEND_TIMEOUT_MS } from "./mail-lease.ts";
 
 /** Attempts per mail (one a minute) while identity-svc or SES cannot be reached. */
 const MAX_ATTEMPTS = 10;
@@ -14,22 +15,27 @@ const SUBJECTS: Record<string, string> = {
 
 /**
  * Sends the due per-person mails (an offer change's result to whoever asked for it): each leased
- * for a minute, the person's address and `offer_change_results` preference read from identity-svc
+ * for a minute (renewed just before its send, unless another worker took it meanwhile: mail-lease.ts), the person's address and `offer_change_results` preference read from identity-svc
  * now (a person who turned it off, or whose account is gone, gets nothing, recorded as such), one
  * SES v2 mail with the change's ids and states, then marked done. At least once.
  */
 export async function sendPersonMail(deps: NotifyDeps): Promise<number> {
   const table = qualifiedTable(deps.schema, "person_mail");
-  const due = await deps.orm.em.fork().execute<{ event_id: string; sub: string; type: string; body: string }[]>(
-    `UPDATE ${table} SET attempts = attempts + 1, next_attempt_at = now() + interval '60 seconds'
-      WHERE event_id IN (SELECT event_id FROM ${table} WHERE done_at IS NULL AND next_attempt_at <= now() AND attempts < ?
-                          ORDER BY next_attempt_at LIMIT 10 FOR UPDATE SKIP LOCKED)
-      RETURNING event_id, sub, type, body`,
-    [MAX_ATTEMPTS],
-  );
+  const due = await deps.orm.em
+    .fork()
+    .execute<{ event_id: string; sub: string; type: string; body: string; attempts: number }[]>(
+      `UPDATE ${table} SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+        WHERE event_id IN (SELECT event_id FROM ${table} WHERE done_at IS NULL AND next_attempt_at <= now() AND attempts < ?
+                            ORDER BY next_attempt_at LIMIT 10 FOR UPDATE SKIP LOCKED)
+        RETURNING event_id, sub, type, body, attempts`,
+      [MAIL_LEASE_SECONDS, MAX_ATTEMPTS],
+    );
   for (const mail of due) {
     try {
       const target = await deps.mailTarget(mail.sub);
+      // Still this claim's (mail-lease.ts), and leased afresh for the send.
+      const lease = { table, key: "event_id", id: mail.event_id, attempts: mail.attempts, unsent: "done_at" } as const;
+      if (!(await renewMailLease(deps, lease))) continue;
       let outcome: "sent" | "preference_off" | "account_gone" = "sent";
       if (!target) outcome = "account_gone";
       else if (!target.preferences.offer_change_results) outcome = "preference_off";
@@ -55,6 +61,7 @@ export async function sendPersonMail(deps: NotifyDeps): Promise<number> {
               },
             },
           }),
+          { abortSignal: AbortSignal.timeout(SES_SEND_TIMEOUT_MS) },
         );
       }
       await deps.orm.em
