@@ -106,4 +106,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX person_mail_tenant ON person_mail (tenant_id);
     `,
   },
+  {
+    // An event of a soft-deleted tenant delivered after TenantSoftDeleted (no order between them)
+    // re-created its message and mailed the person about a tenant that is gone. Its id is kept to
+    // drop them (verbs/forget-tenant.ts, shared/src/db/tenant-tombstones.ts).
+    name: "0004_forgotten_tenant",
+    up: `
+      CREATE TABLE forgotten_tenant (
+        tenant_id text PRIMARY KEY,
+        forgotten_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

@@ -5,6 +5,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { wakeOnCommit } from "../delivery/wake.ts";
 import type { NotifyDeps } from "../deps.ts";
 import type { Message } from "../messages/message-of.ts";
+import { notifyTombstones } from "./forget-tenant.ts";
 
 /** The message id (Standard Webhooks' `webhook-id`) of an event: derived from it, so it is stable. */
 export const messageIdOf = (eventId: string) => `msg_${eventId.slice("evt_".length)}`;
@@ -13,7 +14,8 @@ export const messageIdOf = (eventId: string) => `msg_${eventId.slice("evt_".leng
  * In the consumer's transaction: records what the event tells the tenant, fixing the body once
  * (`{ type, timestamp, data }`, the Standard Webhooks payload shape), and queues one delivery per
  * enabled endpoint of the tenant that takes its kind, due now; the commit wakes the worker. One
- * message per event id, so a redelivered event adds nothing.
+ * message per event id, so a redelivered event adds nothing; none for a tenant forgotten
+ * (forget-tenant.ts).
  */
 export async function enqueueMessage(
   em: EntityManager,
@@ -22,6 +24,8 @@ export async function enqueueMessage(
   message: Message | null,
 ): Promise<void> {
   if (!message) return;
+  // A soft-deleted tenant's late event: nothing is recorded, nobody is told.
+  if (await notifyTombstones(deps).forgotten(em, message.tenantId)) return;
   const [m, e, d] = ["message", "endpoint", "delivery"].map((t) => qualifiedTable(deps.schema, t));
   const id = messageIdOf(event.id);
   const body = JSON.stringify({ type: message.type, timestamp: event.occurred_at, data: message.data });

@@ -4,6 +4,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { wakeOnCommit } from "../delivery/wake.ts";
 import type { NotifyDeps } from "../deps.ts";
 import type { Message } from "../messages/message-of.ts";
+import { notifyTombstones } from "./forget-tenant.ts";
 
 /**
  * In the consumer's transaction: the e-mail to the person who asked for an offer change (the
@@ -18,6 +19,8 @@ export async function enqueuePersonMail(
 ): Promise<void> {
   const actor = event.actor;
   if (actor.kind !== "user" && actor.kind !== "api_key") return;
+  // Nobody is mailed about a soft-deleted tenant's change.
+  if (await notifyTombstones(deps).forgotten(em, message.tenantId)) return;
   await em.execute(
     `INSERT INTO ${qualifiedTable(deps.schema, "person_mail")} (event_id, tenant_id, sub, type, body)
      VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,

@@ -1,6 +1,6 @@
 import type { PartnerEventMetadata } from "@flowstate/contracts/events/partner";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { isForgotten, lockTenant } from "./forget-tenant.ts";
+import { partnerTombstones } from "./forget-tenant.ts";
 
 /**
  * Applies one partner event's metadata to the tenant's sync state, in the consumer's transaction
@@ -11,8 +11,7 @@ import { isForgotten, lockTenant } from "./forget-tenant.ts";
  */
 export async function applyPartnerEvent(em: EntityManager, schema: string, m: PartnerEventMetadata): Promise<void> {
   // A soft-deleted tenant's late event is dropped (its rows were deleted and stay deleted).
-  await lockTenant(em, m.tenant_id, "shared");
-  if (await isForgotten(em, schema, m.tenant_id)) return;
+  if (await partnerTombstones(schema).forgotten(em, m.tenant_id)) return;
   const at = new Date(m.event_time);
   if (m.detail_type.startsWith("Opportunity ") && m.opportunity_id) {
     const outcome =
