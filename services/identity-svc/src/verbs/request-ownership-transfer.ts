@@ -27,6 +27,12 @@ export async function requestOwnershipTransfer({
 }): Promise<SentInvitation> {
   const to = input.new_owner_sub;
   return inTransaction(ctx, async (em) => {
+    // The invitee's account row first, as every write takes account rows before the tenant's: the
+    // invitation's deferred foreign key would otherwise take it at COMMIT, after the tenant, while
+    // the invitee's own tenant write (or their answer to the pending transfer) holds it and waits
+    // for the tenant: a deadlock, 500 for one of the two (request-ownership-transfer.race.test.ts).
+    // KEY SHARE is what that check takes; it also keeps the account from going before the commit.
+    await em.execute(`SELECT 1 FROM ${table(ctx, "app_user")} WHERE sub = ? FOR KEY SHARE`, [to]);
     const { sub } = await authorizeTenant(ctx, em, tenantId, { minRole: "owner", apiKey: false });
     if (to === sub) throw new DomainError("unprocessable", "ALREADY_OWNER", "you already own this tenant");
     const member = await em.execute<{ n: number }[]>(
