@@ -5,7 +5,7 @@ import { User } from "../../db/entities.ts";
 import { isFirstParty } from "../clients/first-party.ts";
 import { OAuthCode } from "../db/entities.ts";
 import { grantableScopes, needsTenant } from "../scopes.ts";
-import { expiredInteraction, openInteraction } from "./interactions.ts";
+import { expiredInteraction, lockAccountOf, openInteraction } from "./interactions.ts";
 import { clientRedirect } from "./redirect.ts";
 
 /**
@@ -28,8 +28,10 @@ export async function consent({
     throw expiredInteraction();
   const input = { interaction: form.interaction, csrf: form.csrf };
   return inTransaction(ctx, async (em) => {
+    const account = await lockAccountOf(ctx, em, input.interaction);
     const row = await openInteraction(ctx, em, input);
     if (!row.sub || !row.auth_time) throw expiredInteraction(); // consent before sign-in
+    if (row.sub !== account) throw expiredInteraction(); // signed in again meanwhile: not the locked account
     const { request } = row;
     const iss = ctx.deps.oauth.issuer;
     em.remove(row);

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
-import { now, type ServiceContext } from "../../context.ts";
+import { now, type ServiceContext, table } from "../../context.ts";
 import { randomSecret, sha256 } from "../../crypto/secret-token.ts";
 import { type AuthorizationRequest, OAuthInteraction } from "../db/entities.ts";
 import { PageError } from "../pages/error-page.ts";
@@ -20,15 +20,18 @@ export async function createInteraction(
   const csrf = randomSecret();
   const at = now(ctx);
   // Expired interactions, and codes a day past expiry (kept that long so a replay still revokes
-  // what the code issued), are swept a few at a time by the requests that start new ones.
+  // what the code issued), are swept a few at a time by the requests that start new ones. Rows
+  // another transaction holds are skipped (the next sweep takes them): an account's deletion
+  // deletes its codes, then its interactions, the order opposite to this one, and the two could
+  // otherwise wait for each other.
   await em.execute(
     `DELETE FROM "${ctx.deps.schema}"."oauth_interaction" WHERE id_hash IN (
-       SELECT id_hash FROM "${ctx.deps.schema}"."oauth_interaction" WHERE expires_at < ? LIMIT 20)`,
+       SELECT id_hash FROM "${ctx.deps.schema}"."oauth_interaction" WHERE expires_at < ? LIMIT 20 FOR UPDATE SKIP LOCKED)`,
     [at],
   );
   await em.execute(
     `DELETE FROM "${ctx.deps.schema}"."oauth_code" WHERE code_hash IN (
-       SELECT code_hash FROM "${ctx.deps.schema}"."oauth_code" WHERE expires_at < ? LIMIT 20)`,
+       SELECT code_hash FROM "${ctx.deps.schema}"."oauth_code" WHERE expires_at < ? LIMIT 20 FOR UPDATE SKIP LOCKED)`,
     [new Date(at.getTime() - 24 * 3600_000)],
   );
   em.create(OAuthInteraction, {
@@ -67,4 +70,31 @@ export async function openInteraction(
   const b = Buffer.from(sha256(form.csrf), "hex");
   if (a.length !== b.length || !timingSafeEqual(a, b)) throw expiredInteraction();
   return row;
+}
+
+/**
+ * The signed-in account's row FOR SHARE, taken before the interaction's (openInteraction): the
+ * sign-in and consent steps write rows naming the account (a device token, a code), and every
+ * identity key is deferred, so without this their check takes the account's row at COMMIT, last,
+ * while deleting that account holds it and then deletes the account's interactions: each waited
+ * for the other, a 500 (consent-delete-race.test.ts). `sub` absent: the interaction's own account,
+ * read here unlocked; the caller refuses the step if openInteraction then finds another.
+ */
+export async function lockAccountOf(
+  ctx: ServiceContext,
+  em: EntityManager,
+  interaction: string,
+  sub?: string,
+): Promise<string | null> {
+  const account =
+    sub ??
+    (
+      await em.execute<{ sub: string | null }[]>(
+        `SELECT sub FROM ${table(ctx, "oauth_interaction")} WHERE id_hash = ?`,
+        [sha256(interaction)],
+      )
+    )[0]?.sub ??
+    null;
+  if (account) await em.execute(`SELECT 1 FROM ${table(ctx, "app_user")} WHERE sub = ? FOR SHARE`, [account]);
+  return account;
 }

@@ -8,7 +8,7 @@ import { clearSignInFailures, reserveSignInAttempt, type SignInGate } from "../.
 import { emailKey } from "../../verbs/sign-up.ts";
 import type { AuthorizationRequest } from "../db/entities.ts";
 import type { TenantChoice } from "../pages/consent-page.ts";
-import { expiredInteraction, openInteraction } from "./interactions.ts";
+import { expiredInteraction, lockAccountOf, openInteraction } from "./interactions.ts";
 
 export type SignInOutcome =
   | {
@@ -72,6 +72,8 @@ export async function signInInteraction({
   if (candidate && ok && gate && input.password.length <= 256) await clearSignInFailures(ctx, gate);
 
   return inTransaction(ctx, async (em) => {
+    // The account before the interaction (lockAccountOf), when this step will sign it in.
+    if (candidate && ok) await lockAccountOf(ctx, em, input.interaction, candidate.sub);
     const row = await openInteraction(ctx, em, input);
     const retry = (error: string): SignInOutcome => ({
       kind: "retry",
