@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import { holdLocks } from "@flowstate/shared/testing/held-locks";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness } from "../testing/harness.ts";
-import { hiddenFields, oauthDriver, pkce } from "./testing/oauth-driver.ts";
+import { hiddenFields, oauthDriver } from "./testing/oauth-driver.ts";
 
 /**
  * A person answers an OAuth consent page while their account is being deleted (another tab).
@@ -25,60 +26,22 @@ describe("consent and the account's deletion at once", () => {
   it("the deletion goes through and the consent finds its interaction gone, neither a 500", async () => {
     const user = await h.signUp();
     const clientId = await oauth.register([REDIRECT]);
-    const { challenge } = pkce();
-    const page = await oauth.authorize({
-      response_type: "code",
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      scope: "account",
-    });
-    const signedIn = await oauth.form("/oauth/authorize/signin", {
-      ...hiddenFields(await page.text()),
-      email: user.email,
-      password: user.password,
-    });
-    assert.equal(signedIn.status, 200);
-    const consentForm = { ...hiddenFields(await signedIn.text()), decision: "allow" };
+    const { html } = await oauth.consentPage(user, clientId, REDIRECT, "account");
+    const consentForm = { ...hiddenFields(html), decision: "allow" };
 
-    const holder = await h.db.oneConnection();
-    // Its own connection: the service's pool is busy with the waiting requests.
-    const watcher = await h.db.oneConnection();
-    // Who waits for whom, by backend: the consent's wait may be on its COMMIT (a deferred key
-    // check), whose text names no table.
-    const blockedBy = async (pid: number) => {
-      const rows = await watcher.em
-        .fork()
-        .execute<{ pid: number }[]>("SELECT pid FROM pg_stat_activity WHERE ? = ANY (pg_blocking_pids(pid))", [pid]);
-      return rows.map((r) => r.pid);
-    };
-    const until = async <T>(probe: () => Promise<T | undefined>, what: string): Promise<T> => {
-      for (let i = 0; ; i++) {
-        const found = await probe();
-        if (found !== undefined) return found;
-        assert.ok(i < 1000, what);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    };
+    const held = await holdLocks(h.db);
     let answers: Promise<[number, number]> | undefined;
     try {
-      const em = holder.em.fork();
-      await em.execute("BEGIN");
-      const [{ pid: holderPid }] = (await em.execute("SELECT pg_backend_pid() AS pid")) as [{ pid: number }];
-      await em.execute(`SELECT 1 FROM "${h.db.schema}".user_session WHERE sub = ? FOR UPDATE`, [user.sub]);
+      await held.em.execute(`SELECT 1 FROM "${h.db.schema}".user_session WHERE sub = ? FOR UPDATE`, [user.sub]);
       const deletion = h.call("DELETE", "/v1/users/me", { as: user.identity });
-      const deleting = await until(
-        async () => (await blockedBy(holderPid))[0],
-        "the deletion never waited for the session",
-      );
+      await held.waiters(1, "the deletion waits for the session");
+      // Before the fix its wait was at COMMIT (the code's deferred key check): holdLocks sees it too.
       const consent = oauth.form("/oauth/authorize/consent", consentForm);
-      await until(async () => (await blockedBy(deleting)).length || undefined, "the consent never waited");
+      await held.waiters(2, "the consent waits for the deletion");
       answers = Promise.all([deletion.then((r) => r.status), consent.then((r) => r.status)]);
-      await em.execute("COMMIT");
+      await held.commit();
     } finally {
-      await holder.close(true);
-      await watcher.close(true);
+      await held.close();
     }
     const [deleted, consented] = await answers!;
     assert.equal(deleted, 200);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness } from "../testing/harness.ts";
-import { hiddenFields, oauthDriver, pkce } from "./testing/oauth-driver.ts";
+import { hiddenFields, oauthDriver } from "./testing/oauth-driver.ts";
 
 /**
  * Issue 20, "MCP answers and set-up": stock MCP clients ask for every scope the resource metadata
@@ -20,30 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function consentPageFor(user: { email: string; password: string }, clientId: string, scope: string) {
-  const { verifier, challenge } = pkce();
-  const page = await oauth.authorize({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-    scope,
-  });
-  const signedIn = await oauth.form("/oauth/authorize/signin", {
-    ...hiddenFields(await page.text()),
-    email: user.email,
-    password: user.password,
-  });
-  assert.equal(signedIn.status, 200);
-  return { html: await signedIn.text(), verifier };
-}
-
 describe("consent for a person who belongs to no tenant", () => {
   it("offers Allow for the account scope, says what was left out, and issues a token with that scope only", async () => {
     const user = await h.signUp();
     const clientId = await oauth.register([REDIRECT]);
-    const { html, verifier } = await consentPageFor(user, clientId, EVERY_SCOPE);
+    const { html, verifier } = await oauth.consentPage(user, clientId, REDIRECT, EVERY_SCOPE);
     assert.match(html, /<button[^>]*value="allow"/, "an Allow button");
     assert.match(html, /<strong>account<\/strong>/);
     assert.match(html, /not a member of any tenant/);
@@ -75,7 +56,7 @@ describe("consent for a person who belongs to no tenant", () => {
   it("still offers no Allow when only marketplace scopes were asked for", async () => {
     const user = await h.signUp();
     const clientId = await oauth.register([REDIRECT]);
-    const { html } = await consentPageFor(user, clientId, "marketplace:read");
+    const { html } = await oauth.consentPage(user, clientId, REDIRECT, "marketplace:read");
     assert.doesNotMatch(html, /value="allow"/);
     assert.match(html, /not a member of any tenant/);
   });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { holdLocks } from "@flowstate/shared/testing/held-locks";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { hashPassword } from "../crypto/password.ts";
 import { type Harness, startHarness } from "../testing/harness.ts";
@@ -29,38 +30,24 @@ describe("two sign-ins that rewrite one account's password hash", () => {
         await hashPassword(user.password, OLDER),
         emailKey(user.email),
       ]);
-    const holder = await h.db.oneConnection();
-    // Its own connection: the service's pool is busy with the waiting sign-ins.
-    const watcher = await h.db.oneConnection();
+    const held = await holdLocks(h.db);
     let signIns: Promise<number[]> | undefined;
     try {
-      const em = holder.em.fork();
-      await em.execute("BEGIN");
-      const held = await em.execute<{ n: number }[]>(
+      const locked = await held.em.execute<{ n: number }[]>(
         `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${users} WHERE email_key = ? FOR UPDATE) r`,
         [emailKey(user.email)],
       );
-      assert.equal(held[0]?.n, 1);
+      assert.equal(locked[0]?.n, 1);
       signIns = Promise.all(
         [1, 2].map(
           async () =>
             (await h.call("POST", "/v1/auth/signin", { body: { email: user.email, password: user.password } })).status,
         ),
       );
-      for (let i = 0; ; i++) {
-        const [waiting] = await watcher.em.fork().execute<{ n: number }[]>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND position(? in query) > 0 AND position('app_user' in query) > 0`,
-          [h.db.schema],
-        );
-        if (waiting!.n === 2) break;
-        assert.ok(i < 1000, "the two sign-ins never both waited for the account's row");
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      await em.execute("COMMIT");
+      await held.waiters(2, "the two sign-ins both wait for the account's row");
+      await held.commit();
     } finally {
-      await holder.close(true);
-      await watcher.close(true);
+      await held.close();
     }
     assert.deepEqual(await signIns, [200, 200]);
     const [row] = await h.db.orm.em

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { holdLocks } from "@flowstate/shared/testing/held-locks";
 import { recordSecret } from "@flowstate/shared/testing/secrets";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness } from "../testing/harness.ts";
@@ -25,36 +26,19 @@ describe("the sign-in throttle under a concurrent delete", () => {
     const wrong = recordSecret(`wrong-${randomUUID()}`);
     assert.equal(await signIn(user.email, wrong), 401);
     const throttle = `"${h.db.schema}".sign_in_throttle`;
-    const holder = await h.db.oneConnection();
-    // Its own connection: the service's pool is busy with the waiting attempt.
-    const watcher = await h.db.oneConnection();
+    const held = await holdLocks(h.db);
     let attempt: Promise<number> | undefined;
     try {
-      // A transaction by hand on a pool of one connection (every statement takes that one):
-      // inside transactional() the watcher's queries would join this transaction's context.
-      const em = holder.em.fork();
-      await em.execute("BEGIN");
-      const held = await em.execute<{ n: number }[]>(
+      const locked = await held.em.execute<{ n: number }[]>(
         `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${throttle} FOR UPDATE) r`,
       );
-      assert.equal(held[0]?.n, 1, "the first wrong attempt left the address's row");
+      assert.equal(locked[0]?.n, 1, "the first wrong attempt left the address's row");
       attempt = signIn(user.email, wrong);
-      // Until the attempt waits for the row lock this transaction holds.
-      for (let i = 0; ; i++) {
-        const [waiting] = await watcher.em.fork().execute<{ n: number }[]>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND position(? in query) > 0 AND position('sign_in_throttle' in query) > 0`,
-          [h.db.schema],
-        );
-        if (waiting!.n > 0) break;
-        assert.ok(i < 500, "the attempt never waited for the row");
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      await em.execute(`DELETE FROM ${throttle}`);
-      await em.execute("COMMIT");
+      await held.waiters(1, "the attempt waits for the row");
+      await held.em.execute(`DELETE FROM ${throttle}`);
+      await held.commit();
     } finally {
-      await holder.close(true);
-      await watcher.close(true);
+      await held.close();
     }
     assert.equal(await attempt, 401, "a wrong password is still 401, its attempt counted afresh");
     const [row] = await h.db.orm.em.fork().execute<{ failures: number }[]>(`SELECT failures FROM ${throttle}`);

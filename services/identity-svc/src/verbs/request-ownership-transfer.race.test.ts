@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { holdLocks } from "@flowstate/shared/testing/held-locks";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Harness, startHarness } from "../testing/harness.ts";
 
@@ -29,43 +30,23 @@ describe("an ownership transfer and the invitee's own tenant write at once", () 
       });
     assert.equal((await transfer()).status, 202, "the pending transfer the second one replaces");
 
-    const holder = await h.db.oneConnection();
-    // Its own connection: the service's pool is busy with the waiting requests.
-    const watcher = await h.db.oneConnection();
-    const waiting = async () => {
-      const [row] = await watcher.em
-        .fork()
-        .execute<{ n: number }[]>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND position(? in query) > 0`,
-          [h.db.schema],
-        );
-      return row!.n;
-    };
-    const until = async (n: number, what: string) => {
-      for (let i = 0; (await waiting()) < n; i++) {
-        assert.ok(i < 1000, what);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    };
+    const held = await holdLocks(h.db);
     let statuses: Promise<number[]> | undefined;
     try {
-      const em = holder.em.fork();
-      await em.execute("BEGIN");
-      const held = await em.execute<{ n: number }[]>(
+      const locked = await held.em.execute<{ n: number }[]>(
         `SELECT count(*)::int AS n FROM (SELECT 1 FROM "${h.db.schema}".invitation
            WHERE tenant_id = ? AND kind = 'ownership' AND status = 'pending' FOR UPDATE) r`,
         [t.id],
       );
-      assert.equal(held[0]?.n, 1);
+      assert.equal(locked[0]?.n, 1);
       const again = transfer();
-      await until(1, "the second transfer never waited for the pending one");
+      await held.waiters(1, "the second transfer waits for the pending one");
       const rename = h.call("PATCH", `/v1/tenants/${t.id}`, { as: invitee.identity, body: { name: "Renamed" } });
-      await until(2, "the rename never waited");
+      await held.waiters(2, "the rename waits too");
       statuses = Promise.all([again, rename].map(async (r) => (await r).status));
-      await em.execute("COMMIT");
+      await held.commit();
     } finally {
-      await holder.close(true);
-      await watcher.close(true);
+      await held.close();
     }
     assert.deepEqual(await statuses, [202, 200]);
   });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { holdLocks } from "@flowstate/shared/testing/held-locks";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type NotifyHarness, startNotifySvc } from "../testing/harness.ts";
 import type { Due } from "./claim.ts";
@@ -69,29 +70,15 @@ const statuses = async (endpointId: string) =>
 describe("an attempt's outcome", () => {
   it("two failures of one endpoint recorded at once: one disables it, neither deadlocks, both deliveries close", async () => {
     const { endpointId, due } = await failingEndpoint(2);
-    const holder = await h.db.oneConnection();
-    // Its own connection: the harness's pool is busy with the waiting outcomes.
-    const watcher = await h.db.oneConnection();
+    const held = await holdLocks(h.db);
     let outcomes: Promise<PromiseSettledResult<{ disabled: boolean }>[]> | undefined;
     try {
-      const em = holder.em.fork();
-      await em.execute("BEGIN");
-      await em.execute(`SELECT 1 FROM "${h.db.schema}".endpoint WHERE id = ? FOR UPDATE`, [endpointId]);
+      await held.em.execute(`SELECT 1 FROM "${h.db.schema}".endpoint WHERE id = ? FOR UPDATE`, [endpointId]);
       outcomes = Promise.allSettled(due.map((d) => recordOutcome(h.deps, d, failed)));
-      for (let i = 0; ; i++) {
-        const [waiting] = await watcher.em.fork().execute<{ n: number }[]>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND position(? in query) > 0 AND position('endpoint' in query) > 0`,
-          [h.db.schema],
-        );
-        if (waiting!.n === 2) break;
-        assert.ok(i < 500, "the two outcomes never both waited for the endpoint");
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      await em.execute("COMMIT");
+      await held.waiters(2, "the two outcomes both wait for the endpoint");
+      await held.commit();
     } finally {
-      await holder.close(true);
-      await watcher.close(true);
+      await held.close();
     }
     const settled = await outcomes!;
     const errors = settled.flatMap((s) => (s.status === "rejected" ? [String(s.reason)] : []));

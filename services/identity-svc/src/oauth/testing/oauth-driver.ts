@@ -84,6 +84,34 @@ export function oauthDriver(h: Harness) {
     authorize(params: Record<string, string>): Promise<Response> {
       return Promise.resolve(h.app.request(`/oauth/authorize?${new URLSearchParams(params)}`));
     },
+    /**
+     * An authorization request for `scope` and the sign-in as `user` on its page: the consent page
+     * (200) the person now sees, and the PKCE verifier for the code it leads to.
+     */
+    async consentPage(
+      user: Pick<TestUser, "email" | "password">,
+      clientId: string,
+      redirectUri: string,
+      scope: string,
+    ) {
+      const { verifier, challenge } = pkce();
+      const page = await this.authorize({
+        response_type: "code",
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        scope,
+      });
+      const signedIn = await form("/oauth/authorize/signin", {
+        ...hiddenFields(await page.text()),
+        email: user.email,
+        password: user.password,
+      });
+      const html = await signedIn.text();
+      if (signedIn.status !== 200) throw new Error(`sign-in: ${signedIn.status} ${html.slice(0, 300)}`);
+      return { html, verifier };
+    },
     /** Signs in on the page of `authorizePage` and answers the consent; returns the consent answer (303). */
     signInAndConsent: (authorizePage: Response, user: Pick<TestUser, "email" | "password">, consent: Consent = {}) =>
       answerAuthorizationPage(form, authorizePage, user, consent),
