@@ -1,4 +1,4 @@
-import { INVALIDATE_HEADER } from "@flowstate/contracts/internal/identity";
+import { INVALIDATE_HEADER, type Invalidation } from "@flowstate/contracts/internal/identity";
 import { routes } from "@flowstate/contracts/rest/routes";
 import { IDENTITY_HEADER } from "@flowstate/shared/auth/identity-assertion";
 import { requestBinding } from "@flowstate/shared/auth/request-binding";
@@ -8,6 +8,7 @@ import { callerVerifier } from "@flowstate/shared/seam/verify-caller";
 import type { MiddlewareHandler } from "hono";
 import { type Actor, ServiceContext } from "../context.ts";
 import type { IdentityDeps } from "../deps.ts";
+import { compactInvalidations } from "./compact-invalidations.ts";
 import type { IdentityEnv } from "./env.ts";
 
 /** Probes answer before this middleware runs (they are mounted first); everything else is here. */
@@ -60,8 +61,9 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
       await next();
     } finally {
       if (ctx.invalidations.length) {
-        c.res.headers.set(INVALIDATE_HEADER, JSON.stringify(ctx.invalidations));
-        await pushToDoors(deps, ctx);
+        const list = compactInvalidations(ctx.invalidations);
+        c.res.headers.set(INVALIDATE_HEADER, JSON.stringify(list));
+        await pushToDoors(deps, ctx, list);
       }
     }
   };
@@ -71,10 +73,10 @@ export function identityContext(deps: IdentityDeps): MiddlewareHandler<IdentityE
  * The push, after commit and before the answer. If it cannot even list the doors (database
  * unreachable), waiting one lease is the best left: a door that cannot renew trusts nothing after it.
  */
-async function pushToDoors(deps: IdentityDeps, ctx: ServiceContext): Promise<void> {
+async function pushToDoors(deps: IdentityDeps, ctx: ServiceContext, list: Invalidation[]): Promise<void> {
   const started = performance.now();
   try {
-    const outcome = await deps.doors.push(ctx.invalidations, ctx.logger, ctx.doorsAtCommit);
+    const outcome = await deps.doors.push(list, ctx.logger, ctx.doorsAtCommit);
     // What this adds to the revoking call (ADR 0011's cost; revoking calls are rare, so info).
     if (outcome.doors > 0)
       ctx.logger.info(
