@@ -38,7 +38,16 @@ export async function createSession(
   const id = randomToken();
   const idHash = sha256(id);
   const at = deps.clock();
-  await deps.orm.em.fork().execute(
+  const em = deps.orm.em.fork();
+  // Expired sessions (a browser closed without signing out keeps its row, sealed tokens and all)
+  // are swept here, a batch at a time, as beginSignIn sweeps abandoned sign-ins: no timer, and the
+  // table stays the size of the live sessions.
+  await em.execute(
+    `DELETE FROM ${tableOf(deps, "console_session")} WHERE id_hash IN (
+       SELECT id_hash FROM ${tableOf(deps, "console_session")} WHERE expires_at < ? LIMIT 100 FOR UPDATE SKIP LOCKED)`,
+    [at],
+  );
+  await em.execute(
     `INSERT INTO ${tableOf(deps, "console_session")} (id_hash, sub, tokens, access_expires_at, signed_in_at, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [
