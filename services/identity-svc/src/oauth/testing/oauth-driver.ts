@@ -84,6 +84,19 @@ export function oauthDriver(h: Harness) {
     authorize(params: Record<string, string>): Promise<Response> {
       return Promise.resolve(h.app.request(`/oauth/authorize?${new URLSearchParams(params)}`));
     },
+    /** An authorization request (code flow, a fresh PKCE pair): its page and the verifier. */
+    async authorizeWithPkce(clientId: string, redirectUri: string, extra: Record<string, string> = {}) {
+      const { verifier, challenge } = pkce();
+      const page = await this.authorize({
+        response_type: "code",
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        ...extra,
+      });
+      return { page, verifier };
+    },
     /**
      * An authorization request for `scope` and the sign-in as `user` on its page: the consent page
      * (200) the person now sees, and the PKCE verifier for the code it leads to.
@@ -94,15 +107,7 @@ export function oauthDriver(h: Harness) {
       redirectUri: string,
       scope: string,
     ) {
-      const { verifier, challenge } = pkce();
-      const page = await this.authorize({
-        response_type: "code",
-        client_id: clientId,
-        redirect_uri: redirectUri,
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        scope,
-      });
+      const { page, verifier } = await this.authorizeWithPkce(clientId, redirectUri, { scope });
       const signedIn = await form("/oauth/authorize/signin", {
         ...hiddenFields(await page.text()),
         email: user.email,
@@ -125,17 +130,8 @@ export function oauthDriver(h: Harness) {
       redirectUri: string,
       extra: Record<string, string> = {},
     ) {
-      const { verifier, challenge } = pkce();
       const state = randomBytes(8).toString("hex");
-      const page = await this.authorize({
-        response_type: "code",
-        client_id: clientId,
-        redirect_uri: redirectUri,
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        state,
-        ...extra,
-      });
+      const { page, verifier } = await this.authorizeWithPkce(clientId, redirectUri, { state, ...extra });
       const answer = await this.signInAndConsent(page, user);
       const location = new URL(answer.headers.get("location") ?? "about:blank");
       const code = location.searchParams.get("code");
