@@ -53,8 +53,17 @@ export async function busPolicyWriter(o: {
   let retry: NodeJS.Timeout | undefined;
   let stopped = false;
 
-  const accountsOf = (list: ConnectedAccounts["connectors"], shard: number) =>
-    [...new Set(list.map((c) => c.account_id))].filter((a) => partnerBusShard(a, busNames.length) === shard).sort();
+  /** Each shard's accounts, sorted: one hash per account per fetched list, not one per shard written. */
+  const byShard = (list: ConnectedAccounts["connectors"]) => {
+    const shards = new Map<number, string[]>();
+    for (const account of new Set(list.map((c) => c.account_id))) {
+      const shard = partnerBusShard(account, busNames.length);
+      const accounts = shards.get(shard);
+      if (accounts) accounts.push(account);
+      else shards.set(shard, [account]);
+    }
+    return (shard: number) => (shards.get(shard) ?? []).sort();
+  };
 
   const later = (shards: Iterable<number>) => {
     for (const s of shards) pending.add(s);
@@ -72,9 +81,9 @@ export async function busPolicyWriter(o: {
     for (let round = 0; shards.length && round < MAX_ROUNDS; round++) {
       const written = new Map<number, string[]>();
       try {
-        const list = await o.connectors();
+        const accountsOf = byShard(await o.connectors());
         for (const shard of shards) {
-          const accounts = accountsOf(list, shard);
+          const accounts = accountsOf(shard);
           await eventBridge.send(
             new PutPermissionCommand({
               EventBusName: busNames[shard],
@@ -84,10 +93,8 @@ export async function busPolicyWriter(o: {
           written.set(shard, accounts);
           logger.info({ shard, accounts: accounts.length }, "partner bus policy written");
         }
-        const now = await o.connectors();
-        shards = [...written]
-          .filter(([shard, accounts]) => accountsOf(now, shard).join() !== accounts.join())
-          .map(([s]) => s);
+        const now = byShard(await o.connectors());
+        shards = [...written].filter(([shard, accounts]) => now(shard).join() !== accounts.join()).map(([s]) => s);
       } catch (err) {
         // The round's shards again, written or not: a written one was not checked yet.
         logger.error({ err }, "partner bus policies not written; retried");

@@ -26,6 +26,16 @@ export async function enqueueMessage(
   if (!message) return;
   // A soft-deleted tenant's late event: nothing is recorded, nobody is told.
   if (await notifyTombstones(deps).forgotten(em, message.tenantId)) return;
+  await recordMessage(em, deps, event, message);
+}
+
+/** enqueueMessage's work, for a caller that has checked the tenant itself in this transaction (offer-result.ts). */
+export async function recordMessage(
+  em: EntityManager,
+  deps: NotifyDeps,
+  event: Pick<EventEnvelope, "id" | "occurred_at">,
+  message: Message,
+): Promise<void> {
   const [m, e, d] = ["message", "endpoint", "delivery"].map((t) => qualifiedTable(deps.schema, t));
   const id = messageIdOf(event.id);
   const body = JSON.stringify({ type: message.type, timestamp: event.occurred_at, data: message.data });

@@ -4,12 +4,12 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { wakeOnCommit } from "../delivery/wake.ts";
 import type { NotifyDeps } from "../deps.ts";
 import type { Message } from "../messages/message-of.ts";
-import { notifyTombstones } from "./forget-tenant.ts";
 
 /**
  * In the consumer's transaction: the e-mail to the person who asked for an offer change (the
  * event's actor: a user, or an API key's creator), about its result. Nothing for a change the
- * system made. The preference and the address are read at sending (send-person-mail.ts).
+ * system made. The preference and the address are read at sending (send-person-mail.ts). The
+ * caller has checked that the tenant was not forgotten (offer-result.ts).
  */
 export async function enqueuePersonMail(
   em: EntityManager,
@@ -19,8 +19,6 @@ export async function enqueuePersonMail(
 ): Promise<void> {
   const actor = event.actor;
   if (actor.kind !== "user" && actor.kind !== "api_key") return;
-  // Nobody is mailed about a soft-deleted tenant's change.
-  if (await notifyTombstones(deps).forgotten(em, message.tenantId)) return;
   await em.execute(
     `INSERT INTO ${qualifiedTable(deps.schema, "person_mail")} (event_id, tenant_id, sub, type, body)
      VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
